@@ -1,0 +1,4 @@
+// Every migration, in order. `npm run migration:generate` writes a new file here: add it below.
+import { InitialSchema1763740000000 } from './1763740000000-InitialSchema.js';
+
+export const MIGRATIONS = [InitialSchema1763740000000];

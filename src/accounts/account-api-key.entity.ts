@@ -1,0 +1,52 @@
+import {
+  BeforeInsert,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import { ID, TimestampColumn } from '../database/columns.js';
+import { Account } from './account.entity.js';
+
+/** An account-wide API key (prefix `fga_`), used by internal services. */
+@Entity('account_api_key')
+export class AccountApiKey {
+  @PrimaryColumn(ID)
+  id: string;
+
+  @Index()
+  @Column(ID)
+  accountId: string;
+
+  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'accountId' })
+  account?: Account;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  /** SHA-256 of the full key, hex: the only lookup path. */
+  @Index('UQ_account_api_key_hash', { unique: true })
+  @Column({ type: 'varchar', length: 64, select: false })
+  keyHash: string;
+
+  /** The first characters of the key, safe to show. */
+  @Column({ type: 'varchar', length: 16 })
+  prefix: string;
+
+  @TimestampColumn()
+  createdAt: Date;
+
+  @TimestampColumn({ nullable: true })
+  lastUsedAt: Date | null;
+
+  @TimestampColumn({ nullable: true })
+  revokedAt: Date | null;
+
+  @BeforeInsert()
+  protected stampInsert(): void {
+    this.createdAt ??= new Date();
+  }
+}

@@ -1,0 +1,136 @@
+import {
+  ConflictException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { ulid } from 'ulid';
+import { generateApiKey } from '../auth/api-keys.js';
+import { ValidationFailedException } from '../common/errors.js';
+import { AccountApiKey } from './account-api-key.entity.js';
+import { Account } from './account.entity.js';
+import { hashPassword, passwordProblems, verifyPassword } from './password.js';
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export interface CreatedAccountKey {
+  key: AccountApiKey;
+  /** The full key: shown once, never stored in clear. */
+  apiKey: string;
+}
+
+@Injectable()
+export class AccountsService {
+  constructor(
+    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    @InjectRepository(AccountApiKey)
+    private readonly keys: Repository<AccountApiKey>,
+  ) {}
+
+  async create(email: string, password: string): Promise<Account> {
+    const normalized = normalizeEmail(email);
+    const problems = [
+      ...(EMAIL_PATTERN.test(normalized) && normalized.length <= 254
+        ? []
+        : ['email must be a valid email address']),
+      ...passwordProblems(password),
+    ];
+    if (problems.length > 0) throw new ValidationFailedException(problems);
+    if (await this.accounts.existsBy({ email: normalized })) {
+      throw new ConflictException('An account with this email already exists');
+    }
+    const account = this.accounts.create({
+      id: ulid(),
+      email: normalized,
+      passwordHash: await hashPassword(password),
+    });
+    await this.accounts.insert(account);
+    return account;
+  }
+
+  findByEmail(email: string): Promise<Account | null> {
+    return this.accounts.findOneBy({ email: normalizeEmail(email) });
+  }
+
+  findById(id: string): Promise<Account | null> {
+    return this.accounts.findOneBy({ id });
+  }
+
+  /** The account when the password matches, else null (same answer for unknown emails). */
+  async authenticate(email: string, password: string): Promise<Account | null> {
+    const account = await this.accounts.findOne({
+      where: { email: normalizeEmail(email) },
+      select: {
+        id: true,
+        email: true,
+        passwordHash: true,
+        createdAt: true,
+        updatedAt: true,
+      },
+    });
+    if (!account) {
+      // Spend the same time as a real check so response timing does not reveal accounts.
+      await hashPassword(password);
+      return null;
+    }
+    return (await verifyPassword(password, account.passwordHash))
+      ? account
+      : null;
+  }
+
+  async changePassword(accountId: string, password: string): Promise<void> {
+    const problems = passwordProblems(password);
+    if (problems.length > 0) throw new ValidationFailedException(problems);
+    await this.accounts.update(
+      { id: accountId },
+      {
+        passwordHash: await hashPassword(password),
+        updatedAt: new Date(),
+      },
+    );
+  }
+
+  async createApiKey(
+    accountId: string,
+    name: string,
+  ): Promise<CreatedAccountKey> {
+    const trimmed = name.trim();
+    if (trimmed.length < 1 || trimmed.length > 100) {
+      throw new ValidationFailedException([
+        'name must be 1 to 100 characters long',
+      ]);
+    }
+    const generated = generateApiKey('account');
+    const key = this.keys.create({
+      id: ulid(),
+      accountId,
+      name: trimmed,
+      keyHash: generated.hash,
+      prefix: generated.prefix,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    await this.keys.insert(key);
+    return { key, apiKey: generated.key };
+  }
+
+  listApiKeys(accountId: string): Promise<AccountApiKey[]> {
+    return this.keys.find({
+      where: { accountId },
+      order: { createdAt: 'DESC' },
+    });
+  }
+
+  async revokeApiKey(accountId: string, keyId: string): Promise<void> {
+    const result = await this.keys.update(
+      { id: keyId, accountId, revokedAt: IsNull() },
+      { revokedAt: new Date() },
+    );
+    if (!result.affected) throw new NotFoundException('API key not found');
+  }
+}

@@ -1,0 +1,40 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { AccountsModule } from './accounts/accounts.module.js';
+import { AuthModule } from './auth/auth.module.js';
+import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
+import { DeadlineInterceptor } from './common/deadline.interceptor.js';
+import { AppValidationPipe } from './common/validation.pipe.js';
+import { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { DashboardModule } from './dashboard/dashboard.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { DomainVerificationModule } from './domain-verification/domain-verification.module.js';
+import { FormsModule } from './forms/forms.module.js';
+import { HealthModule } from './health/health.module.js';
+import { SubmissionsModule } from './submissions/submissions.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        AuthModule,
+        AccountsModule,
+        FormsModule,
+        SubmissionsModule,
+        DomainVerificationModule,
+        DashboardModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_PIPE, useClass: AppValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: DeadlineInterceptor },
+      ],
+    };
+  }
+}

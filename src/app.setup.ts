@@ -1,0 +1,100 @@
+// Building the application, shared by main.ts and the end-to-end tests so both run
+// exactly the same app.
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import {
+  FastifyAdapter,
+  type NestFastifyApplication,
+} from '@nestjs/platform-fastify';
+import type { DestinationStream, Logger as PinoLogger } from 'pino';
+import { AppModule } from './app.module.js';
+import { toErrorResponse } from './common/error-response.js';
+import { createLogger, PinoNestLogger } from './common/logger.js';
+import { setupSwagger } from './common/swagger.js';
+import type { AppConfig, TrustProxy } from './config/app-config.js';
+
+/** A slow client gets this long to send a whole request. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+
+export interface CreateAppOptions {
+  /** Where JSON log lines go (stdout by default); tests capture them here. */
+  logDestination?: DestinationStream;
+}
+
+/**
+ * Fastify fails closed on a numeric trustProxy, so a hop count becomes a function:
+ * the nearest N addresses in the forwarding chain are trusted proxies.
+ */
+export function fastifyTrustProxy(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
+export function createFastifyAdapter(
+  config: AppConfig,
+  logger: PinoLogger,
+): FastifyAdapter {
+  return new FastifyAdapter({
+    loggerInstance: logger,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    bodyLimit: config.submitBodyLimit,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 10_000,
+    maxParamLength: 200,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    // Errors the router raises before any route runs (malformed URL) get our JSON shape too.
+    frameworkErrors: (error, _request, reply) => {
+      const { status, body, headers } = toErrorResponse(error);
+      void reply.status(status).headers(headers).send(body);
+    },
+  });
+}
+
+/** Everything the app needs beyond its modules: parsers, docs, shutdown. */
+export async function configureApp(
+  app: NestFastifyApplication,
+  _config: AppConfig,
+): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance();
+  // Fastify parses text/plain by default; no route of ours accepts it (→ 415).
+  fastify.removeContentTypeParser('text/plain');
+  setupSwagger(app);
+  await app.init();
+  await fastify.ready();
+}
+
+export async function createApp(
+  config: AppConfig,
+  options: CreateAppOptions = {},
+): Promise<NestFastifyApplication> {
+  const logger = createLogger(config.logLevel, options.logDestination);
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config),
+    createFastifyAdapter(config, logger),
+    { logger: new PinoNestLogger(logger), abortOnError: false },
+  );
+  await configureApp(app, config);
+  return app;
+}
+
+/** SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the DB, exit 0. */
+export function closeOnSignals(app: NestFastifyApplication): void {
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    new Logger('Shutdown').log(
+      `Received ${signal}: finishing in-flight requests`,
+    );
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}

@@ -1,0 +1,175 @@
+// Turns any thrown value into the one error shape of the API: `{error}` or
+// `{error, errors}`, a status and extra headers. Pure, so it is unit-tested alone.
+import { HttpException, HttpStatus } from '@nestjs/common';
+import {
+  ServiceUnavailableError,
+  ValidationFailedException,
+} from './errors.js';
+
+export interface ErrorResponse {
+  status: number;
+  body: { error: string; errors?: string[] };
+  headers: Record<string, string>;
+  /** true when the cause is a fault of ours, to be logged with its stack */
+  unexpected: boolean;
+}
+
+const FASTIFY_MESSAGES: Record<string, [number, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Request body is too large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+    415,
+    'Unsupported content type: send application/json or application/x-www-form-urlencoded',
+  ],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
+    400,
+    'Content-Length does not match the body',
+  ],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [
+    400,
+    'Request body is empty but declared as JSON',
+  ],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Request body is not valid JSON'],
+  FST_ERR_BAD_URL: [400, 'Malformed URL'],
+  FST_ERR_ASYNC_CONSTRAINT: [400, 'Malformed request'],
+};
+
+/** Connection-level failures of MySQL/MariaDB/SQLite: the database is away, not broken. */
+const DB_UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'POOL_CLOSED',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+]);
+const DB_UNAVAILABLE_NAMES = new Set([
+  'CannotExecuteNotConnectedError',
+  'ConnectionIsNotSetError',
+  'EntityMetadataNotFoundError',
+  'DatabaseNotReadyError',
+]);
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, driverError } = error as {
+    code?: unknown;
+    driverError?: { code?: unknown };
+  };
+  if (typeof code === 'string') return code;
+  return typeof driverError?.code === 'string' ? driverError.code : undefined;
+}
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = errorCode(error);
+  if (code !== undefined && DB_UNAVAILABLE_CODES.has(code)) return true;
+  if (DB_UNAVAILABLE_NAMES.has(error.name)) return true;
+  return /connection (?:is )?(?:closed|lost)|pool is closed|not initialized/i.test(
+    error.message,
+  );
+}
+
+function fromHttpException(exception: HttpException): ErrorResponse {
+  const status = exception.getStatus();
+  const headers: Record<string, string> = {};
+  if (exception instanceof ValidationFailedException) {
+    return {
+      status,
+      body: { error: 'Validation failed', errors: exception.errors },
+      headers,
+      unexpected: false,
+    };
+  }
+  if (exception instanceof ServiceUnavailableError) {
+    headers['retry-after'] = String(exception.retryAfterSeconds);
+  }
+  const cause = exception.cause as
+    { code?: string; message?: string } | undefined;
+  const known = cause?.code ? FASTIFY_MESSAGES[cause.code] : undefined;
+  if (known)
+    return {
+      status: known[0],
+      body: { error: known[1] },
+      headers,
+      unexpected: false,
+    };
+  if (
+    status === HttpStatus.NOT_FOUND &&
+    /^Cannot [A-Z]+ /.test(exception.message)
+  ) {
+    return { status, body: { error: 'Not found' }, headers, unexpected: false };
+  }
+  if (status === HttpStatus.BAD_REQUEST && cause instanceof SyntaxError) {
+    return {
+      status,
+      body: { error: 'Request body is not valid JSON' },
+      headers,
+      unexpected: false,
+    };
+  }
+  if (
+    status === HttpStatus.BAD_REQUEST &&
+    /prototype property/i.test(exception.message)
+  ) {
+    return {
+      status,
+      body: {
+        error:
+          'Request body contains a forbidden key (__proto__ or constructor)',
+      },
+      headers,
+      unexpected: false,
+    };
+  }
+  const response = exception.getResponse();
+  let message = exception.message;
+  if (typeof response === 'object' && response !== null) {
+    const candidate =
+      (response as { error?: unknown; message?: unknown }).error ?? message;
+    if (typeof candidate === 'string') message = candidate;
+  }
+  return {
+    status,
+    body: { error: message },
+    headers,
+    unexpected: status >= 500,
+  };
+}
+
+export function toErrorResponse(exception: unknown): ErrorResponse {
+  if (exception instanceof HttpException) return fromHttpException(exception);
+  if (isDatabaseUnavailable(exception)) {
+    return {
+      status: HttpStatus.SERVICE_UNAVAILABLE,
+      body: { error: 'Database unavailable, please retry shortly' },
+      headers: { 'retry-after': '5' },
+      unexpected: false,
+    };
+  }
+  // A FastifyError with a 4xx status that was not mapped to an HttpException.
+  const statusCode = (exception as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    const code = errorCode(exception);
+    const known = code ? FASTIFY_MESSAGES[code] : undefined;
+    return {
+      status: known?.[0] ?? statusCode,
+      body: { error: known?.[1] ?? 'Bad request' },
+      headers: {},
+      unexpected: false,
+    };
+  }
+  return {
+    status: HttpStatus.INTERNAL_SERVER_ERROR,
+    body: { error: 'Internal server error' },
+    headers: {},
+    unexpected: true,
+  };
+}

@@ -1,0 +1,18 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+
+/** 400 `{error: "Validation failed", errors: [...]}`: one readable message per problem. */
+export class ValidationFailedException extends HttpException {
+  constructor(readonly errors: string[]) {
+    super('Validation failed', HttpStatus.BAD_REQUEST);
+  }
+}
+
+/** 503 with Retry-After: a dependency (the database) cannot serve the request now. */
+export class ServiceUnavailableError extends HttpException {
+  constructor(
+    message = 'Service temporarily unavailable, please retry shortly',
+    readonly retryAfterSeconds = 5,
+  ) {
+    super(message, HttpStatus.SERVICE_UNAVAILABLE);
+  }
+}

@@ -1,0 +1,91 @@
+// Structured JSON logs (pino) shared by Fastify's request log and Nest's own logger.
+// Secrets never reach a log line: API keys (header and query), cookies, passwords.
+import type { LoggerService } from '@nestjs/common';
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+export const REDACTED = '[REDACTED]';
+
+const SECRET_QUERY_PARAMS = /([?&](?:apiKey|api_key|password|token)=)[^&#]*/gi;
+const KEY_PATTERN = /\bfg[ka]_[A-Za-z0-9_-]{8,}/g;
+
+/** Removes secret query parameter values and anything shaped like a Formgate key. */
+export function redactUrl(url: string): string {
+  return url
+    .replace(SECRET_QUERY_PARAMS, `$1${REDACTED}`)
+    .replace(KEY_PATTERN, REDACTED);
+}
+
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'formgate' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: [
+          'req.headers["x-api-key"]',
+          'req.headers.cookie',
+          'req.headers.authorization',
+          'res.headers["set-cookie"]',
+          'password',
+          '*.password',
+          'apiKey',
+          '*.apiKey',
+        ],
+        censor: REDACTED,
+      },
+      serializers: {
+        req(req: { method?: string; url?: string; ip?: string; id?: string }) {
+          return {
+            id: req.id,
+            method: req.method,
+            url: redactUrl(req.url ?? ''),
+            remoteAddress: req.ip,
+          };
+        },
+        err: pino.stdSerializers.err,
+      },
+    },
+    destination,
+  );
+}
+
+/** Nest's LoggerService on top of the same pino instance. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, context?: string): void {
+    this.write('info', message, context);
+  }
+  error(message: unknown, stackOrContext?: string, context?: string): void {
+    const stack = context === undefined ? undefined : stackOrContext;
+    const ctx = context ?? stackOrContext;
+    if (message instanceof Error) {
+      this.logger.error({ context: ctx, err: message }, message.message);
+    } else {
+      this.logger.error({ context: ctx, stack }, this.text(message));
+    }
+  }
+  warn(message: unknown, context?: string): void {
+    this.write('warn', message, context);
+  }
+  debug(message: unknown, context?: string): void {
+    this.write('debug', message, context);
+  }
+  verbose(message: unknown, context?: string): void {
+    this.write('trace', message, context);
+  }
+  fatal(message: unknown, context?: string): void {
+    this.write('fatal', message, context);
+  }
+
+  private write(level: pino.Level, message: unknown, context?: string): void {
+    this.logger[level]({ context }, this.text(message));
+  }
+  private text(message: unknown): string {
+    return typeof message === 'string' ? message : JSON.stringify(message);
+  }
+}

@@ -1,0 +1,78 @@
+import {
+  ArgumentMetadata,
+  Injectable,
+  ValidationError,
+  ValidationPipe,
+} from '@nestjs/common';
+import { ValidationFailedException } from './errors.js';
+
+/** Deeper than this, a body is refused before class-transformer walks it recursively. */
+export const MAX_BODY_DEPTH = 16;
+
+function depthOf(value: unknown, limit: number): number {
+  // Iterative, so a hostile body nested thousands of levels cannot overflow the stack.
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (depth > max) max = depth;
+    if (max > limit) return max;
+    if (current !== null && typeof current === 'object') {
+      for (const child of Object.values(current))
+        stack.push([child, depth + 1]);
+    }
+  }
+  return max;
+}
+
+/** Flattens class-validator's tree into one readable message per problem. */
+export function flattenValidationErrors(
+  errors: ValidationError[],
+  parent = '',
+): string[] {
+  const messages: string[] = [];
+  for (const error of errors) {
+    const path = parent ? `${parent}.${error.property}` : error.property;
+    for (const message of Object.values(error.constraints ?? {})) {
+      messages.push(message.replace(error.property, path));
+    }
+    if (error.children?.length)
+      messages.push(...flattenValidationErrors(error.children, path));
+  }
+  return messages;
+}
+
+/** whitelist + forbidNonWhitelisted + transform, answering `{error, errors}`. */
+@Injectable()
+export class AppValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      forbidUnknownValues: true,
+      stopAtFirstError: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) =>
+        new ValidationFailedException(flattenValidationErrors(errors)),
+    });
+  }
+
+  override async transform(
+    value: unknown,
+    metadata: ArgumentMetadata,
+  ): Promise<unknown> {
+    if (
+      metadata.type === 'body' &&
+      depthOf(value, MAX_BODY_DEPTH) > MAX_BODY_DEPTH
+    ) {
+      throw new ValidationFailedException([
+        `body is nested deeper than ${MAX_BODY_DEPTH} levels`,
+      ]);
+    }
+    if (metadata.type === 'body' && (value === undefined || value === null)) {
+      throw new ValidationFailedException(['body must be a JSON object']);
+    }
+    return super.transform(value, metadata);
+  }
+}

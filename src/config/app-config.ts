@@ -1,0 +1,237 @@
+// Typed configuration, read once from the environment and validated at boot.
+// Code never reads process.env outside this file (and the CLI entry points that call it).
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { dirname, resolve } from 'node:path';
+
+export type DatabaseConfig =
+  { type: 'sqlite'; path: string } | { type: 'mysql' | 'mariadb'; url: string };
+
+/** `false`, a hop count, or a list of trusted proxy addresses / CIDR ranges. */
+export type TrustProxy = false | number | string[];
+
+export class AppConfig {
+  nodeEnv: string;
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  migrationsRun: boolean;
+  submitRateLimit: number;
+  submitRateWindowSeconds: number;
+  submitBodyLimit: number;
+  trustProxy: TrustProxy;
+  redisUrl: string | undefined;
+  dnsServers: string[];
+  appSecret: string;
+  logLevel: string;
+  signupEnabled: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
+export const DEFAULT_SQLITE_PATH = './data/formgate.sqlite';
+const DEFAULT_SECRET_FILE = './data/secret';
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === '' ? undefined : value;
+}
+
+function integer(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw))
+    throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) {
+    throw new ConfigError(
+      name,
+      `must be between ${min} and ${max}, got ${value}`,
+    );
+  }
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+export function parseDatabaseUrl(
+  raw: string | undefined,
+  name = 'DATABASE_URL',
+): DatabaseConfig {
+  if (raw === undefined) return { type: 'sqlite', path: DEFAULT_SQLITE_PATH };
+  if (raw === 'sqlite::memory:') return { type: 'sqlite', path: ':memory:' };
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (!path) throw new ConfigError(name, 'needs a file path after "sqlite:"');
+    return { type: 'sqlite', path };
+  }
+  if (/^(mysql|mariadb):\/\//.test(raw)) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(name, 'is not a valid mysql:// URL');
+    }
+    if (!url.hostname) throw new ConfigError(name, 'needs a host');
+    if (url.pathname.length <= 1)
+      throw new ConfigError(name, 'needs a database name');
+    // Same mysql2 driver; the scheme picks the SQL dialect TypeORM speaks.
+    return { type: raw.startsWith('mariadb:') ? 'mariadb' : 'mysql', url: raw };
+  }
+  throw new ConfigError(
+    name,
+    'must start with mysql://, mariadb://, sqlite: or be sqlite::memory: (got an unsupported scheme)',
+  );
+}
+
+function isCidr(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  if (rest.length > 0) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d+$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+export function parseTrustProxy(raw: string | undefined): TrustProxy {
+  if (raw === undefined || raw.toLowerCase() === 'false') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 10)
+      throw new ConfigError('TRUST_PROXY', 'hop count must be 1–10');
+    return hops;
+  }
+  const entries = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const bad = entries.find((entry) => !isCidr(entry));
+  if (bad !== undefined || entries.length === 0) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be false, a hop count or a comma list of IPs/CIDRs (bad entry "${bad ?? raw}")`,
+    );
+  }
+  return entries;
+}
+
+function parseDnsServers(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  return raw.split(',').map((part) => {
+    const server = part.trim();
+    const match = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(server);
+    const host = match?.[1] ?? '';
+    const ipv6WithoutPort = isIP(server) === 6;
+    if (!ipv6WithoutPort && (!match || isIP(host) === 0)) {
+      throw new ConfigError(
+        'DNS_SERVERS',
+        `must be a comma list of IP[:port], got "${server}"`,
+      );
+    }
+    if (match?.[2] !== undefined && Number(match[2]) > 65535) {
+      throw new ConfigError(
+        'DNS_SERVERS',
+        `has an invalid port in "${server}"`,
+      );
+    }
+    return server;
+  });
+}
+
+function resolveSecret(env: Env, nodeEnv: string): string {
+  const secret = read(env, 'APP_SECRET');
+  if (secret !== undefined) {
+    if (secret.length < 32)
+      throw new ConfigError('APP_SECRET', 'must be at least 32 characters');
+    return secret;
+  }
+  if (nodeEnv === 'production') {
+    throw new ConfigError('APP_SECRET', 'is required when NODE_ENV=production');
+  }
+  // Development convenience: one secret per installation, kept beside the SQLite file.
+  const file = resolve(DEFAULT_SECRET_FILE);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const generated = randomBytes(32).toString('base64url');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+  return generated;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const config = new AppConfig();
+  config.nodeEnv = read(env, 'NODE_ENV') ?? 'development';
+  config.port = integer(env, 'PORT', 3000, 0, 65535);
+  config.host = read(env, 'HOST') ?? '0.0.0.0';
+  if (isIP(config.host) === 0 && !/^[a-z0-9.-]+$/i.test(config.host)) {
+    throw new ConfigError(
+      'HOST',
+      `must be an IP address or host name, got "${config.host}"`,
+    );
+  }
+  config.database = parseDatabaseUrl(read(env, 'DATABASE_URL'));
+  config.migrationsRun = boolean(env, 'MIGRATIONS_RUN', true);
+  config.submitRateLimit = integer(env, 'SUBMIT_RATE_LIMIT', 10, 1, 1_000_000);
+  config.submitRateWindowSeconds = integer(
+    env,
+    'SUBMIT_RATE_WINDOW_SECONDS',
+    60,
+    1,
+    86_400,
+  );
+  config.submitBodyLimit = integer(
+    env,
+    'SUBMIT_BODY_LIMIT',
+    102_400,
+    1024,
+    10_485_760,
+  );
+  config.trustProxy = parseTrustProxy(read(env, 'TRUST_PROXY'));
+  const redisUrl = read(env, 'REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^/]/.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+  }
+  config.redisUrl = redisUrl;
+  config.dnsServers = parseDnsServers(read(env, 'DNS_SERVERS'));
+  config.logLevel = read(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(config.logLevel)) {
+    throw new ConfigError(
+      'LOG_LEVEL',
+      `must be one of ${LOG_LEVELS.join(', ')}`,
+    );
+  }
+  config.signupEnabled = boolean(env, 'SIGNUP_ENABLED', true);
+  config.appSecret = resolveSecret(env, config.nodeEnv);
+  return config;
+}

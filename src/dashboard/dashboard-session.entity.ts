@@ -1,0 +1,44 @@
+import {
+  BeforeInsert,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import { Account } from '../accounts/account.entity.js';
+import { ID, TimestampColumn } from '../database/columns.js';
+
+/**
+ * A signed-in dashboard session. The cookie carries a random token; only its SHA-256
+ * is stored, so deleting the row (logout, password change) revokes every copy of the cookie.
+ */
+@Entity('dashboard_session')
+export class DashboardSession {
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  tokenHash: string;
+
+  @Index()
+  @Column(ID)
+  accountId: string;
+
+  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'accountId' })
+  account?: Account;
+
+  /** Secret for the CSRF tokens of this session's forms. */
+  @Column({ type: 'varchar', length: 64 })
+  csrfSecret: string;
+
+  @TimestampColumn()
+  createdAt: Date;
+
+  @TimestampColumn()
+  expiresAt: Date;
+
+  @BeforeInsert()
+  protected stampInsert(): void {
+    this.createdAt ??= new Date();
+  }
+}

@@ -1,0 +1,46 @@
+// The one DataSource definition, shared by the Nest app and the migration CLI.
+import type { DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from '../../migrations/index.js';
+import type { DatabaseConfig } from '../config/app-config.js';
+import { ENTITIES } from './entities.js';
+
+/** Deadline for opening a connection and for each query on MySQL, in milliseconds. */
+export const DB_DEADLINE_MS = 5000;
+
+export function buildDataSourceOptions(
+  database: DatabaseConfig,
+  migrationsRun: boolean,
+): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun,
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: false,
+  };
+  if (database.type === 'sqlite') {
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: database.path,
+      enableWAL: database.path !== ':memory:',
+      // Wait for a write lock instead of failing at once when another writer holds it.
+      timeout: DB_DEADLINE_MS,
+    };
+  }
+  return {
+    ...common,
+    type: database.type,
+    url: database.url,
+    charset: 'utf8mb4_unicode_ci',
+    timezone: 'Z',
+    connectTimeout: DB_DEADLINE_MS,
+    poolSize: 10,
+    extra: {
+      // mysql2 would otherwise queue for a free connection forever.
+      queueLimit: 200,
+      enableKeepAlive: true,
+    },
+  };
+}

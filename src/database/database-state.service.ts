@@ -1,0 +1,86 @@
+import {
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+const RETRY_DELAY_MS = 2000;
+const PING_TIMEOUT_MS = 2000;
+
+/**
+ * Connects the DataSource in the background and keeps retrying, so a process started
+ * while the database is down stays up (not ready) and connects when it can.
+ */
+@Injectable()
+export class DatabaseStateService
+  implements OnApplicationBootstrap, OnApplicationShutdown
+{
+  private readonly logger = new Logger('Database');
+  private connecting: Promise<void> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  onApplicationBootstrap(): void {
+    this.connecting = this.connect();
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+  }
+
+  /** Resolves once connected (and migrated); used by tests and by `/health/ready`. */
+  async whenConnected(): Promise<void> {
+    while (!this.dataSource.isInitialized) {
+      if (this.stopped) throw new Error('Database connection stopped');
+      await (this.connecting ?? this.connect());
+      if (!this.dataSource.isInitialized) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
+
+  get isConnected(): boolean {
+    return this.dataSource.isInitialized;
+  }
+
+  /** true when a trivial query answers within the deadline. */
+  async ping(): Promise<boolean> {
+    if (!this.dataSource.isInitialized) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
+    });
+    const query = this.dataSource.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
+    try {
+      return await Promise.race([query, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped || this.dataSource.isInitialized) return;
+    try {
+      await this.dataSource.initialize();
+      this.logger.log(`Connected to ${this.dataSource.options.type}`);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.warn(
+        `Database not reachable (${reason}); retrying in ${RETRY_DELAY_MS} ms`,
+      );
+      await new Promise<void>((resolve) => {
+        this.retryTimer = setTimeout(resolve, RETRY_DELAY_MS);
+      });
+      this.connecting = this.connect();
+      return this.connecting;
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import { AccountApiKey } from '../accounts/account-api-key.entity.js';
+import { Account } from '../accounts/account.entity.js';
+import { DashboardSession } from '../dashboard/dashboard-session.entity.js';
+import { FormDomain } from '../domain-verification/form-domain.entity.js';
+import { Form } from '../forms/form.entity.js';
+import { Submission } from '../submissions/submission.entity.js';
+
+/** Every entity, listed once for the app and the migration CLI alike. */
+export const ENTITIES = [
+  Account,
+  AccountApiKey,
+  Form,
+  Submission,
+  FormDomain,
+  DashboardSession,
+];

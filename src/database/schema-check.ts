@@ -1,0 +1,40 @@
+// Schema-drift check: applies every migration to the configured database, then asks
+// TypeORM which statements would make the schema match the entities. Any statement
+// means entities and migrations disagree; they are printed and the exit code is 1.
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { ConfigError, loadConfig } from '../config/app-config.js';
+import { buildDataSourceOptions } from './database-options.js';
+
+async function main(): Promise<number> {
+  const config = loadConfig();
+  const dataSource = new DataSource(
+    buildDataSourceOptions(config.database, false),
+  );
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations({ transaction: 'each' });
+    const { upQueries } = await dataSource.driver.createSchemaBuilder().log();
+    if (upQueries.length === 0) {
+      console.log(
+        `schema check (${config.database.type}): entities and migrations agree`,
+      );
+      return 0;
+    }
+    console.error(
+      `schema check (${config.database.type}): drift found, missing statements:`,
+    );
+    for (const query of upQueries) console.error(`  ${query.query};`);
+    return 1;
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,87 @@
+import {
+  BeforeInsert,
+  BeforeUpdate,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import { Account } from '../accounts/account.entity.js';
+import { ID, TimestampColumn } from '../database/columns.js';
+
+export const FIELD_TYPES = [
+  'text',
+  'email',
+  'textarea',
+  'number',
+  'url',
+  'tel',
+  'date',
+  'select',
+  'checkbox',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export interface FieldDefinition {
+  id: string;
+  type: FieldType;
+  label?: string;
+  required?: boolean;
+  maxLength?: number;
+  options?: string[];
+}
+
+@Entity('form')
+export class Form {
+  /** Public identifier: 128 random bits, base64url. */
+  @PrimaryColumn(ID)
+  id: string;
+
+  @Index()
+  @Column(ID)
+  accountId: string;
+
+  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'accountId' })
+  account?: Account;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  @Column({ type: 'json' })
+  fields: FieldDefinition[];
+
+  @Column({ type: 'boolean', default: false })
+  domainVerification: boolean;
+
+  /** SHA-256 of the form's API key (prefix `fgk_`), hex: the only lookup path. */
+  @Index('UQ_form_api_key_hash', { unique: true })
+  @Column({ type: 'varchar', length: 64, select: false })
+  apiKeyHash: string;
+
+  /** AES-256-GCM encrypted copy of the key under APP_SECRET, so the dashboard can show it. */
+  @Column({ type: 'varchar', length: 255, select: false })
+  apiKeyEncrypted: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  apiKeyPrefix: string;
+
+  @TimestampColumn()
+  createdAt: Date;
+
+  @TimestampColumn()
+  updatedAt: Date;
+
+  @BeforeInsert()
+  protected stampInsert(): void {
+    this.createdAt ??= new Date();
+    this.updatedAt ??= this.createdAt;
+  }
+
+  @BeforeUpdate()
+  protected stampUpdate(): void {
+    this.updatedAt = new Date();
+  }
+}

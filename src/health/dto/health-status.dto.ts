@@ -1,0 +1,6 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class HealthStatusDto {
+  @ApiProperty({ example: 'ok' })
+  status: 'ok';
+}

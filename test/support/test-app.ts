@@ -1,0 +1,65 @@
+// Boots the real application (same createApp() as main.ts) on a loopback port against a
+// fresh database: in-memory SQLite by default, or a new MySQL/MariaDB database created
+// for this app when TEST_DATABASE_URL points at a server (dropped again on close).
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Writable } from 'node:stream';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.setup.js';
+import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
+import { DatabaseStateService } from '../../src/database/database-state.service.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  /** http://127.0.0.1:PORT */
+  url: string;
+  dataSource: DataSource;
+  /** Every JSON log line the app wrote so far. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Extra environment variables (as a user would set them). */
+  env?: Record<string, string>;
+  /** Reuse an existing database (e.g. two instances sharing one) instead of a fresh one. */
+  database?: TestDatabase;
+}
+
+export async function createTestApp(
+  options: TestAppOptions = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const config = loadConfig({
+    APP_SECRET: TEST_APP_SECRET,
+    LOG_LEVEL: 'info',
+    DATABASE_URL: database.url,
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const logDestination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const app = await createApp(config, { logDestination });
+  await app.get(DatabaseStateService).whenConnected();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    app,
+    config,
+    url: `http://127.0.0.1:${port}`,
+    dataSource: app.get(DataSource),
+    logs,
+    async close() {
+      await app.close();
+      if (!options.database) await database.drop();
+    },
+  };
+}
