@@ -1,4 +1,8 @@
 import { Module } from '@nestjs/common';
+import { DomainVerificationService } from './domain-verification.service.js';
 
-@Module({})
+@Module({
+  providers: [DomainVerificationService],
+  exports: [DomainVerificationService],
+})
 export class DomainVerificationModule {}

@@ -1,4 +1,21 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainVerificationModule } from '../domain-verification/domain-verification.module.js';
+import { FormsModule } from '../forms/forms.module.js';
+import { SubmissionsController } from './submissions.controller.js';
+import { SubmissionsService } from './submissions.service.js';
+import { Submission } from './submission.entity.js';
+import { SubmitController } from './submit.controller.js';
+import { SubmitService } from './submit.service.js';
 
-@Module({})
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Submission]),
+    FormsModule,
+    DomainVerificationModule,
+  ],
+  controllers: [SubmitController, SubmissionsController],
+  providers: [SubmitService, SubmissionsService],
+  exports: [SubmissionsService],
+})
 export class SubmissionsModule {}
