@@ -6,6 +6,7 @@ import {
   FastifyAdapter,
   type NestFastifyApplication,
 } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module.js';
 import { toErrorResponse } from './common/error-response.js';
@@ -47,7 +48,7 @@ export function createFastifyAdapter(
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // Errors the router raises before any route runs (malformed URL) get our JSON shape too.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => {
       const { status, body, headers } = toErrorResponse(error);
       void reply.status(status).headers(headers).send(body);
     },
