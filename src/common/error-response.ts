@@ -132,9 +132,24 @@ function fromHttpException(exception: HttpException): ErrorResponse {
   const response = exception.getResponse();
   let message = exception.message;
   if (typeof response === 'object' && response !== null) {
-    const candidate =
-      (response as { error?: unknown; message?: unknown }).error ?? message;
-    if (typeof candidate === 'string') message = candidate;
+    // Nest's built-in bodies are {message, error: <status text>, statusCode}: the message
+    // is the sentence. A custom body thrown as {error: '…'} carries it in `error`.
+    const { message: text, error } = response as {
+      message?: unknown;
+      error?: unknown;
+    };
+    if (typeof text === 'string') message = text;
+    else if (
+      Array.isArray(text) &&
+      text.every((item) => typeof item === 'string')
+    ) {
+      return {
+        status,
+        body: { error: 'Validation failed', errors: text as string[] },
+        headers,
+        unexpected: false,
+      };
+    } else if (typeof error === 'string') message = error;
   }
   return {
     status,

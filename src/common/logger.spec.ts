@@ -1,0 +1,41 @@
+import { Writable } from 'node:stream';
+import { createLogger, redactUrl } from './logger.js';
+
+describe('redactUrl', () => {
+  it('removes the apiKey query value and anything shaped like a key', () => {
+    expect(redactUrl('/api/v1/forms?apiKey=fgk_abcdefghijkl&x=1')).toBe(
+      '/api/v1/forms?apiKey=[REDACTED]&x=1',
+    );
+    expect(redactUrl('/api/v1/forms?x=1&apikey=secret')).toBe(
+      '/api/v1/forms?x=1&apikey=[REDACTED]',
+    );
+    expect(redactUrl('/path/fga_abcdefghijklmnop')).toBe('/path/[REDACTED]');
+  });
+});
+
+describe('createLogger', () => {
+  it('redacts key headers, cookies and passwords from log lines', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = createLogger('info', sink);
+    logger.info(
+      {
+        req: {
+          headers: { 'x-api-key': 'fgk_secret', cookie: 'fg_session=abc' },
+        },
+        password: 'hunter2hunter2',
+      },
+      'hello',
+    );
+    const line = lines.join('');
+    expect(line).toContain('hello');
+    expect(line).not.toContain('fgk_secret');
+    expect(line).not.toContain('fg_session=abc');
+    expect(line).not.toContain('hunter2hunter2');
+  });
+});

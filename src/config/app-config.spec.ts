@@ -1,0 +1,110 @@
+import {
+  ConfigError,
+  loadConfig,
+  parseDatabaseUrl,
+  parseTrustProxy,
+} from './app-config.js';
+
+const SECRET = 's'.repeat(40);
+const load = (env: Record<string, string>) =>
+  loadConfig({ APP_SECRET: SECRET, ...env });
+
+function errorFor(env: Record<string, string>): ConfigError {
+  try {
+    load(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = load({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      database: { type: 'sqlite', path: './data/formgate.sqlite' },
+      migrationsRun: true,
+      submitRateLimit: 10,
+      submitRateWindowSeconds: 60,
+      submitBodyLimit: 102_400,
+      trustProxy: false,
+      redisUrl: undefined,
+      dnsServers: [],
+      logLevel: 'info',
+      signupEnabled: true,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'ftp://x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'mysql://host-only' }, 'DATABASE_URL'],
+    [{ MIGRATIONS_RUN: 'maybe' }, 'MIGRATIONS_RUN'],
+    [{ SUBMIT_RATE_LIMIT: '0' }, 'SUBMIT_RATE_LIMIT'],
+    [{ SUBMIT_RATE_WINDOW_SECONDS: '-5' }, 'SUBMIT_RATE_WINDOW_SECONDS'],
+    [{ SUBMIT_BODY_LIMIT: '10' }, 'SUBMIT_BODY_LIMIT'],
+    [{ TRUST_PROXY: '10.0.0.0/99' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY'],
+    [{ REDIS_URL: 'http://redis' }, 'REDIS_URL'],
+    [{ DNS_SERVERS: 'dns.example.com' }, 'DNS_SERVERS'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ APP_SECRET: 'short' }, 'APP_SECRET'],
+    [{ SIGNUP_ENABLED: 'perhaps' }, 'SIGNUP_ENABLED'],
+  ])('refuses %j naming %s', (env, variable) => {
+    const error = errorFor(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(variable);
+  });
+
+  it('requires APP_SECRET in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/APP_SECRET/);
+  });
+
+  it('reads DNS servers with and without ports', () => {
+    expect(
+      load({ DNS_SERVERS: '127.0.0.1:5353, 1.1.1.1, [::1]:53' }).dnsServers,
+    ).toEqual(['127.0.0.1:5353', '1.1.1.1', '[::1]:53']);
+  });
+});
+
+describe('parseDatabaseUrl', () => {
+  it('selects SQLite by default, in memory, or at a path', () => {
+    expect(parseDatabaseUrl(undefined)).toEqual({
+      type: 'sqlite',
+      path: './data/formgate.sqlite',
+    });
+    expect(parseDatabaseUrl('sqlite::memory:')).toEqual({
+      type: 'sqlite',
+      path: ':memory:',
+    });
+    expect(parseDatabaseUrl('sqlite:/tmp/x.db')).toEqual({
+      type: 'sqlite',
+      path: '/tmp/x.db',
+    });
+  });
+
+  it('selects the MySQL or MariaDB dialect from the scheme', () => {
+    expect(parseDatabaseUrl('mysql://u:p@db:3306/formgate')).toEqual({
+      type: 'mysql',
+      url: 'mysql://u:p@db:3306/formgate',
+    });
+    expect(parseDatabaseUrl('mariadb://u@db/formgate').type).toBe('mariadb');
+  });
+});
+
+describe('parseTrustProxy', () => {
+  it('accepts false, a hop count or a CIDR list', () => {
+    expect(parseTrustProxy(undefined)).toBe(false);
+    expect(parseTrustProxy('false')).toBe(false);
+    expect(parseTrustProxy('2')).toBe(2);
+    expect(parseTrustProxy('10.0.0.0/8, 192.168.1.1, ::1/128')).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.1',
+      '::1/128',
+    ]);
+  });
+});
