@@ -1,0 +1,30 @@
+// Applies pending migrations and exits: `npm run migration:run` without the TypeORM CLI,
+// and the one-shot `migrate` service of docker-compose.yml (so scaled app replicas never
+// race to migrate).
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { ConfigError, loadConfig } from '../config/app-config.js';
+import { buildDataSourceOptions } from './database-options.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const dataSource = new DataSource(
+    buildDataSourceOptions(config.database, false),
+  );
+  await dataSource.initialize();
+  try {
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    console.log(
+      applied.length === 0
+        ? 'migrations: the schema is up to date'
+        : `migrations: applied ${applied.map((m) => m.name).join(', ')}`,
+    );
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
