@@ -1,0 +1,211 @@
+import {
+  Body,
+  ConflictException,
+  Controller,
+  Get,
+  HttpCode,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  AccountsService,
+  normalizeEmail,
+} from '../accounts/accounts.service.js';
+import { ValidationFailedException } from '../common/errors.js';
+import { AppConfig } from '../config/app-config.js';
+import { textOf } from './body.js';
+import {
+  clearSessionCookie,
+  cookieOf,
+  safeNextPath,
+  SESSION_COOKIE,
+  setSessionCookie,
+} from './dashboard-context.js';
+import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
+import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
+import { PageErrors, sentence } from './page-errors.js';
+import { SignInThrottle } from './sign-in-throttle.js';
+
+const NOTICES: Record<string, string> = {
+  'signed-out': 'You are logged out.',
+  'password-changed': 'Your password was changed. Please log in again.',
+};
+
+function waitMessage(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
+}
+
+/** Sign up, log in, log out. */
+@ApiExcludeController()
+@Controller('dashboard')
+@UseFilters(DashboardExceptionFilter)
+export class DashboardAuthController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly sessions: DashboardSessionsService,
+    private readonly throttle: SignInThrottle,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async home(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const signedIn = await this.sessions.find(
+      cookieOf(request, SESSION_COOKIE),
+    );
+    return reply.redirect(
+      signedIn ? '/dashboard/forms' : '/dashboard/login',
+      303,
+    );
+  }
+
+  @Get('login')
+  @UseGuards(SignedOutCsrfGuard)
+  async loginPage(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Query('next') next?: string,
+    @Query('done') done?: string,
+  ) {
+    if (await this.sessions.find(cookieOf(request, SESSION_COOKIE))) {
+      return reply.redirect(safeNextPath(next), 303);
+    }
+    return reply.view('login', {
+      next: next === undefined ? undefined : safeNextPath(next),
+      notice: done ? NOTICES[done] : undefined,
+      signupEnabled: this.config.signupEnabled,
+    });
+  }
+
+  @Post('login')
+  @UseGuards(SignedOutCsrfGuard)
+  async login(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+    @Query('next') next?: string,
+  ) {
+    const email = textOf(body, 'email').trim();
+    const password = textOf(body, 'password');
+    const keys = [
+      `login-ip:${request.ip}`,
+      `login-email:${normalizeEmail(email)}`,
+    ];
+    const page = (status: number, errors: PageErrors) =>
+      reply.status(status).view('login', {
+        email,
+        next: next === undefined ? undefined : safeNextPath(next),
+        errors,
+        signupEnabled: this.config.signupEnabled,
+      });
+
+    const wait = this.throttle.retryAfterSeconds(keys);
+    if (wait > 0) {
+      void reply.header('retry-after', String(wait));
+      return page(429, new PageErrors().add(waitMessage(wait)));
+    }
+    const errors = new PageErrors();
+    if (!email) errors.add('Enter your email address', 'email');
+    if (!password) errors.add('Enter your password', 'password');
+    if (errors.any) return page(400, errors);
+
+    const account = await this.accounts.authenticate(email, password);
+    if (!account) {
+      this.throttle.recordFailure(keys);
+      return page(
+        401,
+        new PageErrors().add(
+          'That email and password do not match an account',
+          'email',
+        ),
+      );
+    }
+    this.throttle.reset(keys[1]);
+    const { token } = await this.sessions.start(account.id);
+    setSessionCookie(request, reply, token);
+    return reply.redirect(safeNextPath(next), 303);
+  }
+
+  @Get('signup')
+  @UseGuards(SignedOutCsrfGuard)
+  signupPage(@Res() reply: FastifyReply) {
+    return reply.view('signup', { signupEnabled: this.config.signupEnabled });
+  }
+
+  @Post('signup')
+  @UseGuards(SignedOutCsrfGuard)
+  async signup(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ) {
+    if (!this.config.signupEnabled) {
+      return reply.status(403).view('signup', { signupEnabled: false });
+    }
+    const email = textOf(body, 'email').trim();
+    const password = textOf(body, 'password');
+    const confirmPassword = textOf(body, 'confirmPassword');
+    const keys = [
+      `signup-ip:${request.ip}`,
+      `signup-email:${normalizeEmail(email)}`,
+    ];
+    const page = (status: number, errors: PageErrors) =>
+      reply
+        .status(status)
+        .view('signup', { signupEnabled: true, email, errors });
+
+    const wait = this.throttle.retryAfterSeconds(keys);
+    if (wait > 0) {
+      void reply.header('retry-after', String(wait));
+      return page(429, new PageErrors().add(waitMessage(wait)));
+    }
+    // Every sign-up attempt counts, successful or not: this also bounds account creation.
+    this.throttle.recordFailure(keys);
+    const errors = new PageErrors();
+    let status = 400;
+    if (password && password !== confirmPassword) {
+      errors.add('The two passwords do not match', 'confirmPassword');
+    }
+    let account;
+    if (!errors.any) {
+      try {
+        account = await this.accounts.create(email, password);
+      } catch (error) {
+        if (error instanceof ValidationFailedException) {
+          for (const message of error.errors) {
+            const field = message.startsWith('email') ? 'email' : 'password';
+            errors.add(sentence(message), field);
+          }
+        } else if (error instanceof ConflictException) {
+          status = 409;
+          errors.add(
+            'An account with this email already exists. Log in instead, or use another email.',
+            'email',
+          );
+        } else {
+          throw error;
+        }
+      }
+    }
+    if (!account) return page(status, errors);
+    const { token } = await this.sessions.start(account.id);
+    setSessionCookie(request, reply, token);
+    return reply.redirect('/dashboard/forms?done=welcome', 303);
+  }
+
+  @Post('logout')
+  @HttpCode(303)
+  @UseGuards(SignedInGuard)
+  async logout(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    await this.sessions.end(cookieOf(request, SESSION_COOKIE));
+    clearSessionCookie(request, reply);
+    return reply.redirect('/dashboard/login?done=signed-out', 303);
+  }
+}

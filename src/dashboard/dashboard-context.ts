@@ -1,0 +1,145 @@
+// What a dashboard request knows about its signed-in owner, and the cookies that carry it.
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DashboardSession } from './dashboard-session.entity.js';
+import { SESSION_TTL_MS } from './dashboard-sessions.service.js';
+
+export const SESSION_COOKIE = 'dashboard_session';
+/** Double-submit cookie protecting the signed-out forms (log in, sign up). */
+export const SIGNED_OUT_CSRF_COOKIE = 'dashboard_csrf';
+export const COOKIE_PATH = '/dashboard';
+
+export interface DashboardOwner {
+  id: string;
+  email: string;
+}
+
+export interface DashboardContext {
+  owner: DashboardOwner;
+  session: DashboardSession;
+  csrfToken: string;
+}
+
+const CONTEXT = Symbol('formgate.dashboard');
+type WithContext = FastifyRequest & { [CONTEXT]?: DashboardContext };
+
+export function setDashboardContext(
+  request: FastifyRequest,
+  context: DashboardContext,
+): void {
+  (request as WithContext)[CONTEXT] = context;
+}
+
+export function dashboardContextOf(
+  request: FastifyRequest,
+): DashboardContext | undefined {
+  return (request as WithContext)[CONTEXT];
+}
+
+/** The signed-in owner's context; only on routes behind SignedInGuard. */
+export const Dashboard = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): DashboardContext => {
+    const context = dashboardContextOf(
+      ctx.switchToHttp().getRequest<FastifyRequest>(),
+    );
+    if (!context) throw new Error('Dashboard route without SignedInGuard');
+    return context;
+  },
+);
+
+// @fastify/cookie's and @fastify/view's type augmentations do not merge with Fastify 5's
+// generic request/reply interfaces under `nodenext`, so the few members used are typed here.
+interface CookieOptions {
+  path: string;
+  httpOnly: boolean;
+  sameSite: 'lax';
+  secure: boolean;
+  maxAge?: number;
+}
+interface WithCookies {
+  cookies?: Record<string, string | undefined>;
+}
+interface CookieReply {
+  setCookie(name: string, value: string, options: CookieOptions): unknown;
+  clearCookie(name: string, options: CookieOptions): unknown;
+  locals?: Record<string, unknown>;
+}
+
+export function cookieOf(
+  request: FastifyRequest,
+  name: string,
+): string | undefined {
+  return (request as unknown as WithCookies).cookies?.[name];
+}
+
+export function setCookie(
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  options: CookieOptions,
+): void {
+  (reply as unknown as CookieReply).setCookie(name, value, options);
+}
+
+/** Values every template of this request sees (@fastify/view merges reply.locals in). */
+export function addTemplateLocals(
+  reply: FastifyReply,
+  values: Record<string, unknown>,
+): void {
+  const typed = reply as unknown as CookieReply;
+  typed.locals = { ...typed.locals, ...values };
+}
+
+/** HttpOnly, SameSite=Lax, scoped to /dashboard, Secure whenever the request came over HTTPS. */
+export function cookieOptions(
+  request: FastifyRequest,
+  maxAgeMs?: number,
+): CookieOptions {
+  return {
+    path: COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: request.protocol === 'https',
+    ...(maxAgeMs === undefined ? {} : { maxAge: Math.floor(maxAgeMs / 1000) }),
+  };
+}
+
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+): void {
+  setCookie(
+    reply,
+    SESSION_COOKIE,
+    token,
+    cookieOptions(request, SESSION_TTL_MS),
+  );
+}
+
+export function clearSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  (reply as unknown as CookieReply).clearCookie(
+    SESSION_COOKIE,
+    cookieOptions(request),
+  );
+}
+
+/** Where to go after signing in: only paths inside the dashboard, never another host. */
+export function safeNextPath(next: unknown): string {
+  if (
+    typeof next === 'string' &&
+    /^\/dashboard(?:[/?][^\s\\]*)?$/.test(next) &&
+    !next.startsWith('//')
+  ) {
+    return next;
+  }
+  return '/dashboard/forms';
+}
+
+/** Origin the snippets should post to, as the browser reached us. */
+export function baseUrlOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}

@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import {
+  createHash,
+  createHmac,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
+import { LessThan, MoreThan, Not, Repository } from 'typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { DashboardSession } from './dashboard-session.entity.js';
+
+/** How long a dashboard sign-in lasts. */
+export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+
+export interface StartedSession {
+  /** The cookie value: 256 random bits, never stored. */
+  token: string;
+  session: DashboardSession;
+}
+
+function sha256(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+function sameString(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Server-side dashboard sessions. The cookie carries a random token and only its SHA-256
+ * is stored, so a database leak does not yield usable cookies, and deleting the row
+ * (logout, password change) revokes every copy of the cookie at once.
+ */
+@Injectable()
+export class DashboardSessionsService {
+  private readonly anonymousCsrfKey: Buffer;
+
+  constructor(
+    @InjectRepository(DashboardSession)
+    private readonly sessions: Repository<DashboardSession>,
+    config: AppConfig,
+  ) {
+    this.anonymousCsrfKey = createHmac('sha256', config.appSecret)
+      .update('formgate:dashboard-anonymous-csrf')
+      .digest();
+  }
+
+  async start(accountId: string): Promise<StartedSession> {
+    const token = randomBytes(32).toString('base64url');
+    const now = new Date();
+    const session = this.sessions.create({
+      tokenHash: sha256(token),
+      accountId,
+      csrfSecret: randomBytes(32).toString('base64url'),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+    });
+    await this.sessions.insert(session);
+    // Housekeeping: this account's expired sessions go when it signs in again.
+    await this.sessions.delete({ accountId, expiresAt: LessThan(now) });
+    return { token, session };
+  }
+
+  /** The live session a cookie token belongs to, or null. */
+  async find(token: string | undefined): Promise<DashboardSession | null> {
+    if (!token || token.length > 100) return null;
+    return this.sessions.findOneBy({
+      tokenHash: sha256(token),
+      expiresAt: MoreThan(new Date()),
+    });
+  }
+
+  async end(token: string | undefined): Promise<void> {
+    if (!token || token.length > 100) return;
+    await this.sessions.delete({ tokenHash: sha256(token) });
+  }
+
+  /** Ends every session of the account except the one given (after a password change). */
+  async endOthers(accountId: string, keepTokenHash: string): Promise<void> {
+    await this.sessions.delete({ accountId, tokenHash: Not(keepTokenHash) });
+  }
+
+  async endAll(accountId: string): Promise<void> {
+    await this.sessions.delete({ accountId });
+  }
+
+  /** The synchronizer token for this session's forms (HMAC of its secret). */
+  csrfToken(session: DashboardSession): string {
+    return createHmac('sha256', session.csrfSecret)
+      .update('formgate:dashboard-csrf')
+      .digest('base64url');
+  }
+
+  checkCsrf(session: DashboardSession, token: unknown): boolean {
+    return (
+      typeof token === 'string' && sameString(token, this.csrfToken(session))
+    );
+  }
+
+  /**
+   * Signed-out forms (log in, sign up) are protected by a double-submit token: a random
+   * value in a cookie, and its HMAC under APP_SECRET in the form.
+   */
+  anonymousCsrfToken(cookieValue: string): string {
+    return createHmac('sha256', this.anonymousCsrfKey)
+      .update(cookieValue)
+      .digest('base64url');
+  }
+
+  checkAnonymousCsrf(cookieValue: string | undefined, token: unknown): boolean {
+    if (!cookieValue || cookieValue.length > 100) return false;
+    return (
+      typeof token === 'string' &&
+      sameString(token, this.anonymousCsrfToken(cookieValue))
+    );
+  }
+
+  static hashToken(token: string): string {
+    return sha256(token);
+  }
+}

@@ -1,0 +1,78 @@
+// Fastify plugins the dashboard needs: cookies, templates, its own static assets and the
+// security headers (a strict CSP everywhere, relaxed for the Swagger UI under /docs).
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifyView from '@fastify/view';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AppConfig } from '../config/app-config.js';
+import { ASSETS_PREFIX, PUBLIC_DIR, VIEWS_DIR } from './dashboard-paths.js';
+import { dashboardViews } from './dashboard-views.js';
+
+/** No inline script or style anywhere; forms post only to us; never framed. */
+export const STRICT_CSP = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'none'"],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  imgSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  scriptSrcAttr: ["'none'"],
+  styleSrc: ["'self'"],
+};
+
+/** Swagger UI styles itself inline and uses data: images. */
+export const DOCS_CSP = {
+  ...STRICT_CSP,
+  imgSrc: ["'self'", 'data:', 'https:'],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+};
+
+function isDocsUrl(url: string): boolean {
+  return (
+    url === '/docs' ||
+    url.startsWith('/docs/') ||
+    url.startsWith('/docs-') ||
+    url.startsWith('/docs?')
+  );
+}
+
+export async function configureDashboard(
+  app: NestFastifyApplication,
+  config: AppConfig,
+): Promise<void> {
+  const production = config.nodeEnv === 'production';
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    // Applied per request below, so /docs can get its own policy.
+    global: false,
+    contentSecurityPolicy: { useDefaults: false, directives: STRICT_CSP },
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (isDocsUrl(request.url)) {
+      reply.helmet({
+        contentSecurityPolicy: { useDefaults: false, directives: DOCS_CSP },
+      });
+    } else {
+      reply.helmet();
+    }
+    done();
+  });
+  await app.register(fastifyView, {
+    engine: { eta: dashboardViews },
+    templates: VIEWS_DIR,
+    production,
+  });
+  await app.register(fastifyStatic, {
+    root: PUBLIC_DIR,
+    prefix: ASSETS_PREFIX,
+    // @nestjs/swagger registers @fastify/static as well; only one may decorate the reply.
+    decorateReply: false,
+    index: false,
+    maxAge: production ? '1h' : 0,
+  });
+}
