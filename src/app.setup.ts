@@ -13,6 +13,7 @@ import { toErrorResponse } from './common/error-response.js';
 import { createLogger, PinoNestLogger } from './common/logger.js';
 import { setupSwagger } from './common/swagger.js';
 import type { AppConfig, TrustProxy } from './config/app-config.js';
+import { configureDashboard } from './dashboard/dashboard.setup.js';
 
 /** A slow client gets this long to send a whole request. */
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -58,12 +59,13 @@ export function createFastifyAdapter(
 /** Everything the app needs beyond its modules: parsers, docs, shutdown. */
 export async function configureApp(
   app: NestFastifyApplication,
-  _config: AppConfig,
+  config: AppConfig,
 ): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
   // Fastify parses text/plain by default; no route of ours accepts it (→ 415).
   fastify.removeContentTypeParser('text/plain');
   setupSwagger(app);
+  await configureDashboard(app, config);
   await app.init();
   await fastify.ready();
 }
