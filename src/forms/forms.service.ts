@@ -4,6 +4,8 @@ import { Repository } from 'typeorm';
 import { generateApiKey, generateFormId } from '../auth/api-keys.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
+import type { FormResponseDto } from './dto/form-response.dto.js';
+import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
 
 export const FORM_NOT_FOUND = 'Form not found';
@@ -20,6 +22,26 @@ export interface CreatedForm {
   apiKey: string;
 }
 
+/**
+ * A field definition as stored: only the properties a field can have, in a fixed order,
+ * whatever object (a DTO instance, a dashboard form) it came from.
+ */
+function toStoredField(field: FieldDefinition): FieldDefinition {
+  const stored: FieldDefinition = { id: field.id, type: field.type };
+  if (field.label !== undefined) stored.label = field.label;
+  if (field.required !== undefined) stored.required = field.required;
+  if (field.maxLength !== undefined) stored.maxLength = field.maxLength;
+  if (field.options !== undefined) stored.options = [...field.options];
+  return stored;
+}
+
+/** MariaDB's JSON is LONGTEXT: depending on the driver path the column may come back as text. */
+function storedFields(fields: FieldDefinition[] | string): FieldDefinition[] {
+  return typeof fields === 'string'
+    ? (JSON.parse(fields) as FieldDefinition[])
+    : fields;
+}
+
 @Injectable()
 export class FormsService {
   constructor(
@@ -27,13 +49,26 @@ export class FormsService {
     private readonly secretBox: SecretBox,
   ) {}
 
+  /** The one place a form becomes what the API shows: new columns never leak by accident. */
+  toResponse(form: Form): FormResponseDto {
+    return {
+      id: form.id,
+      name: form.name,
+      fields: storedFields(form.fields).map(toStoredField),
+      domainVerification: Boolean(form.domainVerification),
+      apiKeyPrefix: form.apiKeyPrefix,
+      createdAt: form.createdAt.toISOString(),
+      updatedAt: form.updatedAt.toISOString(),
+    };
+  }
+
   async create(accountId: string, input: FormInput): Promise<CreatedForm> {
     const key = generateApiKey('form');
     const form = this.forms.create({
       id: generateFormId(),
       accountId,
       name: input.name,
-      fields: input.fields ?? [],
+      fields: (input.fields ?? []).map(toStoredField),
       domainVerification: input.domainVerification ?? false,
       apiKeyHash: key.hash,
       apiKeyEncrypted: this.secretBox.encrypt(key.key),
@@ -41,6 +76,30 @@ export class FormsService {
     });
     await this.forms.insert(form);
     return { form, apiKey: key.key };
+  }
+
+  /**
+   * Creates a form in the principal's account. A form key may do this too: the new form
+   * belongs to the same account and gets its own key (returned here, once).
+   */
+  async createForPrincipal(
+    principal: ApiPrincipal,
+    input: FormInput,
+  ): Promise<CreatedFormResponseDto> {
+    const { form, apiKey } = await this.create(principal.accountId, input);
+    return Object.assign(this.toResponse(form), { apiKey });
+  }
+
+  /** An account key sees every form of its account, a form key just its own form. */
+  async list(principal: ApiPrincipal): Promise<FormResponseDto[]> {
+    const forms = await this.forms.find({
+      where: {
+        accountId: principal.accountId,
+        ...(principal.kind === 'form' ? { id: principal.formId } : {}),
+      },
+      order: { createdAt: 'DESC', id: 'ASC' },
+    });
+    return forms.map((form) => this.toResponse(form));
   }
 
   /**
@@ -60,8 +119,97 @@ export class FormsService {
     return form;
   }
 
+  async get(principal: ApiPrincipal, id: string): Promise<FormResponseDto> {
+    return this.toResponse(await this.findAccessible(principal, id));
+  }
+
+  /** PUT: name, fields and domainVerification all take the new values (or their defaults). */
+  replace(
+    principal: ApiPrincipal,
+    id: string,
+    input: FormInput,
+  ): Promise<FormResponseDto> {
+    return this.update(principal, id, {
+      name: input.name,
+      fields: input.fields ?? [],
+      domainVerification: input.domainVerification ?? false,
+    });
+  }
+
+  /** PATCH: only the properties present change. */
+  patch(
+    principal: ApiPrincipal,
+    id: string,
+    input: Partial<FormInput>,
+  ): Promise<FormResponseDto> {
+    const changes: Partial<FormInput> = {};
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.fields !== undefined) changes.fields = input.fields;
+    if (input.domainVerification !== undefined) {
+      changes.domainVerification = input.domainVerification;
+    }
+    return this.update(principal, id, changes);
+  }
+
+  /** Deletes the form; its submissions and domains go with it (ON DELETE CASCADE), and so does its key. */
+  async remove(principal: ApiPrincipal, id: string): Promise<void> {
+    const form = await this.findAccessible(principal, id);
+    const result = await this.forms.delete({
+      id: form.id,
+      accountId: form.accountId,
+    });
+    if (!result.affected) throw new NotFoundException(FORM_NOT_FOUND);
+  }
+
+  /** Replaces the form's key; the old one stops matching at once (lookups are by hash). */
+  async regenerateKey(principal: ApiPrincipal, id: string): Promise<string> {
+    const form = await this.findAccessible(principal, id);
+    const key = generateApiKey('form');
+    const result = await this.forms.update(
+      { id: form.id, accountId: form.accountId },
+      {
+        apiKeyHash: key.hash,
+        apiKeyEncrypted: this.secretBox.encrypt(key.key),
+        apiKeyPrefix: key.prefix,
+        updatedAt: new Date(),
+      },
+    );
+    if (!result.affected) throw new NotFoundException(FORM_NOT_FOUND);
+    return key.key;
+  }
+
+  /** The form's current key in clear, for its owner's dashboard page. */
+  async revealApiKey(accountId: string, formId: string): Promise<string> {
+    const form = await this.forms.findOne({
+      where: { id: formId, accountId },
+      select: { id: true, apiKeyEncrypted: true },
+    });
+    if (!form) throw new NotFoundException(FORM_NOT_FOUND);
+    return this.secretBox.decrypt(form.apiKeyEncrypted);
+  }
+
   /** For the public submit route: no principal, just the form. */
   findById(id: string): Promise<Form | null> {
     return this.forms.findOneBy({ id });
+  }
+
+  private async update(
+    principal: ApiPrincipal,
+    id: string,
+    changes: Partial<FormInput>,
+  ): Promise<FormResponseDto> {
+    const form = await this.findAccessible(principal, id);
+    const values = {
+      ...changes,
+      ...(changes.fields ? { fields: changes.fields.map(toStoredField) } : {}),
+      updatedAt: new Date(),
+    };
+    const result = await this.forms.update(
+      { id: form.id, accountId: form.accountId },
+      values,
+    );
+    // Deleted between the read and the write.
+    if (!result.affected) throw new NotFoundException(FORM_NOT_FOUND);
+    return this.toResponse(Object.assign(form, values));
   }
 }

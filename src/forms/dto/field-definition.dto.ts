@@ -1,0 +1,116 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { FIELD_TYPES, type FieldType } from '../form.entity.js';
+import {
+  FIELD_ID_PATTERN,
+  IsFieldId,
+  OptionsOnlyForSelect,
+  Optional,
+  Required,
+  ValidateOptionsIfRelevant,
+} from '../validators/form-validators.js';
+
+export const MAX_LABEL_LENGTH = 200;
+export const MAX_FIELD_VALUE_LENGTH = 100_000;
+export const MAX_OPTIONS = 100;
+export const MAX_OPTION_LENGTH = 200;
+
+// class-validator runs a property's checks bottom-up and, with stopAtFirstError, reports
+// only the first that fails: so the presence and type checks sit lowest.
+
+/** One field of a form: submitted keys must equal its `id` exactly. */
+export class FieldDefinitionDto {
+  @ApiProperty({
+    description:
+      'The key submissions use for this field, matched exactly (case included). A leading `_` is reserved for control keys such as `_honeypot`.',
+    pattern: FIELD_ID_PATTERN.source,
+    minLength: 1,
+    maxLength: 64,
+    example: 'email',
+  })
+  @IsFieldId()
+  @Required()
+  id: string;
+
+  @ApiProperty({
+    enum: FIELD_TYPES,
+    description:
+      '`email` and `url` values are format-checked, `select` values must be one of `options`, `checkbox` takes `on`/`true`/`false`.',
+    example: 'email',
+  })
+  @IsIn(FIELD_TYPES, {
+    message: `$property must be one of: ${FIELD_TYPES.join(', ')}`,
+  })
+  @Required()
+  type: FieldType;
+
+  @ApiPropertyOptional({
+    description: 'Human-readable label shown in the dashboard.',
+    maxLength: MAX_LABEL_LENGTH,
+    example: 'Your email address',
+  })
+  @MaxLength(MAX_LABEL_LENGTH, {
+    message: `$property must be at most ${MAX_LABEL_LENGTH} characters long`,
+  })
+  @IsString({ message: '$property must be a string' })
+  @Optional()
+  label?: string;
+
+  @ApiPropertyOptional({
+    description: 'When true, a submission without this field is refused.',
+    default: false,
+    example: true,
+  })
+  @IsBoolean({ message: '$property must be true or false' })
+  @Optional()
+  required?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Longest accepted value, in characters (5000 when omitted).',
+    minimum: 1,
+    maximum: MAX_FIELD_VALUE_LENGTH,
+    example: 320,
+  })
+  @Max(MAX_FIELD_VALUE_LENGTH, {
+    message: `$property must be at most ${MAX_FIELD_VALUE_LENGTH}`,
+  })
+  @Min(1, { message: '$property must be at least 1' })
+  @IsInt({ message: '$property must be a whole number' })
+  @Optional()
+  maxLength?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'The accepted values of a `select` field: required there, refused on every other type.',
+    type: [String],
+    minItems: 1,
+    maxItems: MAX_OPTIONS,
+    example: ['sales', 'support'],
+  })
+  @Length(1, MAX_OPTION_LENGTH, {
+    each: true,
+    message: `each entry of $property must be 1 to ${MAX_OPTION_LENGTH} characters long`,
+  })
+  @IsString({ each: true, message: 'each entry of $property must be a string' })
+  @ArrayMaxSize(MAX_OPTIONS, {
+    message: `$property must have at most ${MAX_OPTIONS} entries`,
+  })
+  @ArrayMinSize(1, { message: '$property must not be empty' })
+  @IsArray({ message: '$property must be an array of strings' })
+  @OptionsOnlyForSelect()
+  @Required({ message: '$property is required for select fields' })
+  @ValidateOptionsIfRelevant()
+  options?: string[];
+}

@@ -1,0 +1,73 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { FieldDefinitionDto } from './field-definition.dto.js';
+
+const EXAMPLE_FORM_ID = 'q3Jv0cXh9S2mB7dLwEo4Tg';
+
+/** A form as the API shows it: never the key hash or its encrypted copy. */
+export class FormResponseDto {
+  @ApiProperty({
+    description: 'Public form identifier, used in `POST /api/submit/{formId}`.',
+    example: EXAMPLE_FORM_ID,
+  })
+  id: string;
+
+  @ApiProperty({ example: 'Contact' })
+  name: string;
+
+  @ApiProperty({
+    type: [FieldDefinitionDto],
+    example: [
+      { id: 'name', type: 'text', label: 'Name', required: true },
+      { id: 'email', type: 'email', label: 'Email', required: true },
+    ],
+  })
+  fields: FieldDefinitionDto[];
+
+  @ApiProperty({ example: false })
+  domainVerification: boolean;
+
+  @ApiProperty({
+    description:
+      "The first characters of the form's API key, to tell keys apart; not usable as a key.",
+    example: 'fgk_Zx81Qa0d',
+  })
+  apiKeyPrefix: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    example: '2025-11-21T10:15:30.123Z',
+  })
+  createdAt: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    example: '2025-11-21T10:15:30.123Z',
+  })
+  updatedAt: string;
+}
+
+/** The answer to creating a form: the only response besides regeneration that carries the key. */
+export class CreatedFormResponseDto extends FormResponseDto {
+  @ApiProperty({
+    description:
+      "The form's API key. Keep it secret: send it in the `x-api-key` header. The dashboard shows it again on the form's page.",
+    example: 'fgk_Zx81Qa0dW3n9uVt2kLmC5pYbR7sE1hJ4oFgD6iXzA0c',
+  })
+  apiKey: string;
+}
+
+export class FormListResponseDto {
+  @ApiProperty({ type: [FormResponseDto] })
+  data: FormResponseDto[];
+}
+
+export class ApiKeyResponseDto {
+  @ApiProperty({
+    description:
+      'The new API key of the form; the previous key no longer works.',
+    example: 'fgk_Zx81Qa0dW3n9uVt2kLmC5pYbR7sE1hJ4oFgD6iXzA0c',
+  })
+  apiKey: string;
+}

@@ -1,0 +1,179 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Patch,
+  Post,
+  Put,
+} from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
+import type { ApiPrincipal } from '../auth/principal.js';
+import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
+import { CreateFormDto } from './dto/create-form.dto.js';
+import {
+  ApiKeyResponseDto,
+  CreatedFormResponseDto,
+  FormListResponseDto,
+  FormResponseDto,
+} from './dto/form-response.dto.js';
+import { PatchFormDto } from './dto/patch-form.dto.js';
+import { UpdateFormDto } from './dto/update-form.dto.js';
+import { FormsService } from './forms.service.js';
+
+const ID_PARAM = {
+  name: 'id',
+  description: 'The form identifier.',
+  example: 'q3Jv0cXh9S2mB7dLwEo4Tg',
+};
+const NOT_FOUND = {
+  type: ErrorDto,
+  description:
+    'No such form, or the key may not reach it (a form key reaches only its own form).',
+  example: { error: 'Form not found' },
+};
+const INVALID_BODY = {
+  type: ValidationErrorDto,
+  description: 'The body is not valid: one message per problem.',
+  example: {
+    error: 'Validation failed',
+    errors: [
+      'name is required',
+      'fields.1.type must be one of: text, email, textarea, number, url, tel, date, select, checkbox',
+    ],
+  },
+};
+
+@ApiTags('forms')
+@ApiKeyAuth()
+@Controller('api/v1/forms')
+export class FormsController {
+  constructor(private readonly forms: FormsService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'List forms',
+    description:
+      'An account key lists every form of its account; a form key lists just its own form. Newest first.',
+  })
+  @ApiOkResponse({ type: FormListResponseDto })
+  async list(
+    @Principal() principal: ApiPrincipal,
+  ): Promise<FormListResponseDto> {
+    return { data: await this.forms.list(principal) };
+  }
+
+  @Post()
+  @HttpCode(HttpStatus.CREATED)
+  @ApiOperation({
+    summary: 'Create a form',
+    description:
+      "Creates a form in the account of the key (a form key creates a sibling form). The answer carries the new form's own API key.",
+  })
+  @ApiBody({ type: CreateFormDto })
+  @ApiCreatedResponse({ type: CreatedFormResponseDto })
+  @ApiBadRequestResponse(INVALID_BODY)
+  create(
+    @Principal() principal: ApiPrincipal,
+    @Body() body: CreateFormDto,
+  ): Promise<CreatedFormResponseDto> {
+    return this.forms.createForPrincipal(principal, body);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Read a form' })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: FormResponseDto })
+  @ApiNotFoundResponse(NOT_FOUND)
+  get(
+    @Principal() principal: ApiPrincipal,
+    @Param('id') id: string,
+  ): Promise<FormResponseDto> {
+    return this.forms.get(principal, id);
+  }
+
+  @Put(':id')
+  @ApiOperation({
+    summary: 'Replace a form',
+    description:
+      'Replaces name, fields and domainVerification; omitted fields and domainVerification become [] and false. Use PATCH to change only some properties.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiBody({ type: UpdateFormDto })
+  @ApiOkResponse({ type: FormResponseDto })
+  @ApiBadRequestResponse(INVALID_BODY)
+  @ApiNotFoundResponse(NOT_FOUND)
+  replace(
+    @Principal() principal: ApiPrincipal,
+    @Param('id') id: string,
+    @Body() body: UpdateFormDto,
+  ): Promise<FormResponseDto> {
+    return this.forms.replace(principal, id, body);
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: 'Update part of a form',
+    description: 'Changes only the properties sent.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiBody({ type: PatchFormDto })
+  @ApiOkResponse({ type: FormResponseDto })
+  @ApiBadRequestResponse(INVALID_BODY)
+  @ApiNotFoundResponse(NOT_FOUND)
+  patch(
+    @Principal() principal: ApiPrincipal,
+    @Param('id') id: string,
+    @Body() body: PatchFormDto,
+  ): Promise<FormResponseDto> {
+    return this.forms.patch(principal, id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({
+    summary: 'Delete a form',
+    description:
+      'Deletes the form with its submissions and domains. Its API key stops working.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiNotFoundResponse(NOT_FOUND)
+  remove(
+    @Principal() principal: ApiPrincipal,
+    @Param('id') id: string,
+  ): Promise<void> {
+    return this.forms.remove(principal, id);
+  }
+
+  @Post(':id/api-key')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary: "Regenerate a form's API key",
+    description:
+      'Issues a new key for the form. The old key is refused (403) from this moment on: put the new one into every client.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: ApiKeyResponseDto })
+  @ApiNotFoundResponse(NOT_FOUND)
+  async regenerateKey(
+    @Principal() principal: ApiPrincipal,
+    @Param('id') id: string,
+  ): Promise<ApiKeyResponseDto> {
+    return { apiKey: await this.forms.regenerateKey(principal, id) };
+  }
+}
