@@ -13,6 +13,7 @@ import { toErrorResponse } from './common/error-response.js';
 import { createLogger, PinoNestLogger } from './common/logger.js';
 import { setupSwagger } from './common/swagger.js';
 import type { AppConfig, TrustProxy } from './config/app-config.js';
+import { configureSubmit } from './submissions/submit.setup.js';
 import { configureDashboard } from './dashboard/dashboard.setup.js';
 
 /** A slow client gets this long to send a whole request. */
@@ -64,6 +65,7 @@ export async function configureApp(
   const fastify = app.getHttpAdapter().getInstance();
   // Fastify parses text/plain by default; no route of ours accepts it (→ 415).
   fastify.removeContentTypeParser('text/plain');
+  configureSubmit(app);
   setupSwagger(app);
   await configureDashboard(app, config);
   await app.init();

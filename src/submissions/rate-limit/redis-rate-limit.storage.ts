@@ -1,0 +1,149 @@
+// Rate-limit counters in Redis, shared by every instance (REDIS_URL). Each hit is one
+// atomic Lua call (INCR, then PEXPIRE when the window is new). Redis is optional at run
+// time: when it cannot answer within a short timeout the limit fails open (the request
+// is served), a warning is logged once per outage, and counting resumes by itself.
+import {
+  Logger,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  windowRecord,
+  type RateLimitSnapshot,
+  type RateLimitStorage,
+  type ThrottlerStorageRecord,
+} from './rate-limit.storage.js';
+
+/** Longest a request waits on Redis before being served without a limit. */
+export const REDIS_TIMEOUT_MS = 500;
+const KEY_PREFIX = 'formgate:ratelimit:';
+
+const HIT_SCRIPT = `
+local hits = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {hits, ttl}`;
+
+const PEEK_SCRIPT = `
+local hits = redis.call('GET', KEYS[1])
+if not hits then return {0, -2} end
+return {tonumber(hits), redis.call('PTTL', KEYS[1])}`;
+
+type ScriptedRedis = Redis & {
+  rateLimitHit(key: string, ttlMs: number): Promise<[number, number]>;
+  rateLimitPeek(key: string): Promise<[number, number]>;
+};
+
+export class RedisRateLimitStorage
+  implements RateLimitStorage, OnModuleInit, OnApplicationShutdown
+{
+  private readonly logger = new Logger('RateLimit');
+  private readonly client: ScriptedRedis;
+  private available = true;
+  private closing = false;
+
+  /**
+   * `url` may carry ioredis options as query parameters, e.g.
+   * `redis://host:6379/0?keyPrefix=site-a:` to share one Redis between installations.
+   */
+  constructor(url: string) {
+    this.client = new Redis(url, {
+      // Never queue commands while disconnected and never retry one: fail fast instead.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: REDIS_TIMEOUT_MS,
+      commandTimeout: REDIS_TIMEOUT_MS,
+      // Keep reconnecting in the background for as long as the process lives.
+      retryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2000),
+    }) as ScriptedRedis;
+    this.client.defineCommand('rateLimitHit', {
+      numberOfKeys: 1,
+      lua: HIT_SCRIPT,
+    });
+    this.client.defineCommand('rateLimitPeek', {
+      numberOfKeys: 1,
+      lua: PEEK_SCRIPT,
+    });
+    this.client.on('error', (error: Error) => this.markDown(error));
+    this.client.on('ready', () => this.markUp());
+  }
+
+  /** Gives the first connection a moment, so the first requests are counted too. */
+  async onModuleInit(): Promise<void> {
+    if (this.client.status === 'ready') return;
+    const ac = new AbortController();
+    await Promise.race([
+      once(this.client, 'ready', { signal: ac.signal }).catch(() => undefined),
+      delay(1000, undefined, { signal: ac.signal }).catch(() => undefined),
+    ]);
+    ac.abort();
+  }
+
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+  ): Promise<ThrottlerStorageRecord> {
+    try {
+      const [hits, msLeft] = await this.client.rateLimitHit(
+        KEY_PREFIX + key,
+        ttl,
+      );
+      this.markUp();
+      return windowRecord(Number(hits), Number(msLeft), limit);
+    } catch (error) {
+      this.markDown(error);
+      // Fail open: the request is served as if it were the first of its window.
+      return windowRecord(0, ttl, limit);
+    }
+  }
+
+  async peek(key: string, ttlMs: number): Promise<RateLimitSnapshot> {
+    try {
+      const [hits, msLeft] = await this.client.rateLimitPeek(KEY_PREFIX + key);
+      this.markUp();
+      const { totalHits, timeToExpire } = windowRecord(
+        Number(hits),
+        Number(msLeft) > 0 ? Number(msLeft) : ttlMs,
+        Number.MAX_SAFE_INTEGER,
+      );
+      return { totalHits, timeToExpire };
+    } catch (error) {
+      this.markDown(error);
+      return { totalHits: 0, timeToExpire: Math.ceil(ttlMs / 1000) };
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    const quit = this.client.quit().catch(() => undefined);
+    const ac = new AbortController();
+    await Promise.race([
+      quit,
+      delay(1000, undefined, { signal: ac.signal }).catch(() => undefined),
+    ]);
+    ac.abort();
+    this.client.disconnect();
+  }
+
+  private markDown(error: unknown): void {
+    if (!this.available || this.closing) return;
+    this.available = false;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.logger.warn(
+      `Redis is unreachable (${reason}): submissions are accepted without a rate limit until it returns`,
+    );
+  }
+
+  private markUp(): void {
+    if (this.available) return;
+    this.available = true;
+    this.logger.log('Redis is reachable again: submit rate limiting resumed');
+  }
+}

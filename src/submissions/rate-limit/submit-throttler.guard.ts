@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ThrottlerException,
+  ThrottlerGuard,
+  type ThrottlerRequest,
+} from '@nestjs/throttler';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { rateLimitBucket } from './client-ip.js';
+import { rateLimitHeaders } from './rate-limit.headers.js';
+
+/** The storage key of a client's submit budget (shared by every instance via Redis). */
+export function submitRateLimitKey(ip: string | undefined): string {
+  return `submit:${rateLimitBucket(ip)}`;
+}
+
+export function tooManySubmissionsMessage(
+  limit: number,
+  windowSeconds: number,
+  retryAfterSeconds: number,
+): string {
+  return `Too many submissions: at most ${limit} per ${windowSeconds} seconds from one address. Retry in ${retryAfterSeconds} seconds.`;
+}
+
+/**
+ * The throttler of the submit route. Unlike the stock guard it puts the rate-limit
+ * headers on every response (the 429 included), counts per client bucket (IPv4 address,
+ * IPv6 /64) rather than per raw address, and refuses with a sentence saying when to retry.
+ */
+@Injectable()
+export class SubmitThrottlerGuard extends ThrottlerGuard {
+  protected override async handleRequest({
+    context,
+    limit,
+    ttl,
+  }: ThrottlerRequest): Promise<boolean> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const record = await this.storageService.increment(
+      submitRateLimitKey(request.ip),
+      ttl,
+      limit,
+      ttl,
+      'submit',
+    );
+    const windowSeconds = Math.ceil(ttl / 1000);
+    const resetSeconds = record.isBlocked
+      ? record.timeToBlockExpire
+      : record.timeToExpire;
+    void reply.headers(
+      rateLimitHeaders(
+        {
+          limit,
+          windowSeconds,
+          remaining: limit - record.totalHits,
+          resetSeconds,
+        },
+        record.isBlocked,
+      ),
+    );
+    if (record.isBlocked) {
+      throw new ThrottlerException(
+        tooManySubmissionsMessage(limit, windowSeconds, resetSeconds),
+      );
+    }
+    return true;
+  }
+}

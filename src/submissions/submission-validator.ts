@@ -1,0 +1,349 @@
+// The per-form submission validator (DESIGN §5 step 5). A form's field definitions are
+// compiled once into a list of small checks, cached per form version (id + updatedAt),
+// so the hot path never re-reads the definitions.
+//
+// What is stored (the same whichever body type was posted):
+// - `number` fields as JSON numbers, `checkbox` fields as booleans (on/true/yes/1 → true,
+//   off/false/no/0 → false), every other type as a string (a JSON number or boolean sent
+//   to a text-like field is kept as its text);
+// - `email`, `url`, `tel`, `date` and `number` values trimmed; text, textarea and select
+//   values exactly as sent;
+// - an optional field left blank (absent, null, empty or only whitespace) is not stored;
+// - keys starting with `_` are control keys (`_honeypot`, …): never validated, never stored;
+// - a form without fields stores any other key with its scalar value as sent.
+import type { FieldDefinition, FieldType, Form } from '../forms/form.entity.js';
+import type { SubmissionData } from './submission.entity.js';
+
+/** Longest value of a field without its own maxLength, and of any key of a form without fields. */
+export const DEFAULT_MAX_LENGTH = 5000;
+/** Most non-control keys one submission may carry (more when a form has more fields). */
+export const MAX_KEYS = 100;
+/** Most control (`_…`) keys one submission may carry. */
+export const MAX_CONTROL_KEYS = 20;
+/** Longest key a form without fields accepts (field ids are at most 64 characters). */
+export const MAX_KEY_LENGTH = 100;
+
+export type ValidationResult =
+  { ok: true; data: SubmissionData } | { ok: false; errors: string[] };
+
+export type SubmissionValidator = (body: unknown) => ValidationResult;
+
+type Scalar = string | number | boolean;
+type Check = { value: Scalar } | { error: string };
+/** Checks a non-blank scalar; the field id is already in scope. */
+type TypeCheck = (value: Scalar) => Check;
+
+export function isControlKey(key: string): boolean {
+  return key.startsWith('_');
+}
+
+/** true for values that count as "not filled in". */
+function isBlank(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '')
+  );
+}
+
+function shape(key: string, value: unknown): string | null {
+  if (Array.isArray(value)) {
+    return `${key} must be a single value, not a list (was the key sent more than once?)`;
+  }
+  if (typeof value === 'object' && value !== null) {
+    return `${key} must be a single value, not an object`;
+  }
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    return `${key} must be a finite number`;
+  }
+  return null;
+}
+
+/** Length in characters (code points), the way a person counts them. */
+function lengthOf(text: string, max: number): number {
+  // Code points never outnumber UTF-16 units: only long strings need counting.
+  if (text.length <= max) return text.length;
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+/** The HTML `type=email` rule, plus a dot in the domain (user@localhost is refused). */
+const EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** Digits, spaces and + ( ) . / - separators, an optional extension. */
+const TEL = /^\+?[0-9 ()./-]+(?:\s*(?:x|ext\.?)\s*[0-9]{1,6})?$/i;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const CHECKED = new Set(['on', 'true', 'yes', '1']);
+const UNCHECKED = new Set(['off', 'false', 'no', '0']);
+
+function isRealDate(text: string): boolean {
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number);
+  if (year < 1) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  date.setUTCFullYear(year); // Date.UTC maps years 0–99 to 1900–1999
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day
+  );
+}
+
+function isHttpUrl(text: string): boolean {
+  if (!/^https?:\/\//i.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.hostname !== ''
+    );
+  } catch {
+    return false;
+  }
+}
+
+function typeCheck(field: FieldDefinition): TypeCheck {
+  const id = field.id;
+  const text = (value: Scalar) => String(value).trim();
+  const checks: Record<FieldType, TypeCheck> = {
+    text: (value) => ({ value: String(value) }),
+    textarea: (value) => ({ value: String(value) }),
+    email: (value) =>
+      EMAIL.test(text(value)) && text(value).length <= 254
+        ? { value: text(value) }
+        : { error: `${id} must be a valid email address` },
+    url: (value) =>
+      isHttpUrl(text(value))
+        ? { value: text(value) }
+        : { error: `${id} must be a URL starting with http:// or https://` },
+    tel: (value) => {
+      const phone = text(value);
+      const digits = phone.replace(/\D/g, '').length;
+      return TEL.test(phone) && digits >= 3 && digits <= 20
+        ? { value: phone }
+        : { error: `${id} must be a phone number` };
+    },
+    date: (value) =>
+      isRealDate(text(value))
+        ? { value: text(value) }
+        : { error: `${id} must be a date written YYYY-MM-DD` },
+    number: (value) => {
+      if (typeof value === 'number') return { value };
+      const number = typeof value === 'string' ? text(value) : '';
+      if (NUMBER.test(number) && Number.isFinite(Number(number))) {
+        return { value: Number(number) };
+      }
+      return { error: `${id} must be a number` };
+    },
+    select: (value) => {
+      const options = field.options ?? [];
+      if (options.length === 0 || options.includes(String(value))) {
+        return { value: String(value) };
+      }
+      return { error: `${id} must be one of: ${options.join(', ')}` };
+    },
+    checkbox: (value) => {
+      const answer = String(value).trim().toLowerCase();
+      if (CHECKED.has(answer)) return { value: true };
+      if (UNCHECKED.has(answer)) return { value: false };
+      return {
+        error: `${id} must be checked or unchecked (on, true, false, 1 or 0)`,
+      };
+    },
+  };
+  return checks[field.type] ?? checks.text;
+}
+
+interface CompiledField {
+  id: string;
+  required: boolean;
+  maxLength: number;
+  check: TypeCheck;
+  isCheckbox: boolean;
+}
+
+function compileField(field: FieldDefinition): CompiledField {
+  return {
+    id: field.id,
+    required: field.required === true,
+    maxLength: field.maxLength ?? DEFAULT_MAX_LENGTH,
+    check: typeCheck(field),
+    isCheckbox: field.type === 'checkbox',
+  };
+}
+
+/** Shown in messages about keys the client invented: quoted, never endless. */
+function quoteKey(key: string): string {
+  return JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key);
+}
+
+function validateField(
+  field: CompiledField,
+  raw: unknown,
+): { value?: Scalar; error?: string } {
+  const wrongShape = shape(field.id, raw);
+  if (wrongShape) return { error: wrongShape };
+  if (isBlank(raw)) {
+    return field.required ? { error: `${field.id} is required` } : {};
+  }
+  const value = raw as Scalar;
+  if (
+    typeof value === 'string' &&
+    lengthOf(value, field.maxLength) > field.maxLength
+  ) {
+    return {
+      error: `${field.id} must be at most ${field.maxLength} characters long`,
+    };
+  }
+  const result = field.check(value);
+  if ('error' in result) return { error: result.error };
+  if (field.isCheckbox && field.required && result.value === false) {
+    return { error: `${field.id} must be checked` };
+  }
+  return { value: result.value };
+}
+
+/** The split of a body into control keys and data keys, or why it is not a flat object. */
+function keysOf(body: unknown): { keys: string[] } | { error: string } {
+  if (body === undefined || body === null) return { keys: [] };
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    return {
+      error:
+        'the body must be a set of field names and values (a JSON object or a form post)',
+    };
+  }
+  return { keys: Object.keys(body) };
+}
+
+export function compileSubmissionValidator(
+  definitions: FieldDefinition[],
+): SubmissionValidator {
+  const fields = definitions.map(compileField);
+  const byId = new Map(fields.map((field) => [field.id, field]));
+  const byLowerId = new Map(
+    fields.map((field) => [field.id.toLowerCase(), field.id]),
+  );
+  const maxKeys = Math.max(MAX_KEYS, fields.length);
+  const acceptsAnyKey = fields.length === 0;
+
+  return (body) => {
+    const split = keysOf(body);
+    if ('error' in split) return { ok: false, errors: [split.error] };
+    const record = (body ?? {}) as Record<string, unknown>;
+    const dataKeys: string[] = [];
+    let controlKeys = 0;
+    for (const key of split.keys) {
+      if (isControlKey(key)) controlKeys += 1;
+      else dataKeys.push(key);
+    }
+    if (dataKeys.length > maxKeys) {
+      return {
+        ok: false,
+        errors: [
+          `the submission has ${dataKeys.length} fields; at most ${maxKeys} are accepted`,
+        ],
+      };
+    }
+    if (controlKeys > MAX_CONTROL_KEYS) {
+      return {
+        ok: false,
+        errors: [
+          `the submission has ${controlKeys} keys starting with "_"; at most ${MAX_CONTROL_KEYS} are accepted`,
+        ],
+      };
+    }
+
+    const errors: string[] = [];
+    const entries: Array<[string, Scalar]> = [];
+    if (acceptsAnyKey) {
+      for (const key of dataKeys) {
+        const raw = record[key];
+        const wrongShape = shape(quoteKey(key), raw);
+        if (key.length > MAX_KEY_LENGTH) {
+          errors.push(
+            `field name ${quoteKey(key)} is longer than ${MAX_KEY_LENGTH} characters`,
+          );
+        } else if (key.trim() === '') {
+          errors.push('a field name must not be empty');
+        } else if (wrongShape) {
+          errors.push(wrongShape);
+        } else if (!isBlank(raw)) {
+          const value = raw as Scalar;
+          if (
+            typeof value === 'string' &&
+            lengthOf(value, DEFAULT_MAX_LENGTH) > DEFAULT_MAX_LENGTH
+          ) {
+            errors.push(
+              `${quoteKey(key)} must be at most ${DEFAULT_MAX_LENGTH} characters long`,
+            );
+          } else {
+            entries.push([key, value]);
+          }
+        }
+      }
+    } else {
+      for (const field of fields) {
+        const raw = Object.hasOwn(record, field.id)
+          ? record[field.id]
+          : undefined;
+        const result = validateField(field, raw);
+        if (result.error !== undefined) errors.push(result.error);
+        else if (result.value !== undefined)
+          entries.push([field.id, result.value]);
+      }
+      for (const key of dataKeys) {
+        if (byId.has(key)) continue;
+        const sameButCase = byLowerId.get(key.toLowerCase());
+        errors.push(
+          sameButCase === undefined
+            ? `${quoteKey(key)} is not a field of this form`
+            : `${quoteKey(key)} is not a field of this form (field ids are case-sensitive: did you mean ${quoteKey(sameButCase)}?)`,
+        );
+      }
+    }
+    if (errors.length > 0) return { ok: false, errors };
+    if (entries.length === 0) {
+      return {
+        ok: false,
+        errors: ['the submission is empty: fill in at least one field'],
+      };
+    }
+    // fromEntries defines own properties, so no key can reach a prototype.
+    return { ok: true, data: Object.fromEntries(entries) as SubmissionData };
+  };
+}
+
+/** How many compiled validators are kept (least recently used go first). */
+const CACHE_SIZE = 1000;
+
+/** One compiled validator per form version, recompiled when the form's updatedAt moves. */
+export class SubmissionValidatorCache {
+  private readonly validators = new Map<
+    string,
+    { version: number; validate: SubmissionValidator }
+  >();
+  compilations = 0;
+
+  constructor(private readonly capacity = CACHE_SIZE) {}
+
+  get(form: Pick<Form, 'id' | 'updatedAt' | 'fields'>): SubmissionValidator {
+    const version = form.updatedAt.getTime();
+    const cached = this.validators.get(form.id);
+    this.validators.delete(form.id);
+    if (cached && cached.version === version) {
+      this.validators.set(form.id, cached);
+      return cached.validate;
+    }
+    const validate = compileSubmissionValidator(form.fields ?? []);
+    this.compilations += 1;
+    this.validators.set(form.id, { version, validate });
+    if (this.validators.size > this.capacity) {
+      const oldest = this.validators.keys().next().value;
+      if (oldest !== undefined) this.validators.delete(oldest);
+    }
+    return validate;
+  }
+}

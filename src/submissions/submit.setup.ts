@@ -1,0 +1,93 @@
+// CORS for the public submit route, and nothing else: `Access-Control-Allow-Origin: *` on
+// every response under /api/submit/ (errors Fastify raises before any guard — 413, 415,
+// bad JSON — and the 429 included), the preflight answered with 204 before the rate limit
+// sees it, and the rate-limit headers exposed to scripts. A Fastify hook rather than
+// Nest's enableCors(), which would apply to every route.
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from '../config/app-config.js';
+import {
+  rateLimitHeaders,
+  RATE_LIMIT_HEADERS,
+} from './rate-limit/rate-limit.headers.js';
+import {
+  RATE_LIMIT_STORAGE,
+  type RateLimitStorage,
+} from './rate-limit/rate-limit.storage.js';
+import { submitRateLimitKey } from './rate-limit/submit-throttler.guard.js';
+
+export const SUBMIT_PREFIX = '/api/submit';
+
+export const SUBMIT_CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': RATE_LIMIT_HEADERS.join(', '),
+};
+
+export const SUBMIT_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers':
+    'Content-Type, Accept, Accept-Language, X-Requested-With',
+  'access-control-max-age': '86400',
+};
+
+export function isSubmitUrl(url: string): boolean {
+  if (!url.startsWith(SUBMIT_PREFIX)) return false;
+  const next = url.charAt(SUBMIT_PREFIX.length);
+  return next === '' || next === '/' || next === '?';
+}
+
+export function configureSubmit(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  const config = app.get(AppConfig);
+  const storage = app.get<symbol, RateLimitStorage>(RATE_LIMIT_STORAGE, {
+    strict: false,
+  });
+  const windowMs = config.submitRateWindowSeconds * 1000;
+
+  // onRequest runs before body parsing and routing, so whatever answers the request
+  // later — handler, guard, parser error, 404 — the CORS headers are already on the reply.
+  fastify.addHook(
+    'onRequest',
+    (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      if (isSubmitUrl(request.url)) void reply.headers(SUBMIT_CORS_HEADERS);
+      done();
+    },
+  );
+
+  // The preflight never reaches Nest, hence never the rate limit.
+  fastify.route({
+    method: 'OPTIONS',
+    url: `${SUBMIT_PREFIX}/:formId`,
+    handler: (_request, reply) => {
+      void reply.code(204).headers(SUBMIT_PREFLIGHT_HEADERS).send();
+    },
+  });
+
+  // A submission refused before the guard ran (413, 415, malformed JSON) still tells the
+  // client where it stands, without spending any of its budget.
+  fastify.addHook(
+    'onSend',
+    async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      if (
+        request.method !== 'POST' ||
+        !isSubmitUrl(request.url) ||
+        reply.hasHeader('x-ratelimit-limit')
+      ) {
+        return payload;
+      }
+      const snapshot = await storage.peek(
+        submitRateLimitKey(request.ip),
+        windowMs,
+      );
+      void reply.headers(
+        rateLimitHeaders({
+          limit: config.submitRateLimit,
+          windowSeconds: config.submitRateWindowSeconds,
+          remaining: config.submitRateLimit - snapshot.totalHits,
+          resetSeconds: snapshot.timeToExpire,
+        }),
+      );
+      return payload;
+    },
+  );
+}
