@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import type { Form } from '../forms/form.entity.js';
+import { FormDomain } from './form-domain.entity.js';
+import { decideOrigin } from './origin-policy.js';
 
 /** The request headers the origin check reads. */
 export interface SubmitOriginHeaders {
@@ -7,19 +11,103 @@ export interface SubmitOriginHeaders {
   referer?: string;
 }
 
+export const NO_VERIFIED_DOMAIN_WARNING =
+  'Domain verification is on but no domain is verified yet: only development hosts (localhost, 127.0.0.1, 192.168.x.x) can submit.';
+
+/**
+ * How long this instance trusts its copy of a form's verified domains. Changes made on this
+ * instance invalidate it at once; this bounds how stale it is after a change elsewhere.
+ */
+export const VERIFIED_DOMAINS_TTL_MS = 30_000;
+const MAX_CACHED_FORMS = 10_000;
+
+interface CachedDomains {
+  /** The form's updatedAt when loaded: any update of the form row reloads. */
+  formUpdatedAt: number;
+  expiresAt: number;
+  domains: ReadonlySet<string>;
+}
+
+/**
+ * The hot path of domain verification: the submit check and what the form's settings
+ * should warn about. It depends only on the form_domain table, so the forms and submit
+ * modules can import it (through DomainVerificationCoreModule) without a cycle.
+ */
 @Injectable()
 export class DomainVerificationService {
+  private readonly cache = new Map<string, CachedDomains>();
+  /** Bumped by invalidate(), so a load that raced with a change is not cached. */
+  private generation = 0;
+
+  constructor(
+    @InjectRepository(FormDomain)
+    private readonly domains: Repository<FormDomain>,
+  ) {}
+
   /**
    * The submit pipeline's domain check (DESIGN §5 step 3). Resolves to null when the
    * request may proceed, or to the reason (a sentence for the 403 body) when it may not.
    * Forms without domain verification always pass.
    */
-  // eslint-disable-next-line @typescript-eslint/require-await
   async checkSubmitOrigin(
     form: Form,
-    _headers: SubmitOriginHeaders,
+    headers: SubmitOriginHeaders,
   ): Promise<string | null> {
     if (!form.domainVerification) return null;
-    return null;
+    const decision = await decideOrigin(headers, () =>
+      this.verifiedDomains(form),
+    );
+    return decision.allowed ? null : decision.reason;
+  }
+
+  /**
+   * A sentence for the form's API response and settings page when its configuration
+   * refuses every real site: verification on with no verified domain. Else null.
+   */
+  async warningFor(form: Form): Promise<string | null> {
+    if (!form.domainVerification) return null;
+    const verified = await this.verifiedDomains(form);
+    return verified.size === 0 ? NO_VERIFIED_DOMAIN_WARNING : null;
+  }
+
+  /** Forgets this instance's copy of the form's verified domains (call after any change). */
+  invalidate(formId: string): void {
+    this.generation += 1;
+    this.cache.delete(formId);
+  }
+
+  /** The form's verified domains (ASCII, lower-case), cached per form for a short while. */
+  async verifiedDomains(form: Form): Promise<ReadonlySet<string>> {
+    const formUpdatedAt =
+      form.updatedAt instanceof Date ? form.updatedAt.getTime() : Number.NaN;
+    const now = Date.now();
+    const cached = this.cache.get(form.id);
+    if (
+      cached &&
+      cached.formUpdatedAt === formUpdatedAt &&
+      cached.expiresAt > now
+    ) {
+      return cached.domains;
+    }
+    const generation = this.generation;
+    const rows = await this.domains.find({
+      select: { domain: true },
+      where: { formId: form.id, status: 'verified' },
+    });
+    const domains: ReadonlySet<string> = new Set(rows.map((row) => row.domain));
+    if (generation === this.generation) {
+      this.cache.delete(form.id);
+      this.cache.set(form.id, {
+        formUpdatedAt,
+        expiresAt: now + VERIFIED_DOMAINS_TTL_MS,
+        domains,
+      });
+      // Maps iterate in insertion order: drop the least recently loaded forms.
+      for (const key of this.cache.keys()) {
+        if (this.cache.size <= MAX_CACHED_FORMS) break;
+        this.cache.delete(key);
+      }
+    }
+    return domains;
   }
 }

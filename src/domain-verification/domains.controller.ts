@@ -1,0 +1,179 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+} from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
+import type { ApiPrincipal } from '../auth/principal.js';
+import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
+import { DomainsService } from './domains.service.js';
+import { AddDomainDto } from './dto/add-domain.dto.js';
+import {
+  DomainListResponseDto,
+  DomainResponseDto,
+} from './dto/domain-response.dto.js';
+
+const ID_PARAM = {
+  name: 'id',
+  description: 'The form identifier.',
+  example: 'q3Jv0cXh9S2mB7dLwEo4Tg',
+};
+const DOMAIN_PARAM = {
+  name: 'domain',
+  description:
+    'A domain of the form, e.g. `example.com` (case and IDN spelling do not matter: `Bücher.de` finds `xn--bcher-kva.de`).',
+  example: 'example.com',
+};
+const FORM_NOT_FOUND = {
+  type: ErrorDto,
+  description:
+    'No such form, or the key may not reach it (a form key reaches only its own form).',
+  example: { error: 'Form not found' },
+};
+const FORM_OR_DOMAIN_NOT_FOUND = {
+  type: ErrorDto,
+  description:
+    'No such form (or the key may not reach it), or the form has no such domain.',
+  example: { error: 'Domain not found' },
+};
+
+const TXT_INSTRUCTIONS = [
+  'To prove you own the domain, publish at your DNS provider a **TXT record** on the domain',
+  '(`record.name`, e.g. `example.com`) whose value is exactly `record.value`',
+  '(`formgate-verification=<token>`). If you cannot add a TXT record on the domain itself, publish',
+  'the same value on `record.alternativeName` (`_formgate.example.com`) instead. Then call',
+  '`POST /api/v1/forms/{id}/domains/{domain}/verify`. The record may be removed after verification.',
+].join(' ');
+
+@ApiTags('domains')
+@ApiKeyAuth()
+@Controller('api/v1/forms/:id/domains')
+export class DomainsController {
+  constructor(private readonly domains: DomainsService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "List a form's domains",
+    description:
+      'The domains of the form with their verification state and TXT record, oldest first. ' +
+      '`warning` is set when domain verification is on but no domain is verified yet ' +
+      '(then only development hosts — localhost, 127.0.0.1, 192.168.x.x — can submit).',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: DomainListResponseDto })
+  @ApiNotFoundResponse(FORM_NOT_FOUND)
+  list(
+    @Principal() principal: ApiPrincipal,
+    @Param('id') id: string,
+  ): Promise<DomainListResponseDto> {
+    return this.domains.list(principal, id);
+  }
+
+  @Post()
+  @HttpCode(HttpStatus.CREATED)
+  @ApiOperation({
+    summary: 'Add a domain to a form',
+    description:
+      'Adds a domain in state `pending` and answers the TXT record that proves ownership. ' +
+      TXT_INSTRUCTIONS +
+      ' When the form has `domainVerification` on, submissions are accepted only from verified ' +
+      'domains and their subdomains (and from development hosts). At most 20 domains per form.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiBody({ type: AddDomainDto })
+  @ApiCreatedResponse({
+    type: DomainResponseDto,
+    description: 'The domain, pending, with the TXT record to publish.',
+  })
+  @ApiBadRequestResponse({
+    type: ValidationErrorDto,
+    description:
+      'Not a bare, public domain name (a URL, a port, an IP address, localhost, a bare TLD…).',
+    example: {
+      error: 'Validation failed',
+      errors: [
+        'domain must be a bare host name such as example.com, without https:// or any other scheme',
+      ],
+    },
+  })
+  @ApiConflictResponse({
+    type: ErrorDto,
+    description:
+      'The domain is already on this form, or the form has 20 domains already.',
+    example: { error: 'example.com is already a domain of this form' },
+  })
+  @ApiNotFoundResponse(FORM_NOT_FOUND)
+  add(
+    @Principal() principal: ApiPrincipal,
+    @Param('id') id: string,
+    @Body() body: AddDomainDto,
+  ): Promise<DomainResponseDto> {
+    return this.domains.add(principal, id, body);
+  }
+
+  @Post(':domain/verify')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary: 'Verify a domain by its DNS TXT record',
+    description:
+      'Looks up the TXT records of the domain and of `_formgate.<domain>` now (a few seconds at ' +
+      'most) and answers the domain: `verified` when a record equals `formgate-verification=<token>` ' +
+      '(records split into several strings are joined), else still `pending` with the reason in ' +
+      '`lastError` (record not found, domain does not exist, DNS timeout…). DNS problems never ' +
+      'make this call fail: retry after publishing or fixing the record. A verified domain stays ' +
+      'verified if the record disappears later; delete the domain to revoke it. ' +
+      TXT_INSTRUCTIONS,
+  })
+  @ApiParam(ID_PARAM)
+  @ApiParam(DOMAIN_PARAM)
+  @ApiOkResponse({
+    type: DomainResponseDto,
+    description:
+      'The domain after the check: `verified`, or `pending` with `lastError`.',
+  })
+  @ApiNotFoundResponse(FORM_OR_DOMAIN_NOT_FOUND)
+  verify(
+    @Principal() principal: ApiPrincipal,
+    @Param('id') id: string,
+    @Param('domain') domain: string,
+  ): Promise<DomainResponseDto> {
+    return this.domains.verify(principal, id, domain);
+  }
+
+  @Delete(':domain')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({
+    summary: 'Remove a domain from a form',
+    description:
+      'Removes the domain, verified or not. With domain verification on, submissions from it ' +
+      'and its subdomains are refused from the next request on.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiParam(DOMAIN_PARAM)
+  @ApiNoContentResponse({ description: 'Removed.' })
+  @ApiNotFoundResponse(FORM_OR_DOMAIN_NOT_FOUND)
+  remove(
+    @Principal() principal: ApiPrincipal,
+    @Param('id') id: string,
+    @Param('domain') domain: string,
+  ): Promise<void> {
+    return this.domains.remove(principal, id, domain);
+  }
+}

@@ -1,0 +1,198 @@
+import {
+  ConflictException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { Repository } from 'typeorm';
+import type { ApiPrincipal } from '../auth/principal.js';
+import { ValidationFailedException } from '../common/errors.js';
+import { AppConfig } from '../config/app-config.js';
+import { FormsService } from '../forms/forms.service.js';
+import {
+  NO_VERIFIED_DOMAIN_WARNING,
+  DomainVerificationService,
+} from './domain-verification.service.js';
+import type { AddDomainDto } from './dto/add-domain.dto.js';
+import type {
+  DomainListResponseDto,
+  DomainResponseDto,
+} from './dto/domain-response.dto.js';
+import { FormDomain } from './form-domain.entity.js';
+import { normaliseDomain } from './origin-policy.js';
+import { checkTxt, txtNames, txtValue } from './txt-verification.js';
+
+export const DOMAIN_NOT_FOUND = 'Domain not found';
+/** A form is meant for a handful of sites; more is almost certainly a mistake or abuse. */
+export const MAX_DOMAINS_PER_FORM = 20;
+const LAST_ERROR_LENGTH = 500;
+
+function clip(text: string): string {
+  return text.length > LAST_ERROR_LENGTH
+    ? `${text.slice(0, LAST_ERROR_LENGTH - 1)}…`
+    : text;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const driverError = (error as { driverError?: { code?: unknown } })
+    ?.driverError;
+  const code = driverError?.code ?? (error as { code?: unknown })?.code;
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** The management side of a form's domains: add, list, verify by DNS, delete. */
+@Injectable()
+export class DomainsService {
+  constructor(
+    @InjectRepository(FormDomain)
+    private readonly domains: Repository<FormDomain>,
+    private readonly forms: FormsService,
+    private readonly verification: DomainVerificationService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** The one place a domain row becomes what the API shows. */
+  toResponse(row: FormDomain): DomainResponseDto {
+    const [name, alternativeName] = txtNames(row.domain);
+    return {
+      domain: row.domain,
+      status: row.status,
+      token: row.token,
+      record: {
+        type: 'TXT',
+        name,
+        value: txtValue(row.token),
+        alternativeName,
+      },
+      verifiedAt: row.verifiedAt?.toISOString() ?? null,
+      lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
+      lastError: row.lastError ?? null,
+      createdAt: row.createdAt.toISOString(),
+    };
+  }
+
+  async list(
+    principal: ApiPrincipal,
+    formId: string,
+  ): Promise<DomainListResponseDto> {
+    const form = await this.forms.findAccessible(principal, formId);
+    const rows = await this.domains.find({
+      where: { formId: form.id },
+      order: { createdAt: 'ASC', domain: 'ASC' },
+    });
+    const anyVerified = rows.some((row) => row.status === 'verified');
+    return {
+      data: rows.map((row) => this.toResponse(row)),
+      warning:
+        form.domainVerification && !anyVerified
+          ? NO_VERIFIED_DOMAIN_WARNING
+          : null,
+    };
+  }
+
+  async add(
+    principal: ApiPrincipal,
+    formId: string,
+    input: AddDomainDto,
+  ): Promise<DomainResponseDto> {
+    const form = await this.forms.findAccessible(principal, formId);
+    const normalised = normaliseDomain(input.domain);
+    if (!normalised.ok)
+      throw new ValidationFailedException([normalised.problem]);
+    const { domain } = normalised;
+    const duplicate = () =>
+      new ConflictException(`${domain} is already a domain of this form`);
+    if (await this.domains.existsBy({ formId: form.id, domain })) {
+      throw duplicate();
+    }
+    if (
+      (await this.domains.countBy({ formId: form.id })) >= MAX_DOMAINS_PER_FORM
+    ) {
+      throw new ConflictException(
+        `This form already has ${MAX_DOMAINS_PER_FORM} domains, the most it can have: delete one before adding another`,
+      );
+    }
+    const row = this.domains.create({
+      id: randomBytes(16).toString('base64url'),
+      formId: form.id,
+      domain,
+      // 160 random bits; hex survives every DNS provider's TXT editor unchanged.
+      token: randomBytes(20).toString('hex'),
+      status: 'pending',
+      verifiedAt: null,
+      lastCheckedAt: null,
+      lastError: null,
+    });
+    try {
+      await this.domains.insert(row);
+    } catch (error) {
+      // Two requests adding the same domain at once: the unique index decides.
+      if (isUniqueViolation(error)) throw duplicate();
+      throw error;
+    }
+    return this.toResponse(row);
+  }
+
+  /**
+   * Looks the TXT record up now. Success makes the domain verified; failure leaves it as it
+   * was (a verified domain stays verified) and records why in lastError. DNS trouble is
+   * never an HTTP error: the answer is 200 with the domain's state.
+   */
+  async verify(
+    principal: ApiPrincipal,
+    formId: string,
+    domainParam: string,
+  ): Promise<DomainResponseDto> {
+    const form = await this.forms.findAccessible(principal, formId);
+    const row = await this.findDomain(form.id, domainParam);
+    const check = await checkTxt(row.domain, row.token, this.config.dnsServers);
+    const now = new Date();
+    const changes: Pick<
+      FormDomain,
+      'status' | 'verifiedAt' | 'lastCheckedAt' | 'lastError'
+    > = check.verified
+      ? {
+          status: 'verified',
+          verifiedAt: row.verifiedAt ?? now,
+          lastCheckedAt: now,
+          lastError: null,
+        }
+      : {
+          status: row.status,
+          verifiedAt: row.verifiedAt,
+          lastCheckedAt: now,
+          lastError: clip(
+            row.status === 'verified'
+              ? `The record was not found this time; the domain stays verified until it is deleted. ${check.error}`
+              : check.error,
+          ),
+        };
+    const result = await this.domains.update({ id: row.id }, changes);
+    // Deleted while DNS was being asked.
+    if (result.affected === 0) throw new NotFoundException(DOMAIN_NOT_FOUND);
+    if (changes.status !== row.status) this.verification.invalidate(form.id);
+    return this.toResponse(Object.assign(row, changes));
+  }
+
+  async remove(
+    principal: ApiPrincipal,
+    formId: string,
+    domainParam: string,
+  ): Promise<void> {
+    const form = await this.forms.findAccessible(principal, formId);
+    const row = await this.findDomain(form.id, domainParam);
+    await this.domains.delete({ id: row.id });
+    this.verification.invalidate(form.id);
+  }
+
+  /** The path's domain, written in any case or in Unicode, or 404. */
+  private async findDomain(formId: string, raw: string): Promise<FormDomain> {
+    const normalised = normaliseDomain(raw);
+    const row = normalised.ok
+      ? await this.domains.findOneBy({ formId, domain: normalised.domain })
+      : null;
+    if (!row) throw new NotFoundException(DOMAIN_NOT_FOUND);
+    return row;
+  }
+}
