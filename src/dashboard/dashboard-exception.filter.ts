@@ -12,6 +12,7 @@ import { redactUrl } from '../common/logger.js';
 import { dashboardContextOf } from './dashboard-context.js';
 import { LoginRequiredException } from './dashboard-errors.js';
 import { dashboardViews } from './dashboard-views.js';
+import { viewHelpers } from './view-helpers.js';
 
 const TITLES: Record<number, string> = {
   400: 'Something is wrong with that request',
@@ -82,6 +83,7 @@ export class DashboardExceptionFilter implements ExceptionFilter {
       details,
       owner: context?.owner,
       csrfToken: context?.csrfToken,
+      h: viewHelpers,
     });
     void reply
       .status(status)

@@ -62,6 +62,8 @@ export class SignedInGuard implements CanActivate {
     const csrfToken = this.sessions.csrfToken(session);
     const owner = { id: account.id, email: account.email };
     setDashboardContext(request, { owner, session, csrfToken });
+    // Signed-in pages show keys and submissions: never store them in a cache.
+    void reply.header('cache-control', 'no-store');
     addTemplateLocals(reply, { owner, csrfToken });
     return true;
   }

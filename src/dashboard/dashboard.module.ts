@@ -4,7 +4,12 @@ import { AccountsModule } from '../accounts/accounts.module.js';
 import { DomainVerificationModule } from '../domain-verification/domain-verification.module.js';
 import { FormsModule } from '../forms/forms.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
+import { DomainsService } from '../domain-verification/domains.service.js';
+import { FormDomain } from '../domain-verification/form-domain.entity.js';
+import { DashboardAccountController } from './dashboard-account.controller.js';
 import { DashboardAuthController } from './dashboard-auth.controller.js';
+import { DashboardFormSettingsController } from './dashboard-form-settings.controller.js';
+import { DashboardFormsController } from './dashboard-forms.controller.js';
 import { DashboardSession } from './dashboard-session.entity.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
@@ -13,14 +18,21 @@ import { SignInThrottle } from './sign-in-throttle.js';
 /** The server-rendered dashboard under /dashboard (templates in ./views, assets in ./public). */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([DashboardSession]),
+    TypeOrmModule.forFeature([DashboardSession, FormDomain]),
     AccountsModule,
     FormsModule,
     SubmissionsModule,
     DomainVerificationModule,
   ],
-  controllers: [DashboardAuthController],
+  controllers: [
+    DashboardAuthController,
+    DashboardFormsController,
+    DashboardFormSettingsController,
+    DashboardAccountController,
+  ],
   providers: [
+    // Not exported by DomainVerificationModule; stateless, so a local instance is the same.
+    DomainsService,
     DashboardSessionsService,
     SignInThrottle,
     SignedInGuard,

@@ -8,6 +8,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '../config/app-config.js';
 import { ASSETS_PREFIX, PUBLIC_DIR, VIEWS_DIR } from './dashboard-paths.js';
 import { dashboardViews } from './dashboard-views.js';
+import { viewHelpers } from './view-helpers.js';
 
 /** No inline script or style anywhere; forms post only to us; never framed. */
 export const STRICT_CSP = {
@@ -66,6 +67,7 @@ export async function configureDashboard(
     engine: { eta: dashboardViews },
     templates: VIEWS_DIR,
     production,
+    defaultContext: { h: viewHelpers },
   });
   await app.register(fastifyStatic, {
     root: PUBLIC_DIR,

@@ -29,7 +29,9 @@
         );
         if (!target) return;
         var label = button.textContent;
-        copyText(target.textContent.trim()).then(
+        copyText(
+          'value' in target ? target.value : target.textContent.trim(),
+        ).then(
           function () {
             button.textContent = 'Copied';
             setTimeout(function () {

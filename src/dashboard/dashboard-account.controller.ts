@@ -1,0 +1,163 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  AccountsService,
+  type CreatedAccountKey,
+} from '../accounts/accounts.service.js';
+import { passwordProblems } from '../accounts/password.js';
+import { ValidationFailedException } from '../common/errors.js';
+import { textOf } from './body.js';
+import {
+  Dashboard,
+  setSessionCookie,
+  type DashboardContext,
+} from './dashboard-context.js';
+import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
+import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import { SignedInGuard } from './dashboard.guards.js';
+import { PageErrors, sentence } from './page-errors.js';
+import { SignInThrottle } from './sign-in-throttle.js';
+
+const NOTICES: Record<string, string> = {
+  'key-revoked':
+    'The key was revoked: requests using it are refused from now on.',
+  'password-changed':
+    'Your password was changed. Every other session of your account was logged out.',
+};
+
+interface AccountState {
+  newKey?: { name: string; apiKey: string };
+  keyName?: string;
+  errors?: PageErrors;
+  notice?: string;
+}
+
+/** The owner's account: account API keys and password. */
+@ApiExcludeController()
+@Controller('dashboard/account')
+@UseGuards(SignedInGuard)
+@UseFilters(DashboardExceptionFilter)
+export class DashboardAccountController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly sessions: DashboardSessionsService,
+    private readonly throttle: SignInThrottle,
+  ) {}
+
+  @Get()
+  account(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Query('done') done?: string,
+  ) {
+    return this.page(context, reply, 200, {
+      notice: done ? NOTICES[done] : undefined,
+    });
+  }
+
+  @Post('keys')
+  async createKey(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ) {
+    const keyName = textOf(body, 'keyName');
+    let created: CreatedAccountKey;
+    try {
+      created = await this.accounts.createApiKey(context.owner.id, keyName);
+    } catch (error) {
+      if (!(error instanceof ValidationFailedException)) throw error;
+      const errors = new PageErrors();
+      error.errors.forEach((message) =>
+        errors.add(sentence(message.replace(/^name\b/, 'key name')), 'keyName'),
+      );
+      return this.page(context, reply, 400, { keyName, errors });
+    }
+    // Shown in this response only: the key is stored as a hash.
+    return this.page(context, reply, 201, {
+      newKey: { name: created.key.name, apiKey: created.apiKey },
+    });
+  }
+
+  @Post('keys/:keyId/revoke')
+  async revokeKey(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('keyId') keyId: string,
+  ) {
+    await this.accounts.revokeApiKey(context.owner.id, keyId);
+    return reply.redirect('/dashboard/account?done=key-revoked', 303);
+  }
+
+  @Post('password')
+  async changePassword(
+    @Dashboard() context: DashboardContext,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ) {
+    const current = textOf(body, 'currentPassword');
+    const next = textOf(body, 'newPassword');
+    const confirm = textOf(body, 'confirmPassword');
+    const keys = [`password-account:${context.owner.id}`];
+    const errors = new PageErrors();
+    const wait = this.throttle.retryAfterSeconds(keys);
+    if (wait > 0) {
+      void reply.header('retry-after', String(wait));
+      errors.add(
+        `Too many attempts. Please wait ${Math.ceil(wait / 60)} minutes and try again.`,
+      );
+      return this.page(context, reply, 429, { errors });
+    }
+    if (!current) errors.add('Enter your current password', 'currentPassword');
+    passwordProblems(next).forEach((problem) =>
+      errors.add(
+        sentence(problem.replace(/^password/, 'new password')),
+        'newPassword',
+      ),
+    );
+    if (next !== confirm) {
+      errors.add('The two new passwords do not match', 'confirmPassword');
+    }
+    if (!errors.any) {
+      const account = await this.accounts.authenticate(
+        context.owner.email,
+        current,
+      );
+      if (!account) {
+        this.throttle.recordFailure(keys);
+        errors.add('Your current password is not right', 'currentPassword');
+      }
+    }
+    if (errors.any) return this.page(context, reply, 400, { errors });
+
+    await this.accounts.changePassword(context.owner.id, next);
+    // Every session of the account ends, this one included; a fresh one replaces it.
+    await this.sessions.endAll(context.owner.id);
+    const { token } = await this.sessions.start(context.owner.id);
+    setSessionCookie(request, reply, token);
+    return reply.redirect('/dashboard/account?done=password-changed', 303);
+  }
+
+  private async page(
+    context: DashboardContext,
+    reply: FastifyReply,
+    status: number,
+    state: AccountState,
+  ) {
+    const keys = await this.accounts.listApiKeys(context.owner.id);
+    return reply.status(status).view('account', { keys, ...state });
+  }
+}

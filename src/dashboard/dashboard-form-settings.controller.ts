@@ -1,0 +1,318 @@
+import {
+  Body,
+  ConflictException,
+  Controller,
+  Get,
+  Param,
+  Post,
+  Query,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ValidationFailedException } from '../common/errors.js';
+import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
+import { DomainsService } from '../domain-verification/domains.service.js';
+import { FIELD_TYPES } from '../forms/form.entity.js';
+import { validateFormInput } from '../forms/form-input.validation.js';
+import { FormsService } from '../forms/forms.service.js';
+import { SubmissionsService } from '../submissions/submissions.service.js';
+import { isChecked, textOf } from './body.js';
+import { Dashboard, type DashboardContext } from './dashboard-context.js';
+import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
+import { ownerPrincipal } from './dashboard-forms.controller.js';
+import { SignedInGuard } from './dashboard.guards.js';
+import {
+  applyOp,
+  fieldsFromRows,
+  opFromBody,
+  rowsFromBody,
+  rowsFromFields,
+  type EditorRow,
+} from './form-editor.js';
+import { formInputErrors, PageErrors, sentence } from './page-errors.js';
+
+const NOTICES: Record<string, string> = {
+  saved: 'Changes saved. New submissions are validated against these fields.',
+  'verification-on':
+    'Domain verification is on: only verified domains (and development hosts) can submit.',
+  'verification-off': 'Domain verification is off: any site can submit.',
+  'domain-added': 'Domain added. Publish its TXT record, then select Verify.',
+  'domain-removed': 'Domain removed.',
+  'domain-verified': 'Domain verified: its sites can now submit.',
+  'domain-not-verified':
+    'The TXT record was not found yet. DNS changes can take a while to spread; try again in a few minutes.',
+};
+
+interface SettingsState {
+  name?: string;
+  rows?: EditorRow[];
+  domain?: string;
+  errors?: PageErrors;
+  notice?: string;
+}
+
+/** A form's settings: name and fields, domain verification, key regeneration, deletion. */
+@ApiExcludeController()
+@Controller('dashboard/forms/:formId')
+@UseGuards(SignedInGuard)
+@UseFilters(DashboardExceptionFilter)
+export class DashboardFormSettingsController {
+  constructor(
+    private readonly forms: FormsService,
+    private readonly domains: DomainsService,
+    private readonly verification: DomainVerificationService,
+    private readonly submissions: SubmissionsService,
+  ) {}
+
+  @Get('settings')
+  settings(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Query('done') done?: string,
+  ) {
+    return this.settingsPage(context, reply, formId, 200, {
+      notice: done ? NOTICES[done] : undefined,
+    });
+  }
+
+  @Post('settings')
+  async save(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Body() body: unknown,
+  ) {
+    const principal = ownerPrincipal(context);
+    const name = textOf(body, 'name');
+    const rows = rowsFromBody(body as Record<string, unknown>);
+    const edited = applyOp(rows, opFromBody(body as Record<string, unknown>));
+    if (edited) {
+      return this.settingsPage(context, reply, formId, 200, {
+        name,
+        rows: edited,
+      });
+    }
+    const { fields, rowOfField } = fieldsFromRows(rows);
+    const result = await validateFormInput({ name, fields }, 'patch');
+    if (!result.value) {
+      const errors = formInputErrors(
+        result.errors,
+        rowOfField,
+        fields.map((field) => field.id),
+      );
+      return this.settingsPage(context, reply, formId, 400, {
+        name,
+        rows,
+        errors,
+      });
+    }
+    await this.forms.patch(principal, formId, {
+      name: result.value.name,
+      fields: result.value.fields ?? [],
+    });
+    return this.redirect(reply, formId, 'settings', 'saved');
+  }
+
+  @Post('settings/verification')
+  async setVerification(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Body() body: unknown,
+  ) {
+    const enabled = isChecked(body, 'domainVerification');
+    await this.forms.patch(ownerPrincipal(context), formId, {
+      domainVerification: enabled,
+    });
+    this.verification.invalidate(formId);
+    return this.redirect(
+      reply,
+      formId,
+      'settings',
+      enabled ? 'verification-on' : 'verification-off',
+      'domains',
+    );
+  }
+
+  @Post('domains')
+  async addDomain(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Body() body: unknown,
+  ) {
+    const domain = textOf(body, 'domain').trim();
+    const errors = new PageErrors();
+    if (!domain) {
+      errors.add('Enter a domain, e.g. example.com', 'domain');
+    } else {
+      try {
+        await this.domains.add(ownerPrincipal(context), formId, { domain });
+      } catch (error) {
+        if (error instanceof ValidationFailedException) {
+          error.errors.forEach((message) =>
+            errors.add(sentence(message), 'domain'),
+          );
+        } else if (error instanceof ConflictException) {
+          errors.add(error.message, 'domain');
+        } else {
+          throw error;
+        }
+      }
+    }
+    if (errors.any) {
+      return this.settingsPage(context, reply, formId, 400, { domain, errors });
+    }
+    return this.redirect(reply, formId, 'settings', 'domain-added', 'domains');
+  }
+
+  @Post('domains/:domain/verify')
+  async verifyDomain(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Param('domain') domain: string,
+  ) {
+    const result = await this.domains.verify(
+      ownerPrincipal(context),
+      formId,
+      domain,
+    );
+    const done =
+      result.status === 'verified' && !result.lastError
+        ? 'domain-verified'
+        : 'domain-not-verified';
+    return this.redirect(reply, formId, 'settings', done, 'domains');
+  }
+
+  @Post('domains/:domain/delete')
+  async removeDomain(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Param('domain') domain: string,
+  ) {
+    await this.domains.remove(ownerPrincipal(context), formId, domain);
+    return this.redirect(
+      reply,
+      formId,
+      'settings',
+      'domain-removed',
+      'domains',
+    );
+  }
+
+  @Get('regenerate-key')
+  async confirmRegenerate(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+  ) {
+    const form = await this.forms.get(ownerPrincipal(context), formId);
+    return reply.view('form-regenerate', { form });
+  }
+
+  @Post('regenerate-key')
+  async regenerate(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+  ) {
+    await this.forms.regenerateKey(ownerPrincipal(context), formId);
+    return this.redirect(reply, formId, '', 'key-regenerated');
+  }
+
+  @Get('delete')
+  async confirmDelete(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+  ) {
+    return this.deletePage(context, reply, formId, 200, {});
+  }
+
+  @Post('delete')
+  async remove(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Body() body: unknown,
+  ) {
+    const principal = ownerPrincipal(context);
+    const form = await this.forms.get(principal, formId);
+    const confirmName = textOf(body, 'confirmName');
+    if (confirmName.trim() !== form.name.trim()) {
+      const errors = new PageErrors().add(
+        `Type the form name exactly as shown (${form.name}) to delete it`,
+        'confirmName',
+      );
+      return this.deletePage(context, reply, formId, 400, {
+        confirmName,
+        errors,
+      });
+    }
+    await this.forms.remove(principal, formId);
+    return reply.redirect('/dashboard/forms?done=deleted', 303);
+  }
+
+  private async deletePage(
+    context: DashboardContext,
+    reply: FastifyReply,
+    formId: string,
+    status: number,
+    data: { confirmName?: string; errors?: PageErrors },
+  ) {
+    const form = await this.forms.get(ownerPrincipal(context), formId);
+    const stats = await this.submissions.countByForms([form.id]);
+    return reply.status(status).view('form-delete', {
+      form,
+      total: stats.get(form.id)?.count ?? 0,
+      ...data,
+    });
+  }
+
+  private async settingsPage(
+    context: DashboardContext,
+    reply: FastifyReply,
+    formId: string,
+    status: number,
+    state: SettingsState,
+  ) {
+    const principal = ownerPrincipal(context);
+    const entity = await this.forms.findAccessible(principal, formId);
+    const form = this.forms.toResponse(entity);
+    const [domains, warning] = await Promise.all([
+      this.domains.list(principal, form.id),
+      this.verification.warningFor(entity),
+    ]);
+    return reply.status(status).view('form-settings', {
+      form,
+      name: state.name ?? form.name,
+      rows: state.rows ?? rowsFromFields(form.fields),
+      fieldTypes: FIELD_TYPES,
+      domains: domains.data,
+      warning,
+      domain: state.domain,
+      errors: state.errors,
+      notice: state.notice,
+    });
+  }
+
+  private redirect(
+    reply: FastifyReply,
+    formId: string,
+    page: string,
+    done: string,
+    anchor?: string,
+  ) {
+    const path = `/dashboard/forms/${encodeURIComponent(formId)}${page ? `/${page}` : ''}`;
+    return reply.redirect(
+      `${path}?done=${done}${anchor ? `#${anchor}` : ''}`,
+      303,
+    );
+  }
+}

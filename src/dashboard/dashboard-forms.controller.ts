@@ -1,0 +1,219 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiPrincipal } from '../auth/principal.js';
+import { NoDeadline } from '../common/deadline.interceptor.js';
+import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
+import { FIELD_TYPES, type FieldDefinition } from '../forms/form.entity.js';
+import { validateFormInput } from '../forms/form-input.validation.js';
+import { FormsService } from '../forms/forms.service.js';
+import { SubmissionsService } from '../submissions/submissions.service.js';
+import { textOf } from './body.js';
+import {
+  baseUrlOf,
+  Dashboard,
+  type DashboardContext,
+} from './dashboard-context.js';
+import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
+import { SignedInGuard } from './dashboard.guards.js';
+import {
+  applyOp,
+  blankRow,
+  fieldsFromRows,
+  opFromBody,
+  rowsFromBody,
+  type EditorRow,
+} from './form-editor.js';
+import { formInputErrors, type PageErrors } from './page-errors.js';
+import { fetchSnippet, htmlSnippet } from './snippets.js';
+
+export const SUBMISSIONS_PAGE_SIZE = 25;
+
+const NOTICES: Record<string, string> = {
+  welcome:
+    'Welcome to Formgate! Create a form to get your endpoint and snippet.',
+  created:
+    'Form created. Paste a snippet into your site to start collecting submissions.',
+  deleted: 'The form and all its submissions were deleted.',
+  'key-regenerated':
+    'A new API key was generated. The old key no longer works: update every client that used it.',
+};
+
+/** The dashboard acts for its signed-in owner like an account key of that account. */
+export function ownerPrincipal(context: DashboardContext): ApiPrincipal {
+  return { kind: 'account', accountId: context.owner.id, keyId: 'dashboard' };
+}
+
+/** Column order: configured fields first, then any other keys seen on this page. */
+function submissionColumns(
+  fields: FieldDefinition[],
+  rows: Array<{ data: Record<string, unknown> }>,
+): Array<{ key: string; label: string }> {
+  const columns = fields.map((field) => ({
+    key: field.id,
+    label: field.label?.trim() || field.id,
+  }));
+  const known = new Set(columns.map((column) => column.key));
+  for (const row of rows) {
+    for (const key of Object.keys(row.data)) {
+      if (!known.has(key)) {
+        known.add(key);
+        columns.push({ key, label: key });
+      }
+    }
+  }
+  return columns;
+}
+
+function lineCount(text: string): number {
+  return Math.min(28, text.split('\n').length + 1);
+}
+
+/** Forms list, new form, a form's overview page and its CSV export. */
+@ApiExcludeController()
+@Controller('dashboard/forms')
+@UseGuards(SignedInGuard)
+@UseFilters(DashboardExceptionFilter)
+export class DashboardFormsController {
+  constructor(
+    private readonly forms: FormsService,
+    private readonly submissions: SubmissionsService,
+    private readonly verification: DomainVerificationService,
+  ) {}
+
+  @Get()
+  async list(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Query('done') done?: string,
+  ) {
+    const forms = await this.forms.list(ownerPrincipal(context));
+    const stats = await this.submissions.countByForms(forms.map((f) => f.id));
+    return reply.view('forms-list', {
+      forms,
+      stats: Object.fromEntries(stats),
+      notice: done ? NOTICES[done] : undefined,
+    });
+  }
+
+  @Get('new')
+  newForm(@Res() reply: FastifyReply) {
+    return this.editorPage(reply, 200, { name: '', rows: [blankRow()] });
+  }
+
+  @Post('new')
+  async create(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ) {
+    const name = textOf(body, 'name');
+    const rows = rowsFromBody(body as Record<string, unknown>);
+    const edited = applyOp(rows, opFromBody(body as Record<string, unknown>));
+    if (edited) return this.editorPage(reply, 200, { name, rows: edited });
+
+    const { fields, rowOfField } = fieldsFromRows(rows);
+    const result = await validateFormInput({ name, fields }, 'create');
+    if (!result.value) {
+      const errors = formInputErrors(
+        result.errors,
+        rowOfField,
+        fields.map((field) => field.id),
+      );
+      return this.editorPage(reply, 400, { name, rows, errors });
+    }
+    const { form } = await this.forms.create(context.owner.id, result.value);
+    return reply.redirect(
+      `/dashboard/forms/${encodeURIComponent(form.id)}?done=created`,
+      303,
+    );
+  }
+
+  @Get(':formId')
+  async detail(
+    @Dashboard() context: DashboardContext,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Query('cursor') cursor?: string,
+    @Query('done') done?: string,
+  ) {
+    const principal = ownerPrincipal(context);
+    const entity = await this.forms.findAccessible(principal, formId);
+    const form = this.forms.toResponse(entity);
+    const [apiKey, page, stats, warning] = await Promise.all([
+      this.forms.revealApiKey(context.owner.id, form.id),
+      this.submissions.list(entity, {
+        limit: SUBMISSIONS_PAGE_SIZE,
+        cursor: cursor || undefined,
+      }),
+      this.submissions.countByForms([form.id]),
+      this.verification.warningFor(entity),
+    ]);
+    const submitUrl = `${baseUrlOf(request)}/api/submit/${encodeURIComponent(form.id)}`;
+    const html = htmlSnippet(submitUrl, form.fields);
+    const js = fetchSnippet(submitUrl, form.fields);
+    const total = stats.get(form.id) ?? { count: 0, lastAt: null };
+    return reply.view('form-detail', {
+      form,
+      apiKey,
+      submitUrl,
+      htmlSnippet: html,
+      htmlRows: lineCount(html),
+      fetchSnippet: js,
+      fetchRows: lineCount(js),
+      submissions: page.data,
+      columns: submissionColumns(form.fields, page.data),
+      nextCursor: page.nextCursor,
+      cursor: cursor || undefined,
+      total: total.count,
+      lastAt: total.lastAt,
+      warning,
+      revealKey: done === 'key-regenerated',
+      notice: done ? NOTICES[done] : undefined,
+    });
+  }
+
+  @Get(':formId/submissions.csv')
+  @NoDeadline()
+  async exportCsv(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+  ) {
+    const form = await this.forms.findAccessible(
+      ownerPrincipal(context),
+      formId,
+    );
+    const file = await this.submissions.openExport(form, { format: 'csv' });
+    return reply
+      .type(file.contentType)
+      .header('cache-control', 'no-store')
+      .header(
+        'content-disposition',
+        `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`,
+      )
+      .send(file.stream);
+  }
+
+  private editorPage(
+    reply: FastifyReply,
+    status: number,
+    data: { name: string; rows: EditorRow[]; errors?: PageErrors },
+  ) {
+    return reply
+      .status(status)
+      .view('form-new', { ...data, fieldTypes: FIELD_TYPES });
+  }
+}

@@ -1,0 +1,121 @@
+// Ready-to-paste code for a form's page: an HTML <form> that posts to the submit endpoint,
+// and the same form sent with fetch(). Both carry the honeypot input the API checks.
+import type { FieldDefinition } from '../forms/form.entity.js';
+
+/** Escapes text for the owner's HTML (the dashboard escapes the whole snippet again). */
+function html(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** A JavaScript string literal, safe inside an HTML <script> element. */
+function jsString(text: string): string {
+  return JSON.stringify(text).replace(/</g, '\\u003c');
+}
+
+/** For forms without configured fields (any keys accepted), a sensible example. */
+const EXAMPLE_FIELDS: FieldDefinition[] = [
+  { id: 'email', type: 'email', label: 'Email', required: true },
+  { id: 'message', type: 'textarea', label: 'Message', required: true },
+];
+
+const HONEYPOT = [
+  '  <!-- Spam trap: people never see or fill this; bots do. Keep it empty and hidden. -->',
+  '  <input type="text" name="_honeypot" tabindex="-1" autocomplete="off" aria-hidden="true"',
+  '         style="position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden">',
+];
+
+function labelOf(field: FieldDefinition): string {
+  return field.label?.trim() || field.id;
+}
+
+function control(field: FieldDefinition): string[] {
+  const id = html(`fg-${field.id}`);
+  const name = html(field.id);
+  const required = field.required ? ' required' : '';
+  const maxLength = field.maxLength ? ` maxlength="${field.maxLength}"` : '';
+  const label = html(labelOf(field));
+  switch (field.type) {
+    case 'checkbox':
+      return [
+        `  <label><input type="checkbox" name="${name}" value="true"${required}> ${label}</label>`,
+      ];
+    case 'textarea':
+      return [
+        `  <label for="${id}">${label}</label>`,
+        `  <textarea id="${id}" name="${name}" rows="5"${maxLength}${required}></textarea>`,
+      ];
+    case 'select':
+      return [
+        `  <label for="${id}">${label}</label>`,
+        `  <select id="${id}" name="${name}"${required}>`,
+        '    <option value="">Choose…</option>',
+        ...(field.options ?? []).map(
+          (option) => `    <option>${html(option)}</option>`,
+        ),
+        '  </select>',
+      ];
+    default:
+      return [
+        `  <label for="${id}">${label}</label>`,
+        `  <input type="${field.type}" id="${id}" name="${name}"${maxLength}${required}>`,
+      ];
+  }
+}
+
+function formBody(fields: FieldDefinition[]): string[] {
+  const shown = fields.length > 0 ? fields : EXAMPLE_FIELDS;
+  return [
+    ...shown.flatMap(control),
+    ...HONEYPOT,
+    '  <button type="submit">Send</button>',
+  ];
+}
+
+/** A plain HTML form: the browser posts it and shows the JSON answer. */
+export function htmlSnippet(
+  submitUrl: string,
+  fields: FieldDefinition[],
+): string {
+  return [
+    `<form action="${html(submitUrl)}" method="POST">`,
+    ...formBody(fields),
+    '</form>',
+  ].join('\n');
+}
+
+/** The same form sent with fetch(), showing the result on the page. */
+export function fetchSnippet(
+  submitUrl: string,
+  fields: FieldDefinition[],
+): string {
+  return [
+    '<form id="formgate-form">',
+    ...formBody(fields),
+    '</form>',
+    '<p id="formgate-status" role="status"></p>',
+    '<script>',
+    "  const form = document.getElementById('formgate-form');",
+    "  const status = document.getElementById('formgate-status');",
+    "  form.addEventListener('submit', async (event) => {",
+    '    event.preventDefault();',
+    `    const response = await fetch(${jsString(submitUrl)}, {`,
+    "      method: 'POST',",
+    "      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },",
+    '      body: JSON.stringify(Object.fromEntries(new FormData(form))),',
+    '    });',
+    '    const result = await response.json();',
+    '    if (response.ok) {',
+    "      status.textContent = 'Thank you! Your message was sent.';",
+    '      form.reset();',
+    '    } else {',
+    "      status.textContent = (result.errors ?? [result.error]).join(' ');",
+    '    }',
+    '  });',
+    '</script>',
+  ].join('\n');
+}

@@ -1,0 +1,82 @@
+// Formatting helpers every template can call as `it.h.<name>(...)`. They return plain
+// text; templates still output it escaped.
+import { FIELD_TYPE_LABELS } from './form-editor.js';
+
+const MONTHS = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+];
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+function toDate(value: Date | string | null | undefined): Date | null {
+  if (value === null || value === undefined) return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** "21 Nov 2025, 14:03 UTC" */
+export function dateTime(value: Date | string | null | undefined): string {
+  const date = toDate(value);
+  if (!date) return '—';
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
+}
+
+/** ISO 8601 for <time datetime>. */
+export function iso(value: Date | string | null | undefined): string {
+  return toDate(value)?.toISOString() ?? '';
+}
+
+/** "just now", "5 minutes ago", "3 days ago"; the exact time goes in a title. */
+export function ago(
+  value: Date | string | null | undefined,
+  now = Date.now(),
+): string {
+  const date = toDate(value);
+  if (!date) return 'never';
+  const seconds = Math.max(0, Math.round((now - date.getTime()) / 1000));
+  if (seconds < 60) return 'just now';
+  const units: Array<[number, string]> = [
+    [60, 'minute'],
+    [3600, 'hour'],
+    [86_400, 'day'],
+    [30 * 86_400, 'month'],
+    [365 * 86_400, 'year'],
+  ];
+  let chosen = units[0];
+  for (const unit of units) if (seconds >= unit[0]) chosen = unit;
+  const count = Math.floor(seconds / chosen[0]);
+  return `${count} ${chosen[1]}${count === 1 ? '' : 's'} ago`;
+}
+
+export function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? word : many}`;
+}
+
+/** A submitted value as text: nothing in it is ever markup. */
+export function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
+  }
+  return JSON.stringify(value);
+}
+
+export function typeLabel(type: string): string {
+  return FIELD_TYPE_LABELS[type] ?? type;
+}
+
+export const viewHelpers = { dateTime, iso, ago, plural, cell, typeLabel };
