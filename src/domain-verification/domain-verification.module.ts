@@ -6,7 +6,11 @@ import { DomainsController } from './domains.controller.js';
 import { DomainsService } from './domains.service.js';
 import { FormDomain } from './form-domain.entity.js';
 
-/** `/api/v1/forms/:id/domains…` plus, re-exported, the submit-time check. */
+/**
+ * `/api/v1/forms/:id/domains…`. Exports DomainsService (for the dashboard) and, re-exported,
+ * the submit-time check. Modules that FormsModule depends on, or FormsModule itself, import
+ * DomainVerificationCoreModule instead: this module imports FormsModule.
+ */
 @Module({
   imports: [
     TypeOrmModule.forFeature([FormDomain]),
@@ -15,6 +19,6 @@ import { FormDomain } from './form-domain.entity.js';
   ],
   controllers: [DomainsController],
   providers: [DomainsService],
-  exports: [DomainVerificationCoreModule],
+  exports: [DomainsService, DomainVerificationCoreModule],
 })
 export class DomainVerificationModule {}
