@@ -1,5 +1,453 @@
-import { Injectable } from '@nestjs/common';
+import {
+  BadRequestException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type BetterSqlite3 from 'better-sqlite3';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Repository, type SelectQueryBuilder } from 'typeorm';
+import type { Form } from '../forms/form.entity.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  INVALID_CURSOR,
+  type SubmissionPosition,
+} from './cursor.js';
+import type { ExportFormat } from './dto/export-submissions-query.dto.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+} from './dto/list-submissions-query.dto.js';
+import type {
+  DeletedSubmissionsDto,
+  SubmissionDto,
+  SubmissionPageDto,
+} from './dto/submission.dto.js';
+import { csvRow } from './export/csv.js';
+import { exportFilename } from './export/export-filename.js';
+import { Submission, type SubmissionData } from './submission.entity.js';
+import {
+  parseFilters,
+  type SubmissionFilterInput,
+  type SubmissionFilters,
+} from './submission-filters.js';
+import {
+  LIKE_ESCAPE,
+  mysqlSearchPattern,
+  SQLITE_SEARCH_FUNCTION,
+  valuesContain,
+} from './submission-search.js';
+
+export const SUBMISSION_NOT_FOUND = 'Submission not found';
+
+/** Rows per query while exporting: memory stays flat whatever the table size. */
+export const EXPORT_BATCH_SIZE = 2000;
+/** Rows per statement while bulk-deleting, so no statement holds locks for long. */
+export const DELETE_BATCH_SIZE = 1000;
+/** A CSV of a form without configured fields gets at most this many value columns. */
+export const MAX_CSV_COLUMNS = 1000;
+
+export interface ListSubmissionsQuery extends SubmissionFilterInput {
+  limit?: number;
+  cursor?: string;
+}
+
+export interface ExportSubmissionsQuery extends SubmissionFilterInput {
+  format?: ExportFormat;
+}
+
+export interface SubmissionExport {
+  /** The file, produced batch by batch as it is read; destroy it to stop early. */
+  stream: Readable;
+  contentType: string;
+  filename: string;
+}
+
+export interface FormSubmissionStats {
+  count: number;
+  lastAt: Date | null;
+}
+
+/** A row as the query builder returns it (drivers differ on `data` and `createdAt`). */
+interface SubmissionRow {
+  id: string;
+  formId: string;
+  data: unknown;
+  ip: string | null;
+  userAgent: string | null;
+  origin: string | null;
+  createdAt: Date | string;
+}
+
+type Direction = 'ASC' | 'DESC';
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+};
+
+/** better-sqlite3 hands back DATETIME as "YYYY-MM-DD HH:MM:SS.SSS" in UTC. */
+function toDate(value: Date | string): Date {
+  if (value instanceof Date) return value;
+  const iso = value.includes('T') ? value : value.replace(' ', 'T');
+  return new Date(/(Z|[+-]\d\d:?\d\d)$/.test(iso) ? iso : `${iso}Z`);
+}
+
+/** MariaDB and SQLite return JSON columns as text, MySQL 8 as a parsed value. */
+function toData(value: unknown): SubmissionData {
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return parsed !== null && typeof parsed === 'object'
+    ? (parsed as SubmissionData)
+    : {};
+}
+
+function positionOf(row: SubmissionRow): SubmissionPosition {
+  return { createdAt: toDate(row.createdAt), id: row.id };
+}
+
+/** Connections on which the SQLite search function is registered. */
+const sqliteSearchReady = new WeakSet<object>();
 
 /** Listing, reading, deleting and exporting a form's submissions. */
 @Injectable()
-export class SubmissionsService {}
+export class SubmissionsService {
+  constructor(
+    @InjectRepository(Submission)
+    private readonly submissions: Repository<Submission>,
+  ) {}
+
+  /** One page, newest first, of the form's submissions matching the filters. */
+  async list(
+    form: Form,
+    query: ListSubmissionsQuery = {},
+  ): Promise<SubmissionPageDto> {
+    const filters = parseFilters(query);
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+      throw new BadRequestException(
+        `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
+      );
+    }
+    let after: SubmissionPosition | undefined;
+    if (query.cursor !== undefined) {
+      after = decodeCursor(query.cursor);
+      if (!after) throw new BadRequestException(INVALID_CURSOR);
+    }
+    // One row more than asked tells whether a next page exists, without a COUNT.
+    const rows = await this.rows(form.id, filters, 'DESC', after)
+      .limit(limit + 1)
+      .getRawMany<SubmissionRow>();
+    const page = rows.slice(0, limit);
+    return {
+      data: page.map((row) => this.map(row)),
+      nextCursor:
+        rows.length > limit ? encodeCursor(positionOf(page[limit - 1])) : null,
+    };
+  }
+
+  async findOne(form: Form, submissionId: string): Promise<SubmissionDto> {
+    const row = await this.rows(form.id, {}, 'DESC')
+      .andWhere('s.id = :submissionId', { submissionId })
+      .getRawOne<SubmissionRow>();
+    if (!row) throw new NotFoundException(SUBMISSION_NOT_FOUND);
+    return this.map(row);
+  }
+
+  async remove(form: Form, submissionId: string): Promise<void> {
+    const result = await this.submissions.delete({
+      formId: form.id,
+      id: submissionId,
+    });
+    if (!result.affected) throw new NotFoundException(SUBMISSION_NOT_FOUND);
+  }
+
+  /**
+   * Deletes the form's submissions in [from, to) — all of them without bounds — in
+   * batches. Without `to`, submissions that arrive while it runs are kept.
+   */
+  async removeMany(
+    form: Form,
+    range: Pick<SubmissionFilterInput, 'from' | 'to'> = {},
+  ): Promise<DeletedSubmissionsDto> {
+    const filters = parseFilters({ from: range.from, to: range.to });
+    filters.to ??= new Date(Date.now() + 1);
+    let deleted = 0;
+    for (;;) {
+      const ids = (
+        await this.rows(form.id, filters, 'ASC', undefined, ['id'])
+          .limit(DELETE_BATCH_SIZE)
+          .getRawMany<{ id: string }>()
+      ).map((row) => row.id);
+      if (ids.length === 0) break;
+      const result = await this.submissions
+        .createQueryBuilder()
+        .delete()
+        .from(Submission)
+        .where('formId = :formId', { formId: form.id })
+        .andWhere('id IN (:...ids)', { ids })
+        .execute();
+      deleted += result.affected ?? 0;
+      if (ids.length < DELETE_BATCH_SIZE) break;
+    }
+    return { deleted };
+  }
+
+  /** Submission count and latest submission time per form (forms without any: count 0). */
+  async countByForms(
+    formIds: readonly string[],
+  ): Promise<Map<string, FormSubmissionStats>> {
+    const stats = new Map<string, FormSubmissionStats>();
+    for (const id of formIds) stats.set(id, { count: 0, lastAt: null });
+    const unique = [...stats.keys()];
+    for (let i = 0; i < unique.length; i += 500) {
+      const rows = await this.submissions
+        .createQueryBuilder('s')
+        .select('s.formId', 'formId')
+        .addSelect('COUNT(*)', 'count')
+        .addSelect('MAX(s.createdAt)', 'lastAt')
+        .where('s.formId IN (:...ids)', { ids: unique.slice(i, i + 500) })
+        .groupBy('s.formId')
+        .getRawMany<{
+          formId: string;
+          count: number | string;
+          lastAt: Date | string | null;
+        }>();
+      for (const row of rows) {
+        stats.set(row.formId, {
+          count: Number(row.count),
+          lastAt: row.lastAt === null ? null : toDate(row.lastAt),
+        });
+      }
+    }
+    return stats;
+  }
+
+  /**
+   * Opens a streamed export, newest first, with the list's filters. The first batch is
+   * read before this resolves, so a database failure still becomes an error response;
+   * the rest is read batch by batch as the consumer pulls (keyset queries, never
+   * OFFSET), and destroying the stream stops the reading.
+   */
+  async openExport(
+    form: Form,
+    query: ExportSubmissionsQuery = {},
+  ): Promise<SubmissionExport> {
+    const format = query.format ?? 'csv';
+    const filters = parseFilters(query);
+    let header = '';
+    let encode: (rows: SubmissionRow[]) => string;
+    if (format === 'csv') {
+      const columns =
+        form.fields.length > 0
+          ? form.fields.map((field) => field.id)
+          : await this.keysInOrder(form.id, filters);
+      header = csvRow(['id', 'createdAt', ...columns]);
+      encode = (rows) => {
+        let text = '';
+        for (const row of rows) text += this.csvLine(row, columns);
+        return text;
+      };
+    } else {
+      encode = (rows) => {
+        let text = '';
+        for (const row of rows) text += this.ndjsonLine(row);
+        return text;
+      };
+    }
+    const first = await this.batch(form.id, filters, undefined);
+    return {
+      stream: Readable.from(
+        this.exportChunks(form.id, filters, first, header, encode),
+        { objectMode: false },
+      ),
+      contentType: CONTENT_TYPES[format],
+      filename: exportFilename(form.name, format),
+    };
+  }
+
+  /** Writes an export into `destination` (e.g. a dashboard response), resolving at the end. */
+  async writeExport(
+    form: Form,
+    query: ExportSubmissionsQuery,
+    destination: Writable,
+  ): Promise<void> {
+    const { stream } = await this.openExport(form, query);
+    await pipeline(stream, destination);
+  }
+
+  private async *exportChunks(
+    formId: string,
+    filters: SubmissionFilters,
+    first: SubmissionRow[],
+    header: string,
+    encode: (rows: SubmissionRow[]) => string,
+  ): AsyncGenerator<string> {
+    let rows = first;
+    let chunk = header;
+    for (;;) {
+      if (rows.length > 0) chunk += encode(rows);
+      if (chunk !== '') yield chunk;
+      chunk = '';
+      if (rows.length < EXPORT_BATCH_SIZE) return;
+      rows = await this.batch(
+        formId,
+        filters,
+        positionOf(rows[rows.length - 1]),
+      );
+    }
+  }
+
+  private batch(
+    formId: string,
+    filters: SubmissionFilters,
+    after: SubmissionPosition | undefined,
+  ): Promise<SubmissionRow[]> {
+    return this.rows(formId, filters, 'DESC', after)
+      .limit(EXPORT_BATCH_SIZE)
+      .getRawMany<SubmissionRow>();
+  }
+
+  /**
+   * The CSV columns of a form without configured fields: every key seen, in the order
+   * keys first appear over time (oldest submission first). One pass over the matching
+   * rows in batches; only the key set is kept.
+   */
+  private async keysInOrder(
+    formId: string,
+    filters: SubmissionFilters,
+  ): Promise<string[]> {
+    const keys = new Set<string>();
+    let after: SubmissionPosition | undefined;
+    for (;;) {
+      const rows = await this.rows(formId, filters, 'ASC', after, [
+        'id',
+        'createdAt',
+        'data',
+      ])
+        .limit(EXPORT_BATCH_SIZE)
+        .getRawMany<SubmissionRow>();
+      for (const row of rows) {
+        for (const key of Object.keys(toData(row.data))) {
+          if (keys.size >= MAX_CSV_COLUMNS) return [...keys];
+          keys.add(key);
+        }
+      }
+      if (rows.length < EXPORT_BATCH_SIZE) return [...keys];
+      after = positionOf(rows[rows.length - 1]);
+    }
+  }
+
+  private csvLine(row: SubmissionRow, columns: readonly string[]): string {
+    const data = toData(row.data);
+    const values: unknown[] = [row.id, toDate(row.createdAt).toISOString()];
+    for (const column of columns) {
+      values.push(Object.hasOwn(data, column) ? data[column] : undefined);
+    }
+    return csvRow(values);
+  }
+
+  /** The Submission shape of the API on one line; stored JSON text is passed through. */
+  private ndjsonLine(row: SubmissionRow): string {
+    const data =
+      typeof row.data === 'string' &&
+      row.data.startsWith('{') &&
+      !/[\r\n\u2028\u2029]/.test(row.data)
+        ? row.data
+        : JSON.stringify(toData(row.data));
+    return (
+      `{"id":${JSON.stringify(row.id)},"formId":${JSON.stringify(row.formId)},` +
+      `"data":${data},"createdAt":"${toDate(row.createdAt).toISOString()}",` +
+      `"meta":{"ip":${JSON.stringify(row.ip)},"userAgent":${JSON.stringify(row.userAgent)},` +
+      `"origin":${JSON.stringify(row.origin)}}}\n`
+    );
+  }
+
+  /**
+   * The one query shape behind list, get and export: formId equality, createdAt bounds
+   * and the keyset position, ordered along IDX_submission_form_created_id (formId,
+   * createdAt, id). The keyset predicate is spelled as an OR of two ranges, which
+   * MySQL/MariaDB turn into an index range scan (a row-value comparison they may not).
+   */
+  private rows(
+    formId: string,
+    filters: SubmissionFilters,
+    direction: Direction,
+    after?: SubmissionPosition,
+    columns: ReadonlyArray<keyof SubmissionRow> = [
+      'id',
+      'formId',
+      'data',
+      'ip',
+      'userAgent',
+      'origin',
+      'createdAt',
+    ],
+  ): SelectQueryBuilder<Submission> {
+    const qb = this.submissions.createQueryBuilder('s');
+    columns.forEach((column, i) =>
+      i === 0
+        ? qb.select(`s.${column}`, column)
+        : qb.addSelect(`s.${column}`, column),
+    );
+    qb.where('s.formId = :formId', { formId });
+    if (filters.from)
+      qb.andWhere('s.createdAt >= :from', { from: filters.from });
+    if (filters.to) qb.andWhere('s.createdAt < :to', { to: filters.to });
+    if (after) {
+      const op = direction === 'DESC' ? '<' : '>';
+      qb.andWhere(
+        `(s.createdAt ${op} :afterAt OR (s.createdAt = :afterAt AND s.id ${op} :afterId))`,
+        { afterAt: after.createdAt, afterId: after.id },
+      );
+    }
+    if (filters.q) this.search(qb, filters.q);
+    return qb.orderBy('s.createdAt', direction).addOrderBy('s.id', direction);
+  }
+
+  private search(qb: SelectQueryBuilder<Submission>, needle: string): void {
+    if (this.isSqlite()) {
+      this.registerSqliteSearch();
+      qb.andWhere(`${SQLITE_SEARCH_FUNCTION}(s.data, :needle) = 1`, { needle });
+    } else {
+      qb.andWhere(
+        `LOWER(CAST(JSON_EXTRACT(s.data, '$.*') AS CHAR)) LIKE :pattern ESCAPE '${LIKE_ESCAPE}'`,
+        { pattern: mysqlSearchPattern(needle) },
+      );
+    }
+  }
+
+  private isSqlite(): boolean {
+    return (
+      this.submissions.manager.connection.options.type === 'better-sqlite3'
+    );
+  }
+
+  /** SQLite's LOWER/LIKE fold ASCII only: values are matched by a JS function instead. */
+  private registerSqliteSearch(): void {
+    const driver = this.submissions.manager.connection.driver as unknown as {
+      databaseConnection?: BetterSqlite3.Database;
+    };
+    const db = driver.databaseConnection;
+    if (!db || sqliteSearchReady.has(db)) return;
+    db.function(
+      SQLITE_SEARCH_FUNCTION,
+      { deterministic: true },
+      (data: unknown, needle: unknown) =>
+        valuesContain(data, String(needle)) ? 1 : 0,
+    );
+    sqliteSearchReady.add(db);
+  }
+
+  /** The one place a stored row becomes the API's Submission. */
+  private map(row: SubmissionRow): SubmissionDto {
+    return {
+      id: row.id,
+      formId: row.formId,
+      data: toData(row.data),
+      createdAt: toDate(row.createdAt).toISOString(),
+      meta: { ip: row.ip, userAgent: row.userAgent, origin: row.origin },
+    };
+  }
+}

@@ -1,0 +1,55 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { SubmissionRangeQueryDto } from './submission-range-query.dto.js';
+
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;
+
+export class SearchQueryDto extends SubmissionRangeQueryDto {
+  @ApiPropertyOptional({
+    description:
+      'Case-insensitive text search: keeps submissions where some submitted value contains this text (field names are not searched).',
+    example: 'lovelace',
+    maxLength: 200,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  q?: string;
+}
+
+export class ListSubmissionsQueryDto extends SearchQueryDto {
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
+    description: 'Page size.',
+    example: 25,
+  })
+  @IsOptional()
+  @Type(() => Number)
+  // Declared last so it is checked first: "abc" is reported as not an integer.
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  @IsInt()
+  limit?: number;
+
+  @ApiPropertyOptional({
+    description:
+      "The previous page's `nextCursor`, unchanged. Omit it for the first (newest) page.",
+    example: 'MTc0NjEwMjg5Njc4OTowMUpOTVo2UTBTOFY3SzJEM0Y0RzVINko3Sw',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+}

@@ -1,0 +1,41 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow, IsOptional, ValidateBy } from 'class-validator';
+import { INSTANT_FORMAT_HINT, parseInstant } from '../submission-filters.js';
+
+/** An ISO 8601 date or date-time (UTC unless it names a zone). */
+export function IsInstant(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isInstant',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && parseInstant(value) !== undefined,
+      defaultMessage: (args) =>
+        `${args?.property} must be ${INSTANT_FORMAT_HINT}`,
+    },
+  });
+}
+
+/** `from`/`to` bounds on createdAt, shared by list, export and bulk delete. */
+export class SubmissionRangeQueryDto {
+  @ApiPropertyOptional({
+    description:
+      'Only submissions created at or after this instant (inclusive). ISO 8601 date or date-time; UTC unless a zone is given.',
+    example: '2025-05-01T00:00:00Z',
+  })
+  @IsOptional()
+  @IsInstant()
+  from?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Only submissions created before this instant (exclusive), so `to=2025-06-01` ends with the last of May 31. ISO 8601; UTC unless a zone is given.',
+    example: '2025-06-01T00:00:00Z',
+  })
+  @IsOptional()
+  @IsInstant()
+  to?: string;
+
+  /** The key may travel as a query parameter (documented as a security scheme). */
+  @Allow()
+  apiKey?: unknown;
+}

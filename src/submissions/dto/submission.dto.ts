@@ -1,0 +1,93 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { SubmissionData } from '../submission.entity.js';
+
+export class SubmissionMetaDto {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Client IP address the submission came from.',
+    example: '203.0.113.7',
+  })
+  ip: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'User-Agent header of the submitting browser.',
+    example: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0',
+  })
+  userAgent: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Origin (or else Referer) header of the submission.',
+    example: 'https://www.example.com',
+  })
+  origin: string | null;
+}
+
+export class SubmissionDto {
+  @ApiProperty({
+    description: 'Submission id (ULID: sortable by time).',
+    example: '01JNMZ6Q0S8V7K2D3F4G5H6J7K',
+  })
+  id: string;
+
+  @ApiProperty({
+    description: 'Id of the form.',
+    example: 'q2T9aY0bXk3LmN8pQr5sUw',
+  })
+  formId: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {
+      oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }],
+      nullable: true,
+    },
+    description: 'The submitted values, keyed by field id.',
+    example: {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      message: 'Hello!',
+    },
+  })
+  data: SubmissionData;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'When the submission was stored (UTC, millisecond precision).',
+    example: '2025-05-01T12:34:56.789Z',
+  })
+  createdAt: string;
+
+  @ApiProperty({ type: SubmissionMetaDto })
+  meta: SubmissionMetaDto;
+}
+
+export class SubmissionPageDto {
+  @ApiProperty({
+    type: [SubmissionDto],
+    description: 'Newest first: createdAt descending, then id descending.',
+  })
+  data: SubmissionDto[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Pass as `cursor` to get the next (older) page; null on the last page.',
+    example: 'MTc0NjEwMjg5Njc4OTowMUpOTVo2UTBTOFY3SzJEM0Y0RzVINko3Sw',
+  })
+  nextCursor: string | null;
+}
+
+export class DeletedSubmissionsDto {
+  @ApiProperty({
+    description: 'How many submissions were deleted.',
+    example: 42,
+  })
+  deleted: number;
+}

@@ -1,0 +1,107 @@
+// Helpers shared by the submissions e2e specs: rows are inserted straight through the
+// repository with controlled createdAt values, independent of the public submit route.
+import { ulid } from 'ulid';
+import {
+  Submission,
+  type SubmissionData,
+} from '../src/submissions/submission.entity.js';
+import type { TestApp } from './support/test-app.js';
+
+export interface SeedRow {
+  id?: string;
+  createdAt: Date;
+  data?: SubmissionData;
+  ip?: string | null;
+  userAgent?: string | null;
+  origin?: string | null;
+}
+
+export async function insertSubmissions(
+  t: TestApp,
+  formId: string,
+  rows: SeedRow[],
+): Promise<Submission[]> {
+  const repo = t.dataSource.getRepository(Submission);
+  const entities = rows.map((row) =>
+    repo.create({
+      id: row.id ?? ulid(row.createdAt.getTime()),
+      formId,
+      data: row.data ?? { name: 'Someone', email: 'someone@example.com' },
+      ip: row.ip === undefined ? '203.0.113.9' : row.ip,
+      userAgent: row.userAgent === undefined ? 'test-agent/1.0' : row.userAgent,
+      origin: row.origin === undefined ? 'https://www.example.com' : row.origin,
+      createdAt: row.createdAt,
+    }),
+  );
+  for (let i = 0; i < entities.length; i += 500) {
+    await repo.insert(entities.slice(i, i + 500));
+  }
+  return entities;
+}
+
+/** The list order: createdAt descending, then id descending. */
+export function newestFirst(
+  a: { createdAt: Date; id: string },
+  b: { createdAt: Date; id: string },
+): number {
+  const byTime = b.createdAt.getTime() - a.createdAt.getTime();
+  if (byTime !== 0) return byTime;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+export const at = (iso: string): Date => new Date(iso);
+
+/** The API shape of a stored row. */
+export function asApi(row: Submission) {
+  return {
+    id: row.id,
+    formId: row.formId,
+    data: row.data,
+    createdAt: row.createdAt.toISOString(),
+    meta: { ip: row.ip, userAgent: row.userAgent, origin: row.origin },
+  };
+}
+
+/** A strict RFC 4180 reader (CRLF records, quoted fields), to check what we write. */
+export function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let field = '';
+  let record: string[] = [];
+  let i = 0;
+  let quoted = false;
+  while (i < text.length) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+      } else if (c === '"') {
+        quoted = false;
+        i += 1;
+      } else {
+        field += c;
+        i += 1;
+      }
+    } else if (c === '"' && field === '') {
+      quoted = true;
+      i += 1;
+    } else if (c === ',') {
+      record.push(field);
+      field = '';
+      i += 1;
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i += 2;
+    } else if (c === '"' || c === '\n' || c === '\r') {
+      throw new Error(`Unquoted ${JSON.stringify(c)} at offset ${i}`);
+    } else {
+      field += c;
+      i += 1;
+    }
+  }
+  if (field !== '' || record.length > 0) throw new Error('Missing final CRLF');
+  return records;
+}
