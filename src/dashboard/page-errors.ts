@@ -14,7 +14,8 @@ export class PageErrors {
   /** `field` is the input's name; its element id is derived the same way the templates do. */
   add(text: string, field?: string): this {
     if (field !== undefined) {
-      this.fields[field] ??= text;
+      const earlier = this.fields[field];
+      this.fields[field] = earlier ? `${earlier}. ${text}` : text;
       this.summary.push({ text, href: `#${inputId(field)}` });
     } else {
       this.summary.push({ text });

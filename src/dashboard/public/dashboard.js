@@ -58,21 +58,8 @@
     });
   }
 
-  function setupConfirmName() {
-    var input = document.querySelector('[data-confirm-name]');
-    if (!input) return;
-    var button = document.querySelector('[data-confirm-button]');
-    var expected = input.getAttribute('data-confirm-name');
-    var sync = function () {
-      button.disabled = input.value.trim() !== expected;
-    };
-    input.addEventListener('input', sync);
-    sync();
-  }
-
   document.addEventListener('DOMContentLoaded', function () {
     setupCopyButtons();
     setupFieldRows();
-    setupConfirmName();
   });
 })();
