@@ -2,6 +2,7 @@
 // The rate limit itself is proven in submit-rate-limit.e2e-spec.ts; here it is set high so
 // the many requests of this file never meet it.
 import { ulid } from 'ulid';
+import { FormDomain } from '../src/domain-verification/form-domain.entity.js';
 import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
@@ -438,6 +439,87 @@ describe('POST /api/submit/:formId (e2e)', () => {
         error: 'Validation failed',
         errors: ['"constructor" is not a field of this form'],
       });
+    });
+  });
+
+  describe('rules 4 and 5: domain verification', () => {
+    let guardedId: string;
+    const VALID = { name: 'Ada', email: 'ada@example.com' };
+    const submitFrom = (
+      headers: Record<string, string>,
+      json: unknown = VALID,
+    ) => request(url(guardedId), { json, headers });
+
+    beforeAll(async () => {
+      guardedId = (await createForm(t, accountId, { domainVerification: true }))
+        .form.id;
+      await t.dataSource.getRepository(FormDomain).insert({
+        id: ulid(),
+        formId: guardedId,
+        domain: 'example.com',
+        token: 'test-token',
+        status: 'verified',
+        verifiedAt: new Date(),
+        lastCheckedAt: new Date(),
+        lastError: null,
+        createdAt: new Date(),
+      });
+    });
+
+    it('refuses an unverified site with 403 {error} and stores nothing', async () => {
+      for (const headers of <Array<Record<string, string>>>[
+        { origin: 'https://evil.example' },
+        { referer: 'https://notexample.com/contact' },
+        { origin: 'https://example.com.evil.example' },
+        {},
+      ]) {
+        const res = await submitFrom(headers);
+        expect(res.status, JSON.stringify(headers)).toBe(403);
+        expect(Object.keys(res.body)).toEqual(['error']);
+        expect(res.body.error).toEqual(expect.any(String));
+        expectRouteHeaders(res);
+      }
+      expect(await countRows(guardedId)).toBe(0);
+    });
+
+    it('checks the domain before the honeypot and before validation', async () => {
+      const trapped = await submitFrom(
+        { origin: 'https://evil.example' },
+        { ...VALID, _honeypot: 'bot' },
+      );
+      expect(trapped.status).toBe(403);
+      const invalid = await submitFrom(
+        { origin: 'https://evil.example' },
+        { nonsense: 1 },
+      );
+      expect(invalid.status).toBe(403);
+    });
+
+    it('accepts a verified domain and its subdomains, from Origin or Referer', async () => {
+      for (const headers of <Array<Record<string, string>>>[
+        { origin: 'https://example.com' },
+        { origin: 'https://www.example.com' },
+        { referer: 'https://shop.example.com/contact?x=1' },
+      ]) {
+        const res = await submitFrom(headers);
+        expect(res.status, JSON.stringify(headers)).toBe(200);
+        expect(res.body).toEqual(RECEIVED);
+      }
+      expect(await countRows(guardedId)).toBe(3);
+    });
+
+    it('bypasses the check for localhost, 127.0.0.1 and 192.168.x.x', async () => {
+      const before = await countRows(guardedId);
+      for (const origin of [
+        'http://localhost:3000',
+        'http://127.0.0.1:8080',
+        'http://192.168.1.20',
+      ]) {
+        const res = await submitFrom({ origin });
+        expect(res.status, origin).toBe(200);
+        expect(res.body).toEqual(RECEIVED);
+      }
+      expect(await countRows(guardedId)).toBe(before + 3);
     });
   });
 
