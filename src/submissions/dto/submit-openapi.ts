@@ -23,7 +23,7 @@ type HeadersObject = NonNullable<ApiResponseOptions['headers']>;
 
 const integer = { type: 'integer' as const };
 
-const RATE_LIMIT_HEADERS: HeadersObject = {
+const RESPONSE_HEADERS: HeadersObject = {
   'X-RateLimit-Limit': {
     description:
       'Submissions allowed per window from one client (SUBMIT_RATE_LIMIT).',
@@ -103,7 +103,7 @@ export function ApiSubmitRoute(): MethodDecorator {
         'Accepted and stored; also the answer when the honeypot is filled (then nothing is stored).',
       type: SubmitResponseDto,
       example: { success: true, message: 'Submission received' },
-      headers: RATE_LIMIT_HEADERS,
+      headers: RESPONSE_HEADERS,
     }),
     ApiBadRequestResponse({
       description:
@@ -113,24 +113,24 @@ export function ApiSubmitRoute(): MethodDecorator {
         error: 'Validation failed',
         errors: ['name is required', 'email must be a valid email address'],
       },
-      headers: RATE_LIMIT_HEADERS,
+      headers: RESPONSE_HEADERS,
     }),
     ApiForbiddenResponse({
       description:
         'The form has domain verification on and the request comes from a domain that is not verified.',
       ...error('This form only accepts submissions from its verified domains'),
-      headers: RATE_LIMIT_HEADERS,
+      headers: RESPONSE_HEADERS,
     }),
     ApiNotFoundResponse({
       description: 'No form has this identifier.',
       ...error('Form not found'),
-      headers: RATE_LIMIT_HEADERS,
+      headers: RESPONSE_HEADERS,
     }),
     ApiPayloadTooLargeResponse({
       description:
         'The body is larger than SUBMIT_BODY_LIMIT (100 KiB by default).',
       ...error('Request body is too large'),
-      headers: RATE_LIMIT_HEADERS,
+      headers: RESPONSE_HEADERS,
     }),
     ApiUnsupportedMediaTypeResponse({
       description:
@@ -138,7 +138,7 @@ export function ApiSubmitRoute(): MethodDecorator {
       ...error(
         'Unsupported content type: send application/json or application/x-www-form-urlencoded',
       ),
-      headers: RATE_LIMIT_HEADERS,
+      headers: RESPONSE_HEADERS,
     }),
     ApiTooManyRequestsResponse({
       description:
@@ -147,7 +147,7 @@ export function ApiSubmitRoute(): MethodDecorator {
         'Too many submissions: at most 10 per 60 seconds from one address. Retry in 42 seconds.',
       ),
       headers: {
-        ...RATE_LIMIT_HEADERS,
+        ...RESPONSE_HEADERS,
         'Retry-After': {
           description: 'Seconds until a submission is accepted again.',
           schema: { ...integer, example: 42 },
@@ -159,7 +159,7 @@ export function ApiSubmitRoute(): MethodDecorator {
       description: 'The database is unavailable; retry after the given delay.',
       ...error('Database unavailable, please retry shortly'),
       headers: {
-        ...RATE_LIMIT_HEADERS,
+        ...RESPONSE_HEADERS,
         'Retry-After': { schema: { ...integer, example: 5 } },
       },
     }),
