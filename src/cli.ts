@@ -1,0 +1,109 @@
+// Operator commands (`npm run cli -- <command>`): create accounts and account API keys
+// without the dashboard. The result is the last stdout line, as JSON; logs go to stderr.
+import {
+  CommandError,
+  parseCommand,
+  runCommand,
+  USAGE,
+  UsageError,
+  type Command,
+} from './cli/commands.js';
+import { ConfigError, loadConfig } from './config/app-config.js';
+
+/** How long a command waits for the database before giving up. */
+const CONNECT_TIMEOUT_MS = 15_000;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+async function withDeadline<T>(work: Promise<T>, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new CommandError(message)),
+      CONNECT_TIMEOUT_MS,
+    );
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function execute(command: Exclude<Command, { name: 'help' }>) {
+  const config = loadConfig(process.env);
+  const password =
+    command.name !== 'accounts:create'
+      ? undefined
+      : command.passwordFromStdin
+        ? await readStdin()
+        : command.password;
+  // Loaded only now, so usage errors and --help answer without booting the framework.
+  await import('reflect-metadata');
+  const [{ NestFactory }, { default: pino }, logging, cliModule, accounts, db] =
+    await Promise.all([
+      import('@nestjs/core'),
+      import('pino'),
+      import('./common/logger.js'),
+      import('./cli/cli.module.js'),
+      import('./accounts/accounts.service.js'),
+      import('./database/database-state.service.js'),
+    ]);
+  // Quieter than the server: at the default level a command logs only warnings and errors.
+  const level = config.logLevel === 'info' ? 'warn' : config.logLevel;
+  const logger = logging.createLogger(level, pino.destination(2));
+  const context = await NestFactory.createApplicationContext(
+    cliModule.CliModule.forRoot(config),
+    { logger: new logging.PinoNestLogger(logger), abortOnError: false },
+  );
+  try {
+    await withDeadline(
+      context.get(db.DatabaseStateService).whenConnected(),
+      `the database did not answer within ${CONNECT_TIMEOUT_MS / 1000} s; check DATABASE_URL`,
+    );
+    return await runCommand(
+      command,
+      context.get(accounts.AccountsService),
+      password,
+    );
+  } finally {
+    await context.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`error: ${error.message} (see --help)\n`);
+    return 2;
+  }
+  if (command.name === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  try {
+    const output = await execute(command);
+    process.stdout.write(`${JSON.stringify(output)}\n`);
+    return 0;
+  } catch (error) {
+    const known = error instanceof CommandError || error instanceof ConfigError;
+    const message = error instanceof Error ? error.message : String(error);
+    // One line on stderr: the first line of an unexpected error is its message.
+    process.stderr.write(
+      `error: ${known ? message : message.split('\n')[0]}\n`,
+    );
+    return 1;
+  }
+}
+
+// Explicit exit: a database driver's idle socket must not keep a finished command alive.
+process.exit(await main(process.argv.slice(2)));

@@ -1,0 +1,16 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { AppConfig } from '../config/app-config.js';
+import { ConfigModule } from '../config/config.module.js';
+import { DatabaseModule } from '../database/database.module.js';
+
+/** Just what the operator commands need: configuration, the database and accounts. */
+@Module({})
+export class CliModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, AccountsModule],
+    };
+  }
+}
