@@ -1,0 +1,113 @@
+import { ForbiddenException, UnauthorizedException } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
+import type { ApiKeyService } from './api-key.service.js';
+import {
+  API_KEY_INVALID,
+  API_KEY_REQUIRED,
+  ApiKeyGuard,
+  extractApiKey,
+} from './api-key.guard.js';
+import { PRINCIPAL, type ApiPrincipal } from './principal.js';
+
+const FORM_KEY = 'fgk_the-form-key';
+const PRINCIPAL_OF_KEY: ApiPrincipal = {
+  kind: 'form',
+  accountId: 'account-1',
+  formId: 'form-1',
+};
+
+interface FakeRequest {
+  headers: Record<string, string | string[] | undefined>;
+  query?: Record<string, unknown>;
+  [PRINCIPAL]?: ApiPrincipal;
+}
+
+function setup() {
+  const authenticate = vi.fn(async (key: string) =>
+    key === FORM_KEY ? PRINCIPAL_OF_KEY : undefined,
+  );
+  const guard = new ApiKeyGuard({ authenticate } as unknown as ApiKeyService);
+  const run = (request: FakeRequest) =>
+    guard.canActivate(new ExecutionContextHost([request, {}]));
+  return { authenticate, run };
+}
+
+describe('ApiKeyGuard', () => {
+  it('answers 401 with the message naming both transports when no key is sent', async () => {
+    const { run, authenticate } = setup();
+    const attempt = run({ headers: {}, query: {} });
+    await expect(attempt).rejects.toBeInstanceOf(UnauthorizedException);
+    await expect(attempt).rejects.toThrow(API_KEY_REQUIRED);
+    expect(API_KEY_REQUIRED).toBe(
+      'API key required: send it in the x-api-key header or the apiKey query parameter',
+    );
+    expect(authenticate).not.toHaveBeenCalled();
+  });
+
+  it('treats blank values as no key', async () => {
+    const { run } = setup();
+    await expect(
+      run({ headers: { 'x-api-key': '   ' }, query: { apiKey: '' } }),
+    ).rejects.toBeInstanceOf(UnauthorizedException);
+  });
+
+  it('answers 403 "Invalid API key" when the key matches nothing', async () => {
+    const { run, authenticate } = setup();
+    const attempt = run({ headers: { 'x-api-key': 'fgk_unknown' } });
+    await expect(attempt).rejects.toBeInstanceOf(ForbiddenException);
+    await expect(attempt).rejects.toThrow(API_KEY_INVALID);
+    expect(API_KEY_INVALID).toBe('Invalid API key');
+    expect(authenticate).toHaveBeenCalledWith('fgk_unknown');
+  });
+
+  it('attaches the principal of a key sent in the header', async () => {
+    const { run } = setup();
+    const request: FakeRequest = { headers: { 'x-api-key': FORM_KEY } };
+    await expect(run(request)).resolves.toBe(true);
+    expect(request[PRINCIPAL]).toEqual(PRINCIPAL_OF_KEY);
+  });
+
+  it('attaches the principal of a key sent in the query', async () => {
+    const { run } = setup();
+    const request: FakeRequest = { headers: {}, query: { apiKey: FORM_KEY } };
+    await expect(run(request)).resolves.toBe(true);
+    expect(request[PRINCIPAL]).toEqual(PRINCIPAL_OF_KEY);
+  });
+
+  it('does not attach a principal when it refuses', async () => {
+    const { run } = setup();
+    const request: FakeRequest = { headers: { 'x-api-key': 'nope' } };
+    await expect(run(request)).rejects.toBeInstanceOf(ForbiddenException);
+    expect(request[PRINCIPAL]).toBeUndefined();
+  });
+});
+
+describe('extractApiKey', () => {
+  it('prefers the header over the query parameter', () => {
+    expect(
+      extractApiKey({
+        headers: { 'x-api-key': 'from-header' },
+        query: { apiKey: 'from-query' },
+      } as never),
+    ).toBe('from-header');
+  });
+
+  it('takes the first value of a repeated query parameter', () => {
+    expect(
+      extractApiKey({ headers: {}, query: { apiKey: ['a', 'b'] } } as never),
+    ).toBe('a');
+  });
+
+  it('ignores values that are not strings and a missing query', () => {
+    expect(
+      extractApiKey({ headers: {}, query: { apiKey: { a: 1 } } } as never),
+    ).toBeUndefined();
+    expect(extractApiKey({ headers: {} } as never)).toBeUndefined();
+  });
+
+  it('trims surrounding whitespace', () => {
+    expect(
+      extractApiKey({ headers: { 'x-api-key': ' key ' }, query: {} } as never),
+    ).toBe('key');
+  });
+});
