@@ -11,11 +11,14 @@ export class PageErrors {
   /** Message per input name (`email`, `f2.id`, ...). */
   readonly fields: Record<string, string> = {};
 
-  /** `field` is the input's name; its element id is derived the same way the templates do. */
-  add(text: string, field?: string): this {
+  /**
+   * `field` is the input's name (its element id is derived the same way the templates do);
+   * `inline` is the wording beside the field when it differs from the summary's.
+   */
+  add(text: string, field?: string, inline = text): this {
     if (field !== undefined) {
       const earlier = this.fields[field];
-      this.fields[field] = earlier ? `${earlier}. ${text}` : text;
+      this.fields[field] = earlier ? `${earlier}. ${inline}` : inline;
       this.summary.push({ text, href: `#${inputId(field)}` });
     } else {
       this.summary.push({ text });
@@ -38,6 +41,15 @@ export function sentence(message: string): string {
   return message.charAt(0).toUpperCase() + message.slice(1);
 }
 
+const PROPERTY_NAMES: Record<string, string> = {
+  id: 'ID',
+  label: 'Label',
+  type: 'Type',
+  required: 'Required',
+  maxLength: 'Max length',
+  options: 'Options',
+};
+
 /**
  * Places the API's validation messages for a form body beside the dashboard's inputs.
  * `rowOfField[i]` is the editor row that became `fields[i]`.
@@ -57,6 +69,7 @@ export function formInputErrors(
           errors.add(
             `Field ${row + 1}: id "${String(id)}" is already used by another field`,
             `f${row}.id`,
+            `ID "${String(id)}" is already used by another field`,
           );
         }
         seen.add(id);
@@ -68,8 +81,9 @@ export function formInputErrors(
       const row = rowOfField[Number(field[1])] ?? Number(field[1]);
       const property = field[2];
       errors.add(
-        `Field ${row + 1}: ${field[2]} ${field[3]}`,
+        `Field ${row + 1}: ${property} ${field[3]}`,
         `f${row}.${property}`,
+        `${PROPERTY_NAMES[property] ?? property} ${field[3]}`,
       );
       continue;
     }
