@@ -93,6 +93,21 @@ function fromHttpException(exception: HttpException): ErrorResponse {
   }
   const cause = exception.cause as
     { code?: string; message?: string } | undefined;
+  // Checked first: the JSON parser reports a __proto__ key as a SyntaxError too.
+  if (
+    status === HttpStatus.BAD_REQUEST &&
+    /prototype property/i.test(`${exception.message} ${cause?.message ?? ''}`)
+  ) {
+    return {
+      status,
+      body: {
+        error:
+          'Request body contains a forbidden key (__proto__ or constructor)',
+      },
+      headers,
+      unexpected: false,
+    };
+  }
   const known = cause?.code ? FASTIFY_MESSAGES[cause.code] : undefined;
   if (known)
     return {
@@ -111,20 +126,6 @@ function fromHttpException(exception: HttpException): ErrorResponse {
     return {
       status,
       body: { error: 'Request body is not valid JSON' },
-      headers,
-      unexpected: false,
-    };
-  }
-  if (
-    status === HttpStatus.BAD_REQUEST &&
-    /prototype property/i.test(exception.message)
-  ) {
-    return {
-      status,
-      body: {
-        error:
-          'Request body contains a forbidden key (__proto__ or constructor)',
-      },
       headers,
       unexpected: false,
     };
