@@ -93,7 +93,8 @@ function fromHttpException(exception: HttpException): ErrorResponse {
   }
   const cause = exception.cause as
     { code?: string; message?: string } | undefined;
-  // Checked first: the JSON parser reports a __proto__ key as a SyntaxError too.
+  // The urlencoded parser refuses a __proto__ key with this message (JSON reports it as
+  // invalid JSON: Fastify's parser does not say why).
   if (
     status === HttpStatus.BAD_REQUEST &&
     /prototype property/i.test(`${exception.message} ${cause?.message ?? ''}`)
