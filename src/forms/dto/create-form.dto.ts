@@ -43,10 +43,9 @@ export class CreateFormDto {
 
   @ApiPropertyOptional({
     description:
-      'The fields a submission may carry. An empty list accepts any keys that do not start with `_`.',
+      'The fields a submission may carry; `[]` when omitted on create or replace. An empty list accepts any keys that do not start with `_`.',
     type: [FieldDefinitionDto],
     maxItems: MAX_FIELDS,
-    default: [],
     example: [
       { id: 'name', type: 'text', label: 'Name', required: true },
       { id: 'email', type: 'email', label: 'Email', required: true },
@@ -75,8 +74,7 @@ export class CreateFormDto {
 
   @ApiPropertyOptional({
     description:
-      'When true, only verified domains (and localhost / private development addresses) may submit.',
-    default: false,
+      'When true, only verified domains (and localhost / private development addresses) may submit; `false` when omitted on create or replace.',
     example: false,
   })
   @IsBoolean({ message: '$property must be true or false' })
