@@ -7,7 +7,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Repository, type SelectQueryBuilder } from 'typeorm';
+import { Repository } from 'typeorm';
 import type { Form } from '../forms/form.entity.js';
 import {
   decodeCursor,
@@ -83,6 +83,34 @@ interface SubmissionRow {
 
 type Direction = 'ASC' | 'DESC';
 
+interface RowQuery {
+  formId: string;
+  filters: SubmissionFilters;
+  direction: Direction;
+  /** Rows strictly after this position in `direction`. */
+  after?: SubmissionPosition;
+  limit: number;
+  columns?: ReadonlyArray<keyof SubmissionRow>;
+}
+
+const ALL_COLUMNS: ReadonlyArray<keyof SubmissionRow> = [
+  'id',
+  'formId',
+  'data',
+  'ip',
+  'userAgent',
+  'origin',
+  'createdAt',
+];
+
+/** The index of DESIGN §4 that every keyset query walks. */
+const KEYSET_INDEX = 'IDX_submission_form_created_id';
+
+/** "YYYY-MM-DD HH:MM:SS.mmm" UTC: how datetime(3) is stored on SQLite and compared on MySQL. */
+function sqlDatetime(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}
+
 const CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   ndjson: 'application/x-ndjson; charset=utf-8',
@@ -136,9 +164,13 @@ export class SubmissionsService {
       if (!after) throw new BadRequestException(INVALID_CURSOR);
     }
     // One row more than asked tells whether a next page exists, without a COUNT.
-    const rows = await this.rows(form.id, filters, 'DESC', after)
-      .limit(limit + 1)
-      .getRawMany<SubmissionRow>();
+    const rows = await this.rows({
+      formId: form.id,
+      filters,
+      direction: 'DESC',
+      after,
+      limit: limit + 1,
+    });
     const page = rows.slice(0, limit);
     return {
       data: page.map((row) => this.map(row)),
@@ -148,9 +180,10 @@ export class SubmissionsService {
   }
 
   async findOne(form: Form, submissionId: string): Promise<SubmissionDto> {
-    const row = await this.rows(form.id, {}, 'DESC')
-      .andWhere('s.id = :submissionId', { submissionId })
-      .getRawOne<SubmissionRow>();
+    const row = await this.submissions.findOneBy({
+      formId: form.id,
+      id: submissionId,
+    });
     if (!row) throw new NotFoundException(SUBMISSION_NOT_FOUND);
     return this.map(row);
   }
@@ -176,9 +209,13 @@ export class SubmissionsService {
     let deleted = 0;
     for (;;) {
       const ids = (
-        await this.rows(form.id, filters, 'ASC', undefined, ['id'])
-          .limit(DELETE_BATCH_SIZE)
-          .getRawMany<{ id: string }>()
+        await this.rows({
+          formId: form.id,
+          filters,
+          direction: 'ASC',
+          limit: DELETE_BATCH_SIZE,
+          columns: ['id'],
+        })
       ).map((row) => row.id);
       if (ids.length === 0) break;
       const result = await this.submissions
@@ -304,9 +341,13 @@ export class SubmissionsService {
     filters: SubmissionFilters,
     after: SubmissionPosition | undefined,
   ): Promise<SubmissionRow[]> {
-    return this.rows(formId, filters, 'DESC', after)
-      .limit(EXPORT_BATCH_SIZE)
-      .getRawMany<SubmissionRow>();
+    return this.rows({
+      formId,
+      filters,
+      direction: 'DESC',
+      after,
+      limit: EXPORT_BATCH_SIZE,
+    });
   }
 
   /**
@@ -321,13 +362,14 @@ export class SubmissionsService {
     const keys = new Set<string>();
     let after: SubmissionPosition | undefined;
     for (;;) {
-      const rows = await this.rows(formId, filters, 'ASC', after, [
-        'id',
-        'createdAt',
-        'data',
-      ])
-        .limit(EXPORT_BATCH_SIZE)
-        .getRawMany<SubmissionRow>();
+      const rows = await this.rows({
+        formId,
+        filters,
+        direction: 'ASC',
+        after,
+        limit: EXPORT_BATCH_SIZE,
+        columns: ['id', 'createdAt', 'data'],
+      });
       for (const row of rows) {
         for (const key of Object.keys(toData(row.data))) {
           if (keys.size >= MAX_CSV_COLUMNS) return [...keys];
@@ -365,57 +407,63 @@ export class SubmissionsService {
   }
 
   /**
-   * The one query shape behind list, get and export: formId equality, createdAt bounds
-   * and the keyset position, ordered along IDX_submission_form_created_id (formId,
-   * createdAt, id). The keyset predicate is spelled as an OR of two ranges, which
-   * MySQL/MariaDB turn into an index range scan (a row-value comparison they may not).
+   * The one query behind list, export and bulk delete: formId equality, createdAt
+   * bounds, the keyset position and the search, ordered along
+   * IDX_submission_form_created_id (formId, createdAt, id) with a LIMIT — never OFFSET.
+   * On MySQL/MariaDB the index is forced: without the hint MariaDB reads the keyset
+   * predicate as a `ref` on formId plus a filter, walking (and fetching) every row
+   * newer than the cursor, so deep pages would cost O(depth). With it, the OR below
+   * becomes an index range that starts right at the cursor (EXPLAIN: range, all three
+   * key parts; Handler_read_prev = page size).
    */
-  private rows(
-    formId: string,
-    filters: SubmissionFilters,
-    direction: Direction,
-    after?: SubmissionPosition,
-    columns: ReadonlyArray<keyof SubmissionRow> = [
-      'id',
-      'formId',
-      'data',
-      'ip',
-      'userAgent',
-      'origin',
-      'createdAt',
-    ],
-  ): SelectQueryBuilder<Submission> {
-    const qb = this.submissions.createQueryBuilder('s');
-    columns.forEach((column, i) =>
-      i === 0
-        ? qb.select(`s.${column}`, column)
-        : qb.addSelect(`s.${column}`, column),
-    );
-    qb.where('s.formId = :formId', { formId });
-    if (filters.from)
-      qb.andWhere('s.createdAt >= :from', { from: filters.from });
-    if (filters.to) qb.andWhere('s.createdAt < :to', { to: filters.to });
-    if (after) {
-      const op = direction === 'DESC' ? '<' : '>';
-      qb.andWhere(
-        `(s.createdAt ${op} :afterAt OR (s.createdAt = :afterAt AND s.id ${op} :afterId))`,
-        { afterAt: after.createdAt, afterId: after.id },
-      );
+  private rows(query: RowQuery): Promise<SubmissionRow[]> {
+    const e = (name: string) =>
+      this.submissions.manager.connection.driver.escape(name);
+    const createdAt = e('createdAt');
+    const id = e('id');
+    const where = [`${e('formId')} = ?`];
+    const params: unknown[] = [query.formId];
+    const { from, to, q } = query.filters;
+    if (from) {
+      where.push(`${createdAt} >= ?`);
+      params.push(sqlDatetime(from));
     }
-    if (filters.q) this.search(qb, filters.q);
-    return qb.orderBy('s.createdAt', direction).addOrderBy('s.id', direction);
-  }
-
-  private search(qb: SelectQueryBuilder<Submission>, needle: string): void {
-    if (this.isSqlite()) {
+    if (to) {
+      where.push(`${createdAt} < ?`);
+      params.push(sqlDatetime(to));
+    }
+    if (query.after) {
+      // The leading bound lets SQLite start its index range at the cursor (it does
+      // not split the OR into ranges); MySQL/MariaDB do with the forced index.
+      const [op, bound] =
+        query.direction === 'DESC' ? ['<', '<='] : ['>', '>='];
+      const at = sqlDatetime(query.after.createdAt);
+      where.push(
+        `${createdAt} ${bound} ?`,
+        `(${createdAt} ${op} ? OR (${createdAt} = ? AND ${id} ${op} ?))`,
+      );
+      params.push(at, at, at, query.after.id);
+    }
+    if (q && this.isSqlite()) {
       this.registerSqliteSearch();
-      qb.andWhere(`${SQLITE_SEARCH_FUNCTION}(s.data, :needle) = 1`, { needle });
-    } else {
-      qb.andWhere(
-        `LOWER(CAST(JSON_EXTRACT(s.data, '$.*') AS CHAR)) LIKE :pattern ESCAPE '${LIKE_ESCAPE}'`,
-        { pattern: mysqlSearchPattern(needle) },
+      where.push(`${SQLITE_SEARCH_FUNCTION}(${e('data')}, ?) = 1`);
+      params.push(q);
+    } else if (q) {
+      where.push(
+        `LOWER(CAST(JSON_EXTRACT(${e('data')}, '$.*') AS CHAR)) LIKE ? ESCAPE '${LIKE_ESCAPE}'`,
       );
+      params.push(mysqlSearchPattern(q));
     }
+    const table = this.isSqlite()
+      ? e('submission')
+      : `${e('submission')} FORCE INDEX (${e(KEYSET_INDEX)})`;
+    const columns = (query.columns ?? ALL_COLUMNS).map(e).join(', ');
+    const direction = query.direction;
+    return this.submissions.query<SubmissionRow[]>(
+      `SELECT ${columns} FROM ${table} WHERE ${where.join(' AND ')} ` +
+        `ORDER BY ${createdAt} ${direction}, ${id} ${direction} LIMIT ${Math.trunc(query.limit)}`,
+      params,
+    );
   }
 
   private isSqlite(): boolean {
