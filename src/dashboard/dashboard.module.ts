@@ -4,8 +4,6 @@ import { AccountsModule } from '../accounts/accounts.module.js';
 import { DomainVerificationModule } from '../domain-verification/domain-verification.module.js';
 import { FormsModule } from '../forms/forms.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
-import { DomainsService } from '../domain-verification/domains.service.js';
-import { FormDomain } from '../domain-verification/form-domain.entity.js';
 import { DashboardAccountController } from './dashboard-account.controller.js';
 import { DashboardAuthController } from './dashboard-auth.controller.js';
 import { DashboardFormSettingsController } from './dashboard-form-settings.controller.js';
@@ -18,7 +16,7 @@ import { SignInThrottle } from './sign-in-throttle.js';
 /** The server-rendered dashboard under /dashboard (templates in ./views, assets in ./public). */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([DashboardSession, FormDomain]),
+    TypeOrmModule.forFeature([DashboardSession]),
     AccountsModule,
     FormsModule,
     SubmissionsModule,
@@ -31,8 +29,6 @@ import { SignInThrottle } from './sign-in-throttle.js';
     DashboardAccountController,
   ],
   providers: [
-    // Not exported by DomainVerificationModule; stateless, so a local instance is the same.
-    DomainsService,
     DashboardSessionsService,
     SignInThrottle,
     SignedInGuard,
