@@ -62,16 +62,17 @@ export class AppValidationPipe extends ValidationPipe {
     value: unknown,
     metadata: ArgumentMetadata,
   ): Promise<unknown> {
-    if (
-      metadata.type === 'body' &&
-      depthOf(value, MAX_BODY_DEPTH) > MAX_BODY_DEPTH
-    ) {
-      throw new ValidationFailedException([
-        `body is nested deeper than ${MAX_BODY_DEPTH} levels`,
-      ]);
-    }
-    if (metadata.type === 'body' && (value === undefined || value === null)) {
-      throw new ValidationFailedException(['body must be a JSON object']);
+    // Only bodies bound to a DTO class: raw bodies (the public submit route) are checked by
+    // their own handler, after its 404 for an unknown form.
+    if (metadata.type === 'body' && this.toValidate(metadata)) {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new ValidationFailedException(['body must be a JSON object']);
+      }
+      if (depthOf(value, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+        throw new ValidationFailedException([
+          `body is nested deeper than ${MAX_BODY_DEPTH} levels`,
+        ]);
+      }
     }
     return super.transform(value, metadata);
   }
