@@ -3,6 +3,7 @@
 // logout and password changes revoke, CSRF, sign-in rate limits, escaping, sign-up switch.
 import { createHash } from 'node:crypto';
 import { AccountsService } from '../src/accounts/accounts.service.js';
+import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount, TEST_PASSWORD } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
 import { csrfOf, DashboardClient, textOf } from './support/dashboard-client.js';
@@ -341,6 +342,54 @@ describe('dashboard (e2e)', () => {
       expect(still.status).toBe(200);
     });
 
+    it('pages through submissions newest first with a cursor link', async () => {
+      const email = freshEmail();
+      const client = await signedIn('203.0.113.25', email);
+      const owner = await t.app.get(AccountsService).findByEmail(email);
+      const { form } = await createForm(t, owner!.id, {
+        name: 'Busy',
+        fields: [{ id: 'n', type: 'number' }],
+      });
+      const start = Date.UTC(2025, 0, 1);
+      await t.dataSource.getRepository(Submission).insert(
+        Array.from({ length: 30 }, (_, i) => ({
+          id: `01JTEST${String(i).padStart(19, '0')}`,
+          formId: form.id,
+          data: { n: i + 1 },
+          ip: null,
+          userAgent: null,
+          origin: null,
+          createdAt: new Date(start + i * 60_000),
+        })),
+      );
+      const cells = (html: string) =>
+        [...html.matchAll(/<div class="cell-value">(\d+)<\/div>/g)].map((m) =>
+          Number(m[1]),
+        );
+
+      const first = await client.get(`/dashboard/forms/${form.id}`);
+      expect(textOf(first.html)).toContain('30 submissions in total');
+      expect(cells(first.html)).toEqual(
+        Array.from({ length: 25 }, (_, i) => 30 - i),
+      );
+      const next = /href="([^"]+\?cursor=[^"]+)">Older submissions/.exec(
+        first.html,
+      );
+      expect(next).not.toBeNull();
+
+      const second = await client.get(next![1].replace(/&amp;/g, '&'));
+      expect(second.status).toBe(200);
+      expect(cells(second.html)).toEqual([5, 4, 3, 2, 1]);
+      expect(second.html).not.toContain('Older submissions');
+      expect(second.html).toContain('← Newest');
+
+      const bad = await client.get(
+        `/dashboard/forms/${form.id}?cursor=garbage`,
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.headers.get('content-type')).toMatch(/^text\/html/);
+    });
+
     it('sends security headers: a strict CSP on the dashboard, a relaxed one on /docs only, no CORS', async () => {
       const client = await signedIn('203.0.113.22');
       const page = await client.send('GET', '/dashboard/forms');
@@ -360,6 +409,17 @@ describe('dashboard (e2e)', () => {
       expect(docs.headers.get('content-security-policy')).toContain(
         "style-src 'self' 'unsafe-inline'",
       );
+    });
+
+    it('answers an unknown dashboard address with an HTML 404 page', async () => {
+      const res = await new DashboardClient(t.url).get(
+        '/dashboard/no/such/page',
+      );
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.html).toContain('<h1>Page not found</h1>');
+      const asset = await fetch(`${t.url}/dashboard/assets/missing.css`);
+      expect(asset.status).toBe(404);
     });
 
     it('serves the stylesheet and script from /dashboard/assets/', async () => {

@@ -4,6 +4,7 @@ import {
   Controller,
   Get,
   HttpCode,
+  NotFoundException,
   Post,
   Query,
   Req,
@@ -198,6 +199,14 @@ export class DashboardAuthController {
     const { token } = await this.sessions.start(account.id);
     setSessionCookie(request, reply, token);
     return reply.redirect('/dashboard/forms?done=welcome', 303);
+  }
+
+  /** Unknown dashboard addresses get a page, not the API's JSON 404. */
+  @Get('*')
+  notFound(): never {
+    throw new NotFoundException(
+      'There is no page at this address. It may have moved, or the link may be incomplete.',
+    );
   }
 
   @Post('logout')

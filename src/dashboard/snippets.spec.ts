@@ -1,0 +1,45 @@
+import { fetchSnippet, htmlSnippet } from './snippets.js';
+
+const URL = 'https://forms.example.com/api/submit/abc';
+
+describe('snippets', () => {
+  it('builds an HTML form posting to the endpoint with one control per field and the honeypot', () => {
+    const html = htmlSnippet(URL, [
+      { id: 'email', type: 'email', label: 'Email', required: true },
+      { id: 'topic', type: 'select', options: ['Sales', 'A & B'] },
+      { id: 'ok', type: 'checkbox', label: 'Subscribe' },
+    ]);
+    expect(html).toContain(`<form action="${URL}" method="POST">`);
+    expect(html).toContain(
+      '<input type="email" id="fg-email" name="email" required>',
+    );
+    expect(html).toContain('<option>A &amp; B</option>');
+    expect(html).toContain(
+      '<input type="checkbox" name="ok" value="true"> Subscribe',
+    );
+    expect(html).toMatch(
+      /<input type="text" name="_honeypot" tabindex="-1" autocomplete="off" aria-hidden="true"\s+style="position:absolute;left:-10000px/,
+    );
+  });
+
+  it('escapes labels so the owner gets valid HTML', () => {
+    const html = htmlSnippet(URL, [
+      { id: 'x', type: 'text', label: '"><script>alert(1)</script>' },
+    ]);
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&quot;&gt;&lt;script&gt;');
+  });
+
+  it('falls back to example fields for a form that accepts any keys', () => {
+    expect(htmlSnippet(URL, [])).toContain('name="message"');
+  });
+
+  it('sends the same form with fetch as JSON, honeypot included', () => {
+    const js = fetchSnippet(URL, [{ id: 'email', type: 'email' }]);
+    expect(js).toContain(`fetch("${URL}"`);
+    expect(js).toContain('name="_honeypot"');
+    expect(js).toContain(
+      'JSON.stringify(Object.fromEntries(new FormData(form)))',
+    );
+  });
+});
