@@ -24,6 +24,8 @@ const FORM_KEYS = [
   'updatedAt',
 ];
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const NO_VERIFIED_DOMAIN =
+  'Domain verification is on but no domain is verified yet: only development hosts (localhost, 127.0.0.1, 192.168.x.x) can submit.';
 
 interface StoredForm {
   id: string;
@@ -96,7 +98,7 @@ describe('forms API (e2e)', () => {
       });
       expect(res.status).toBe(201);
       expect(Object.keys(res.body).sort()).toEqual(
-        [...FORM_KEYS, 'apiKey'].sort(),
+        [...FORM_KEYS, 'apiKey', 'warning'].sort(),
       );
       const { id, apiKey, createdAt } = res.body;
       expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
@@ -111,6 +113,7 @@ describe('forms API (e2e)', () => {
         createdAt,
         updatedAt: createdAt,
         apiKey,
+        warning: NO_VERIFIED_DOMAIN,
       });
 
       const row = await stored(id);
@@ -368,6 +371,7 @@ describe('forms API (e2e)', () => {
         apiKeyPrefix: form.apiKey.slice(0, 12),
         createdAt: form.form.createdAt.toISOString(),
         updatedAt: res.body.updatedAt,
+        warning: NO_VERIFIED_DOMAIN,
       });
       expect(res.body.updatedAt).toMatch(ISO_MS);
       expect(Date.parse(res.body.updatedAt)).toBeGreaterThanOrEqual(
@@ -427,6 +431,34 @@ describe('forms API (e2e)', () => {
   });
 
   describe('PATCH /api/v1/forms/:id', () => {
+    it('warns when domain verification is on but no domain is verified', async () => {
+      const form = await createForm(t, owner.account.id);
+      const expected = NO_VERIFIED_DOMAIN;
+      const on = await request(formUrl(form.form.id), {
+        method: 'PATCH',
+        apiKey: form.apiKey,
+        json: { domainVerification: true },
+      });
+      expect(on.status).toBe(200);
+      expect(on.body.domainVerification).toBe(true);
+      expect(on.body.warning).toBe(expected);
+      expect((await stored(form.form.id))!.domainVerification).toBe(true);
+      const read = await request(formUrl(form.form.id), {
+        apiKey: form.apiKey,
+      });
+      expect(read.body.warning).toBe(expected);
+      const list = await request(forms(), { apiKey: form.apiKey });
+      expect(list.body.data[0]).not.toHaveProperty('warning');
+
+      const off = await request(formUrl(form.form.id), {
+        method: 'PATCH',
+        apiKey: form.apiKey,
+        json: { domainVerification: false },
+      });
+      expect(off.status).toBe(200);
+      expect(off.body).not.toHaveProperty('warning');
+    });
+
     it('changes only the properties sent', async () => {
       const form = await createForm(t, owner.account.id);
       const renamed = await request(formUrl(form.form.id), {
@@ -1030,8 +1062,9 @@ describe('forms API (e2e)', () => {
       ]);
       expect(schemas.PatchFormDto.required ?? []).toEqual([]);
       expect(Object.keys(schemas.FormResponseDto.properties).sort()).toEqual(
-        [...FORM_KEYS].sort(),
+        [...FORM_KEYS, 'warning'].sort(),
       );
+      expect(schemas.FormResponseDto.required ?? []).not.toContain('warning');
       expect(schemas.CreatedFormResponseDto.properties.apiKey).toBeDefined();
       expect(schemas.FormResponseDto.properties.name.example).toBe('Contact');
       // Validated on its own: other features' routes are not this suite's business.

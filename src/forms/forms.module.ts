@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainVerificationCoreModule } from '../domain-verification/domain-verification-core.module.js';
 import { Form } from './form.entity.js';
 import { FormsController } from './forms.controller.js';
 import { FormsService } from './forms.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Form])],
+  imports: [TypeOrmModule.forFeature([Form]), DomainVerificationCoreModule],
   controllers: [FormsController],
   providers: [FormsService],
   exports: [FormsService],

@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { generateApiKey, generateFormId } from '../auth/api-keys.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
+import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import type { FormResponseDto } from './dto/form-response.dto.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
@@ -47,7 +48,16 @@ export class FormsService {
   constructor(
     @InjectRepository(Form) private readonly forms: Repository<Form>,
     private readonly secretBox: SecretBox,
+    private readonly domainVerification: DomainVerificationService,
   ) {}
+
+  /** toResponse plus the warning a single-form answer carries when the form needs attention. */
+  private async toDetailedResponse(form: Form): Promise<FormResponseDto> {
+    const response = this.toResponse(form);
+    const warning = await this.domainVerification.warningFor(form);
+    if (warning) response.warning = warning;
+    return response;
+  }
 
   /** The one place a form becomes what the API shows: new columns never leak by accident. */
   toResponse(form: Form): FormResponseDto {
@@ -87,7 +97,7 @@ export class FormsService {
     input: FormInput,
   ): Promise<CreatedFormResponseDto> {
     const { form, apiKey } = await this.create(principal.accountId, input);
-    return Object.assign(this.toResponse(form), { apiKey });
+    return Object.assign(await this.toDetailedResponse(form), { apiKey });
   }
 
   /** An account key sees every form of its account, a form key just its own form. */
@@ -120,7 +130,7 @@ export class FormsService {
   }
 
   async get(principal: ApiPrincipal, id: string): Promise<FormResponseDto> {
-    return this.toResponse(await this.findAccessible(principal, id));
+    return this.toDetailedResponse(await this.findAccessible(principal, id));
   }
 
   /** PUT: name, fields and domainVerification all take the new values (or their defaults). */
@@ -210,6 +220,7 @@ export class FormsService {
     );
     // Deleted between the read and the write.
     if (!result.affected) throw new NotFoundException(FORM_NOT_FOUND);
-    return this.toResponse(Object.assign(form, values));
+    this.domainVerification.invalidate(form.id);
+    return this.toDetailedResponse(Object.assign(form, values));
   }
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldDefinitionDto } from './field-definition.dto.js';
 
 const EXAMPLE_FORM_ID = 'q3Jv0cXh9S2mB7dLwEo4Tg';
@@ -46,6 +46,14 @@ export class FormResponseDto {
     example: '2025-11-21T10:15:30.123Z',
   })
   updatedAt: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Present when the form needs attention, e.g. domain verification is on but no domain is verified yet (only development hosts can then submit). Not included in lists.',
+    example:
+      'Domain verification is on but no domain is verified yet: only development hosts (localhost, 127.0.0.1, 192.168.x.x) can submit.',
+  })
+  warning?: string;
 }
 
 /** The answer to creating a form: the only response besides regeneration that carries the key. */
