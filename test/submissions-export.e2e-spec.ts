@@ -279,7 +279,7 @@ describe('submissions export (e2e)', () => {
 
   it('reads several batches in keyset order without skipping or repeating rows at ties', async () => {
     const form = await createForm(t, owner.account.id, { name: 'Big' });
-    // 4,500 rows with 7 per millisecond: batch boundaries (2,000 rows) fall inside ties.
+    // 4,500 rows with 7 per millisecond: batch boundaries (500 rows) fall inside ties.
     const rows = await insertSubmissions(
       t,
       form.form.id,

@@ -42,8 +42,25 @@ import {
 
 export const SUBMISSION_NOT_FOUND = 'Submission not found';
 
-/** Rows per query while exporting: memory stays flat whatever the table size. */
-export const EXPORT_BATCH_SIZE = 2000;
+/**
+ * Rows per query while exporting. Small on purpose: a batch lives across the await of
+ * its query, so whatever a young-generation GC finds alive gets promoted to the old
+ * generation. With 2,000-row batches a 1M-row export grew the heap by ~70 MB of
+ * promoted garbage before a full GC; with 500 the process stays within ~10 MB of idle.
+ */
+export const EXPORT_BATCH_SIZE = 500;
+/**
+ * Output is handed on in chunks of about this many characters: well below V8's
+ * large-object threshold (~128 KB), since large strings are freed only by a full GC
+ * and 1M rows of them piled up ~40 MB before one ran.
+ */
+export const EXPORT_CHUNK_CHARS = 32 * 1024;
+/** What each export format reads from a row. */
+const CSV_COLUMNS: ReadonlyArray<keyof SubmissionRow> = [
+  'id',
+  'createdAt',
+  'data',
+];
 /** Rows per statement while bulk-deleting, so no statement holds locks for long. */
 export const DELETE_BATCH_SIZE = 1000;
 /** A CSV of a form without configured fields gets at most this many value columns. */
@@ -274,30 +291,26 @@ export class SubmissionsService {
     const format = query.format ?? 'csv';
     const filters = parseFilters(query);
     let header = '';
-    let encode: (rows: SubmissionRow[]) => string;
+    let encode: (row: SubmissionRow) => string;
     if (format === 'csv') {
       const columns =
         form.fields.length > 0
           ? form.fields.map((field) => field.id)
           : await this.keysInOrder(form.id, filters);
       header = csvRow(['id', 'createdAt', ...columns]);
-      encode = (rows) => {
-        let text = '';
-        for (const row of rows) text += this.csvLine(row, columns);
-        return text;
-      };
+      encode = (row) => this.csvLine(row, columns);
     } else {
-      encode = (rows) => {
-        let text = '';
-        for (const row of rows) text += this.ndjsonLine(row);
-        return text;
-      };
+      encode = (row) => this.ndjsonLine(row);
     }
-    const first = await this.batch(form.id, filters, undefined);
+    const selected = format === 'csv' ? CSV_COLUMNS : ALL_COLUMNS;
+    const first = await this.batch(form.id, filters, selected, undefined);
     return {
       stream: Readable.from(
-        this.exportChunks(form.id, filters, first, header, encode),
-        { objectMode: false },
+        this.exportChunks(form.id, filters, selected, first, header, encode),
+        // Strings go to the socket as they are (Node encodes them into memory it
+        // frees once written, not into Buffers waiting for a GC); a few chunks are
+        // read ahead.
+        { objectMode: true, highWaterMark: 4 },
       ),
       contentType: CONTENT_TYPES[format],
       filename: exportFilename(form.name, format),
@@ -317,28 +330,36 @@ export class SubmissionsService {
   private async *exportChunks(
     formId: string,
     filters: SubmissionFilters,
+    columns: ReadonlyArray<keyof SubmissionRow>,
     first: SubmissionRow[],
     header: string,
-    encode: (rows: SubmissionRow[]) => string,
+    encode: (row: SubmissionRow) => string,
   ): AsyncGenerator<string> {
     let rows = first;
     let chunk = header;
     for (;;) {
-      if (rows.length > 0) chunk += encode(rows);
-      if (chunk !== '') yield chunk;
-      chunk = '';
-      if (rows.length < EXPORT_BATCH_SIZE) return;
+      for (const row of rows) {
+        chunk += encode(row);
+        if (chunk.length >= EXPORT_CHUNK_CHARS) {
+          yield chunk;
+          chunk = '';
+        }
+      }
+      if (rows.length < EXPORT_BATCH_SIZE) break;
       rows = await this.batch(
         formId,
         filters,
+        columns,
         positionOf(rows[rows.length - 1]),
       );
     }
+    if (chunk !== '') yield chunk;
   }
 
   private batch(
     formId: string,
     filters: SubmissionFilters,
+    columns: ReadonlyArray<keyof SubmissionRow>,
     after: SubmissionPosition | undefined,
   ): Promise<SubmissionRow[]> {
     return this.rows({
@@ -347,6 +368,7 @@ export class SubmissionsService {
       direction: 'DESC',
       after,
       limit: EXPORT_BATCH_SIZE,
+      columns,
     });
   }
 

@@ -147,27 +147,40 @@ async function timed(
   return { ms: performance.now() - started, status: res.status, body };
 }
 
-async function measure(
-  name: string,
-  url: string,
+/**
+ * Runs the scenarios round-robin (one request of each per round), so background
+ * noise on the machine hits all of them alike and their medians stay comparable.
+ */
+async function measureInterleaved(
+  scenarios: Record<string, string>,
   apiKey: string,
   runs: number,
-): Promise<Stats & { rows: number }> {
-  const first = await timed(url, apiKey);
-  if (first.status !== 200)
-    throw new Error(
-      `${name}: HTTP ${first.status} ${first.body.slice(0, 200)}`,
-    );
-  const rows = (JSON.parse(first.body) as { data: unknown[] }).data.length;
-  for (let i = 0; i < 3; i++) await timed(url, apiKey); // warm-up
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const result = await timed(url, apiKey);
-    if (result.status !== 200)
-      throw new Error(`${name}: HTTP ${result.status}`);
-    samples.push(result.ms);
+): Promise<Record<string, Stats & { rows: number }>> {
+  const samples: Record<string, number[]> = {};
+  const rows: Record<string, number> = {};
+  for (const [name, url] of Object.entries(scenarios)) {
+    const first = await timed(url, apiKey);
+    if (first.status !== 200)
+      throw new Error(
+        `${name}: HTTP ${first.status} ${first.body.slice(0, 200)}`,
+      );
+    rows[name] = (JSON.parse(first.body) as { data: unknown[] }).data.length;
+    samples[name] = [];
   }
-  return { ...stats(samples), rows };
+  for (let round = -3; round < runs; round++) {
+    for (const [name, url] of Object.entries(scenarios)) {
+      const result = await timed(url, apiKey);
+      if (result.status !== 200)
+        throw new Error(`${name}: HTTP ${result.status}`);
+      if (round >= 0) samples[name].push(result.ms); // rounds -3..-1 warm up
+    }
+  }
+  return Object.fromEntries(
+    Object.keys(scenarios).map((name) => [
+      name,
+      { ...stats(samples[name]), rows: rows[name] },
+    ]),
+  );
 }
 
 async function exportAll(
@@ -215,24 +228,64 @@ async function exportAll(
   };
 }
 
-async function explain(
-  dataSource: DataSource,
+/**
+ * EXPLAIN of the deep-page query as the service sends it, and how many index entries
+ * MariaDB/MySQL actually read for it (Handler_read_* of one dedicated session).
+ */
+async function explainDeepPage(
+  url: string,
   formId: string,
   cursorAt: Date,
   cursorId: string,
-): Promise<string> {
-  const rows = await dataSource.query<
-    Array<{ type: string; key: string | null; rows: number; Extra: string }>
-  >(
-    'EXPLAIN SELECT `id`, `data` FROM `submission` WHERE `formId` = ? AND (`createdAt` < ? OR (`createdAt` = ? AND `id` < ?)) ORDER BY `createdAt` DESC, `id` DESC LIMIT 26',
-    [formId, cursorAt, cursorAt, cursorId],
-  );
-  return rows
-    .map(
-      (row) =>
-        `type=${row.type} key=${row.key} rows=${row.rows} extra="${row.Extra}"`,
+): Promise<{ plan: string; handlerReads: Record<string, number> }> {
+  const parsed = new URL(url);
+  const connection = await createConnection({
+    host: parsed.hostname,
+    port: Number(parsed.port || 3306),
+    user: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+    database: decodeURIComponent(parsed.pathname.slice(1)),
+    timezone: 'Z',
+  });
+  try {
+    const at = cursorAt.toISOString().replace('T', ' ').replace('Z', '');
+    const sql =
+      'SELECT `id`, `formId`, `data`, `ip`, `userAgent`, `origin`, `createdAt` ' +
+      'FROM `submission` FORCE INDEX (`IDX_submission_form_created_id`) ' +
+      'WHERE `formId` = ? AND `createdAt` <= ? AND (`createdAt` < ? OR (`createdAt` = ? AND `id` < ?)) ' +
+      'ORDER BY `createdAt` DESC, `id` DESC LIMIT 26';
+    const params = [formId, at, at, at, cursorId];
+    const [explained] = await connection.query(`EXPLAIN ${sql}`, params);
+    const plan = (
+      explained as Array<{
+        type: string;
+        key: string | null;
+        key_len: string;
+        Extra: string;
+      }>
     )
-    .join('; ');
+      .map(
+        (row) =>
+          `type=${row.type} key=${row.key} key_len=${row.key_len} extra="${row.Extra}"`,
+      )
+      .join('; ');
+    await connection.query('FLUSH STATUS');
+    await connection.query(sql, params);
+    const [status] = await connection.query(
+      "SHOW SESSION STATUS LIKE 'Handler_read%'",
+    );
+    const handlerReads: Record<string, number> = {};
+    for (const row of status as Array<{
+      Variable_name: string;
+      Value: string;
+    }>) {
+      if (Number(row.Value) > 0)
+        handlerReads[row.Variable_name] = Number(row.Value);
+    }
+    return { plan, handlerReads };
+  } finally {
+    await connection.end();
+  }
 }
 
 async function main(): Promise<void> {
@@ -313,8 +366,8 @@ async function main(): Promise<void> {
   });
   const windowEnd = new Date(newest.createdAt.getTime() - 90 * 86_400_000);
   const windowStart = new Date(windowEnd.getTime() - 7 * 86_400_000);
-  const plan = await explain(
-    dataSource,
+  const { plan, handlerReads } = await explainDeepPage(
+    DATABASE_URL,
     form.id,
     deepRow.createdAt,
     deepRow.id,
@@ -328,33 +381,22 @@ async function main(): Promise<void> {
   const pid = server.child.pid!;
   const base = `${server.url}/api/v1/forms/${form.id}/submissions`;
   try {
-    log(`Server pid ${pid} on ${server.url}; measuring (${RUNS} runs each) …`);
-    const latency = {
-      firstPage: await measure(
-        'first page',
-        `${base}?limit=${PAGE}`,
-        apiKey,
-        RUNS,
-      ),
-      deepPage: await measure(
-        'deep page',
-        `${base}?limit=${PAGE}&cursor=${deepCursor}`,
-        apiKey,
-        RUNS,
-      ),
-      filteredPage: await measure(
-        'from/to page',
-        `${base}?limit=${PAGE}&from=${windowStart.toISOString()}&to=${windowEnd.toISOString()}`,
-        apiKey,
-        RUNS,
-      ),
-      search: await measure(
-        'q search',
-        `${base}?limit=${PAGE}&q=${SEARCH_TERM}`,
-        apiKey,
-        RUNS,
-      ),
-    };
+    log(
+      `Server pid ${pid} on ${server.url}; measuring (${RUNS} interleaved rounds) …`,
+    );
+    const latency = (await measureInterleaved(
+      {
+        firstPage: `${base}?limit=${PAGE}`,
+        deepPage: `${base}?limit=${PAGE}&cursor=${deepCursor}`,
+        filteredPage: `${base}?limit=${PAGE}&from=${windowStart.toISOString()}&to=${windowEnd.toISOString()}`,
+        search: `${base}?limit=${PAGE}&q=${SEARCH_TERM}`,
+      },
+      apiKey,
+      RUNS,
+    )) as Record<
+      'firstPage' | 'deepPage' | 'filteredPage' | 'search',
+      Stats & { rows: number }
+    >;
 
     // Walking the cursors down to depth 10,000 must land on the same row.
     const walkStarted = performance.now();
@@ -397,8 +439,8 @@ async function main(): Promise<void> {
     const fmt = (n: number) => n.toFixed(1).padStart(8);
     const lines = [
       '',
-      `Submissions benchmark — ${version}, ${total.toLocaleString('en-US')} submissions in one form, ${RUNS} runs per scenario, HTTP over loopback`,
-      `Deep-page plan (EXPLAIN): ${plan}`,
+      `Submissions benchmark — ${version}, ${total.toLocaleString('en-US')} submissions in one form, ${RUNS} interleaved runs per scenario, HTTP over loopback`,
+      `Deep-page query plan (EXPLAIN): ${plan}; handler reads: ${JSON.stringify(handlerReads)}`,
       '',
       '| scenario                              | median ms | p95 ms |  min ms |  max ms | rows |',
       '|---------------------------------------|----------:|-------:|--------:|--------:|-----:|',
@@ -445,6 +487,7 @@ async function main(): Promise<void> {
         latencyMs: latency,
         deepRatio,
         plan,
+        handlerReads,
         walk,
         export: { csv, ndjson },
         peakRssMb: peakRss,
