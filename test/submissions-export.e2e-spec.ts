@@ -1,6 +1,7 @@
 import { createAccount, type TestAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import type { Submission } from '../src/submissions/submission.entity.js';
+import { SEARCH_SCAN_ROWS } from '../src/submissions/submissions.service.js';
 import { request } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import {
@@ -306,6 +307,36 @@ describe('submissions export (e2e)', () => {
       .split('\n')
       .map((line) => (JSON.parse(line) as { id: string }).id);
     expect(ndjson).toEqual(expected);
+  });
+
+  it('exports every match of a rare search term, however far apart they are', async () => {
+    const form = await createForm(t, owner.account.id, { name: 'Sparse' });
+    const total = SEARCH_SCAN_ROWS * 2 + 10;
+    const rows = await insertSubmissions(
+      t,
+      form.form.id,
+      Array.from({ length: total }, (_, i) => ({
+        createdAt: new Date(Date.UTC(2025, 9, 1) + i),
+        data: {
+          name: i % 9_000 === 0 ? 'Needle' : `Hay ${i}`,
+          email: 'x@example.com',
+        },
+      })),
+    );
+    const expected = rows
+      .filter((row) => row.data.name === 'Needle')
+      .sort(newestFirst)
+      .map((row) => row.id);
+    expect(expected).toHaveLength(3);
+    const res = await fetch(exportUrl(form, '?format=ndjson&q=NEEDLE'), {
+      headers: { 'x-api-key': form.apiKey },
+    });
+    expect(res.status).toBe(200);
+    const ids = (await res.text())
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: string }).id);
+    expect(ids).toEqual(expected);
   });
 
   it('stops cleanly when the client goes away mid-export', async () => {

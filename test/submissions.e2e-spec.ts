@@ -2,7 +2,10 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { createAccount, type TestAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { Submission } from '../src/submissions/submission.entity.js';
-import { SubmissionsService } from '../src/submissions/submissions.service.js';
+import {
+  SEARCH_SCAN_ROWS,
+  SubmissionsService,
+} from '../src/submissions/submissions.service.js';
 import { request, type HttpResponse } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import {
@@ -475,6 +478,37 @@ describe('submissions API (e2e)', () => {
       ).toEqual(ids(1, 2, 3, 4, 5));
       const pages = await pageThrough(form, 'limit=2&q=EXAMPLE.NET');
       expect(pages.flat()).toEqual(ids(4, 5, 6));
+    });
+
+    it('bounds the rows one search request examines, and the cursor resumes the scan exactly', async () => {
+      const big = await createForm(t, owner.account.id);
+      const total = SEARCH_SCAN_ROWS + 50;
+      const rows = await insertSubmissions(
+        t,
+        big.form.id,
+        Array.from({ length: total }, (_, i) => ({
+          createdAt: new Date(Date.UTC(2025, 8, 1) + i * 10),
+          data: {
+            name: i === 0 || i === total - 1 ? 'Needle' : `Hay ${i}`,
+            email: `h${i}@example.com`,
+          },
+        })),
+      );
+      const first = await request(`${base(big)}?q=needle&limit=25`, {
+        apiKey: big.apiKey,
+      });
+      expect(first.status).toBe(200);
+      // Only the newest needle lies within the first 10,000 rows examined.
+      expect(first.body.data.map((s: { id: string }) => s.id)).toEqual([
+        rows[total - 1].id,
+      ]);
+      expect(first.body.nextCursor).toEqual(expect.any(String));
+      const second = await request(
+        `${base(big)}?q=needle&limit=25&cursor=${first.body.nextCursor}`,
+        { apiKey: big.apiKey },
+      );
+      expect(second.status).toBe(200);
+      expect(second.body).toEqual({ data: [asApi(rows[0])], nextCursor: null });
     });
 
     it('rejects a q longer than 200 characters', async () => {

@@ -107,7 +107,7 @@ export class SubmissionsController {
   @ApiOperation({
     summary: 'List submissions, newest first, with cursor paging',
     description:
-      'Ordered by createdAt then id, both descending. Follow `nextCursor` until it is null: every submission that existed when paging began is returned exactly once, even while new ones arrive (they appear on a fresh first page). `from` is inclusive, `to` exclusive.',
+      'Ordered by createdAt then id, both descending. Follow `nextCursor` until it is null: every submission that existed when paging began is returned exactly once, even while new ones arrive (they appear on a fresh first page). `from` is inclusive, `to` exclusive. With `q`, each request examines at most 10,000 submissions, so a page can be short (or empty) while `nextCursor` is still set.',
   })
   @ApiOkResponse({ type: SubmissionPageDto, description: 'One page.' })
   @ApiBadRequestResponse(BAD_QUERY_RESPONSE)

@@ -61,6 +61,12 @@ const CSV_COLUMNS: ReadonlyArray<keyof SubmissionRow> = [
   'createdAt',
   'data',
 ];
+/**
+ * A `q` search examines at most this many submissions per request (per export batch),
+ * so a rare term costs a bounded ~0.2 s instead of a scan of the whole form. A page
+ * may then hold fewer matches than `limit` while nextCursor continues the scan.
+ */
+export const SEARCH_SCAN_ROWS = 10_000;
 /** Rows per statement while bulk-deleting, so no statement holds locks for long. */
 export const DELETE_BATCH_SIZE = 1000;
 /** A CSV of a form without configured fields gets at most this many value columns. */
@@ -106,8 +112,22 @@ interface RowQuery {
   direction: Direction;
   /** Rows strictly after this position in `direction`. */
   after?: SubmissionPosition;
+  /** Rows up to and including this position in `direction`. */
+  through?: SubmissionPosition;
   limit: number;
+  /** Only to find the end of a search window: a fixed budget, never a page depth. */
+  offset?: number;
   columns?: ReadonlyArray<keyof SubmissionRow>;
+}
+
+/** Rows of one bounded read, and where its search window ended (if it did). */
+interface RowBatch {
+  rows: SubmissionRow[];
+  /**
+   * Set when a `q` search stopped at its scan budget: every row up to here was
+   * examined, so the next read continues strictly after this position.
+   */
+  scannedThrough?: SubmissionPosition;
 }
 
 const ALL_COLUMNS: ReadonlyArray<keyof SubmissionRow> = [
@@ -181,7 +201,7 @@ export class SubmissionsService {
       if (!after) throw new BadRequestException(INVALID_CURSOR);
     }
     // One row more than asked tells whether a next page exists, without a COUNT.
-    const rows = await this.rows({
+    const { rows, scannedThrough } = await this.read({
       formId: form.id,
       filters,
       direction: 'DESC',
@@ -189,10 +209,12 @@ export class SubmissionsService {
       limit: limit + 1,
     });
     const page = rows.slice(0, limit);
+    let next: SubmissionPosition | undefined;
+    if (rows.length > limit) next = positionOf(page[limit - 1]);
+    else next = scannedThrough;
     return {
       data: page.map((row) => this.map(row)),
-      nextCursor:
-        rows.length > limit ? encodeCursor(positionOf(page[limit - 1])) : null,
+      nextCursor: next ? encodeCursor(next) : null,
     };
   }
 
@@ -303,7 +325,13 @@ export class SubmissionsService {
       encode = (row) => this.ndjsonLine(row);
     }
     const selected = format === 'csv' ? CSV_COLUMNS : ALL_COLUMNS;
-    const first = await this.batch(form.id, filters, selected, undefined);
+    const first = await this.read({
+      formId: form.id,
+      filters,
+      direction: 'DESC',
+      limit: EXPORT_BATCH_SIZE,
+      columns: selected,
+    });
     return {
       stream: Readable.from(
         this.exportChunks(form.id, filters, selected, first, header, encode),
@@ -331,45 +359,63 @@ export class SubmissionsService {
     formId: string,
     filters: SubmissionFilters,
     columns: ReadonlyArray<keyof SubmissionRow>,
-    first: SubmissionRow[],
+    first: RowBatch,
     header: string,
     encode: (row: SubmissionRow) => string,
   ): AsyncGenerator<string> {
-    let rows = first;
+    let batch = first;
     let chunk = header;
     for (;;) {
-      for (const row of rows) {
+      for (const row of batch.rows) {
         chunk += encode(row);
         if (chunk.length >= EXPORT_CHUNK_CHARS) {
           yield chunk;
           chunk = '';
         }
       }
-      if (rows.length < EXPORT_BATCH_SIZE) break;
-      rows = await this.batch(
+      const after = this.resumeAfter(batch, EXPORT_BATCH_SIZE);
+      if (!after) break;
+      batch = await this.read({
         formId,
         filters,
+        direction: 'DESC',
+        after,
+        limit: EXPORT_BATCH_SIZE,
         columns,
-        positionOf(rows[rows.length - 1]),
-      );
+      });
     }
     if (chunk !== '') yield chunk;
   }
 
-  private batch(
-    formId: string,
-    filters: SubmissionFilters,
-    columns: ReadonlyArray<keyof SubmissionRow>,
-    after: SubmissionPosition | undefined,
-  ): Promise<SubmissionRow[]> {
-    return this.rows({
-      formId,
-      filters,
-      direction: 'DESC',
-      after,
-      limit: EXPORT_BATCH_SIZE,
-      columns,
+  /** Where the read after a full or search-bounded batch continues; undefined at the end. */
+  private resumeAfter(
+    batch: RowBatch,
+    limit: number,
+  ): SubmissionPosition | undefined {
+    if (batch.rows.length >= limit)
+      return positionOf(batch.rows[batch.rows.length - 1]);
+    return batch.scannedThrough;
+  }
+
+  /**
+   * `rows()`, with a `q` search confined to the next SEARCH_SCAN_ROWS submissions in
+   * order: the window's last position is found on the index alone (an index-only
+   * scan of a fixed size, whatever the depth), and the search runs inside it.
+   */
+  private async read(query: RowQuery): Promise<RowBatch> {
+    if (!query.filters.q) return { rows: await this.rows(query) };
+    const [end] = await this.rows({
+      ...query,
+      filters: { ...query.filters, q: undefined },
+      columns: ['createdAt', 'id'],
+      limit: 1,
+      offset: SEARCH_SCAN_ROWS - 1,
     });
+    const through = end ? positionOf(end) : undefined;
+    return {
+      rows: await this.rows({ ...query, through }),
+      scannedThrough: through,
+    };
   }
 
   /**
@@ -384,7 +430,7 @@ export class SubmissionsService {
     const keys = new Set<string>();
     let after: SubmissionPosition | undefined;
     for (;;) {
-      const rows = await this.rows({
+      const batch = await this.read({
         formId,
         filters,
         direction: 'ASC',
@@ -392,14 +438,14 @@ export class SubmissionsService {
         limit: EXPORT_BATCH_SIZE,
         columns: ['id', 'createdAt', 'data'],
       });
-      for (const row of rows) {
+      for (const row of batch.rows) {
         for (const key of Object.keys(toData(row.data))) {
           if (keys.size >= MAX_CSV_COLUMNS) return [...keys];
           keys.add(key);
         }
       }
-      if (rows.length < EXPORT_BATCH_SIZE) return [...keys];
-      after = positionOf(rows[rows.length - 1]);
+      after = this.resumeAfter(batch, EXPORT_BATCH_SIZE);
+      if (!after) return [...keys];
     }
   }
 
@@ -466,6 +512,16 @@ export class SubmissionsService {
       );
       params.push(at, at, at, query.after.id);
     }
+    if (query.through) {
+      const [op, bound] =
+        query.direction === 'DESC' ? ['>', '>='] : ['<', '<='];
+      const at = sqlDatetime(query.through.createdAt);
+      where.push(
+        `${createdAt} ${bound} ?`,
+        `(${createdAt} ${op} ? OR (${createdAt} = ? AND ${id} ${bound} ?))`,
+      );
+      params.push(at, at, at, query.through.id);
+    }
     if (q && this.isSqlite()) {
       this.registerSqliteSearch();
       where.push(`${SQLITE_SEARCH_FUNCTION}(${e('data')}, ?) = 1`);
@@ -483,7 +539,8 @@ export class SubmissionsService {
     const direction = query.direction;
     return this.submissions.query<SubmissionRow[]>(
       `SELECT ${columns} FROM ${table} WHERE ${where.join(' AND ')} ` +
-        `ORDER BY ${createdAt} ${direction}, ${id} ${direction} LIMIT ${Math.trunc(query.limit)}`,
+        `ORDER BY ${createdAt} ${direction}, ${id} ${direction} LIMIT ${Math.trunc(query.limit)}` +
+        (query.offset ? ` OFFSET ${Math.trunc(query.offset)}` : ''),
       params,
     );
   }

@@ -16,7 +16,8 @@ export const MAX_PAGE_SIZE = 100;
 export class SearchQueryDto extends SubmissionRangeQueryDto {
   @ApiPropertyOptional({
     description:
-      'Case-insensitive text search: keeps submissions where some submitted value contains this text (field names are not searched).',
+      'Case-insensitive text search: keeps submissions where some submitted value contains this text (field names are not searched). ' +
+      'A search examines at most 10,000 submissions per request, so a page may hold fewer than `limit` items (even none) while `nextCursor` is set: keep following it until it is null.',
     example: 'lovelace',
     maxLength: 200,
   })

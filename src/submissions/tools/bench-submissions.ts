@@ -36,6 +36,8 @@ const RUNS = Number(env.BENCH_RUNS ?? 30);
 const DEPTH = 10_000;
 const PAGE = 25;
 const SEARCH_TERM = 'northwind';
+/** Matches nothing: the search examines its whole per-request budget. */
+const RARE_TERM = 'no-such-text';
 const BENCH_SECRET = 'formgate-bench-secret-not-for-production-0123456789';
 const BENCH_EMAIL = 'bench@formgate.example';
 const BENCH_FORM = 'Bench contact form';
@@ -390,11 +392,12 @@ async function main(): Promise<void> {
         deepPage: `${base}?limit=${PAGE}&cursor=${deepCursor}`,
         filteredPage: `${base}?limit=${PAGE}&from=${windowStart.toISOString()}&to=${windowEnd.toISOString()}`,
         search: `${base}?limit=${PAGE}&q=${SEARCH_TERM}`,
+        searchRare: `${base}?limit=${PAGE}&q=${RARE_TERM}`,
       },
       apiKey,
       RUNS,
     )) as Record<
-      'firstPage' | 'deepPage' | 'filteredPage' | 'search',
+      'firstPage' | 'deepPage' | 'filteredPage' | 'search' | 'searchRare',
       Stats & { rows: number }
     >;
 
@@ -453,6 +456,7 @@ async function main(): Promise<void> {
           ],
           ['from/to page (7-day window)', latency.filteredPage],
           [`q search "${SEARCH_TERM}"`, latency.search],
+          [`q search "${RARE_TERM}" (no match)`, latency.searchRare],
         ] as Array<[string, Stats & { rows: number }]>
       ).map(
         ([name, s]) =>
