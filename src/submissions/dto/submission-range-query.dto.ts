@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsOptional, ValidateBy } from 'class-validator';
 import { INSTANT_FORMAT_HINT, parseInstant } from '../submission-filters.js';
 
@@ -36,6 +36,7 @@ export class SubmissionRangeQueryDto {
   to?: string;
 
   /** The key may travel as a query parameter (documented as a security scheme). */
+  @ApiHideProperty()
   @Allow()
   apiKey?: unknown;
 }
