@@ -46,11 +46,15 @@ export function createFastifyAdapter(
     requestTimeout: REQUEST_TIMEOUT_MS,
     connectionTimeout: 60_000,
     keepAliveTimeout: 10_000,
-    maxParamLength: 200,
+    routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // Errors the router raises before any route runs (malformed URL) get our JSON shape too.
-    frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => {
+    frameworkErrors: (
+      error: Error,
+      _request: FastifyRequest,
+      reply: FastifyReply,
+    ) => {
       const { status, body, headers } = toErrorResponse(error);
       void reply.status(status).headers(headers).send(body);
     },

@@ -72,8 +72,10 @@ describe('toErrorResponse', () => {
       headers: { 'retry-after': '5' },
       unexpected: false,
     });
-    expect(toErrorResponse(new ServiceUnavailableError()).headers).toEqual({
-      'retry-after': '5',
+    expect(toErrorResponse(new ServiceUnavailableError())).toMatchObject({
+      status: 503,
+      headers: { 'retry-after': '5' },
+      unexpected: false,
     });
   });
 

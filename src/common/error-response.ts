@@ -157,7 +157,8 @@ function fromHttpException(exception: HttpException): ErrorResponse {
     status,
     body: { error: message },
     headers,
-    unexpected: status >= 500,
+    // 503 means a dependency is away (logged as a warning), not a fault of ours.
+    unexpected: status >= 500 && status !== HttpStatus.SERVICE_UNAVAILABLE,
   };
 }
 

@@ -37,7 +37,10 @@ export async function request<T = any>(
   const response = await fetch(url, {
     method: options.method ?? (body === undefined ? 'GET' : 'POST'),
     headers,
-    body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
+    body:
+      typeof body === 'string' || body === undefined
+        ? body
+        : new Uint8Array(body),
   });
   const text = await response.text();
   let parsed: unknown = undefined;
