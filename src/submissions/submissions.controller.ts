@@ -90,6 +90,20 @@ const UNAVAILABLE_RESPONSE = {
 };
 
 /** Key-protected submissions management: /api/v1/forms/:id/submissions… */
+
+/** 404 of the routes that address one submission. */
+const SUBMISSION_NOT_FOUND_RESPONSE = {
+  type: ErrorDto,
+  description:
+    'No such form or submission (or the key does not reach the form).',
+  examples: {
+    submission: {
+      summary: 'unknown submission',
+      value: { error: 'Submission not found' },
+    },
+    form: { summary: 'unknown form', value: { error: 'Form not found' } },
+  },
+};
 @ApiTags('submissions')
 @ApiKeyAuth()
 @ApiExtraModels(SubmissionDto)
@@ -175,18 +189,7 @@ export class SubmissionsController {
   @ApiOperation({ summary: 'Read one submission' })
   @ApiParam(SUBMISSION_ID_PARAM)
   @ApiOkResponse({ type: SubmissionDto })
-  @ApiNotFoundResponse({
-    type: ErrorDto,
-    description:
-      'No such form or submission (or the key does not reach the form).',
-    examples: {
-      submission: {
-        summary: 'unknown submission',
-        value: { error: 'Submission not found' },
-      },
-      form: { summary: 'unknown form', value: { error: 'Form not found' } },
-    },
-  })
+  @ApiNotFoundResponse(SUBMISSION_NOT_FOUND_RESPONSE)
   async findOne(
     @Principal() principal: ApiPrincipal,
     @Param('id') id: string,
@@ -201,18 +204,7 @@ export class SubmissionsController {
   @ApiOperation({ summary: 'Delete one submission' })
   @ApiParam(SUBMISSION_ID_PARAM)
   @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiNotFoundResponse({
-    type: ErrorDto,
-    description:
-      'No such form or submission (or the key does not reach the form).',
-    examples: {
-      submission: {
-        summary: 'unknown submission',
-        value: { error: 'Submission not found' },
-      },
-      form: { summary: 'unknown form', value: { error: 'Form not found' } },
-    },
-  })
+  @ApiNotFoundResponse(SUBMISSION_NOT_FOUND_RESPONSE)
   async remove(
     @Principal() principal: ApiPrincipal,
     @Param('id') id: string,
