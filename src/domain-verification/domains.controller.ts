@@ -29,23 +29,16 @@ import {
   DomainListResponseDto,
   DomainResponseDto,
 } from './dto/domain-response.dto.js';
+import {
+  FORM_ID_PARAM,
+  FORM_NOT_FOUND_RESPONSE,
+} from '../forms/form-route.openapi.js';
 
-const ID_PARAM = {
-  name: 'id',
-  description: 'The form identifier.',
-  example: 'q3Jv0cXh9S2mB7dLwEo4Tg',
-};
 const DOMAIN_PARAM = {
   name: 'domain',
   description:
     'A domain of the form, e.g. `example.com` (case and IDN spelling do not matter: `Bücher.de` finds `xn--bcher-kva.de`).',
   example: 'example.com',
-};
-const FORM_NOT_FOUND = {
-  type: ErrorDto,
-  description:
-    'No such form, or the key may not reach it (a form key reaches only its own form).',
-  example: { error: 'Form not found' },
 };
 const FORM_OR_DOMAIN_NOT_FOUND = {
   type: ErrorDto,
@@ -76,9 +69,9 @@ export class DomainsController {
       '`warning` is set when domain verification is on but no domain is verified yet ' +
       '(then only development hosts — localhost, 127.0.0.1, 192.168.x.x — can submit).',
   })
-  @ApiParam(ID_PARAM)
+  @ApiParam(FORM_ID_PARAM)
   @ApiOkResponse({ type: DomainListResponseDto })
-  @ApiNotFoundResponse(FORM_NOT_FOUND)
+  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   list(
     @Principal() principal: ApiPrincipal,
     @Param('id') id: string,
@@ -96,7 +89,7 @@ export class DomainsController {
       ' When the form has `domainVerification` on, submissions are accepted only from verified ' +
       'domains and their subdomains (and from development hosts). At most 20 domains per form.',
   })
-  @ApiParam(ID_PARAM)
+  @ApiParam(FORM_ID_PARAM)
   @ApiBody({ type: AddDomainDto })
   @ApiCreatedResponse({
     type: DomainResponseDto,
@@ -119,7 +112,7 @@ export class DomainsController {
       'The domain is already on this form, or the form has 20 domains already.',
     example: { error: 'example.com is already a domain of this form' },
   })
-  @ApiNotFoundResponse(FORM_NOT_FOUND)
+  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   add(
     @Principal() principal: ApiPrincipal,
     @Param('id') id: string,
@@ -141,7 +134,7 @@ export class DomainsController {
       'verified if the record disappears later; delete the domain to revoke it. ' +
       TXT_INSTRUCTIONS,
   })
-  @ApiParam(ID_PARAM)
+  @ApiParam(FORM_ID_PARAM)
   @ApiParam(DOMAIN_PARAM)
   @ApiOkResponse({
     type: DomainResponseDto,
@@ -165,7 +158,7 @@ export class DomainsController {
       'Removes the domain, verified or not. With domain verification on, submissions from it ' +
       'and its subdomains are refused from the next request on.',
   })
-  @ApiParam(ID_PARAM)
+  @ApiParam(FORM_ID_PARAM)
   @ApiParam(DOMAIN_PARAM)
   @ApiNoContentResponse({ description: 'Removed.' })
   @ApiNotFoundResponse(FORM_OR_DOMAIN_NOT_FOUND)

@@ -23,7 +23,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../auth/principal.js';
-import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
+import { ValidationErrorDto } from '../common/dto/error.dto.js';
 import { CreateFormDto } from './dto/create-form.dto.js';
 import {
   ApiKeyResponseDto,
@@ -34,18 +34,11 @@ import {
 import { PatchFormDto } from './dto/patch-form.dto.js';
 import { UpdateFormDto } from './dto/update-form.dto.js';
 import { FormsService } from './forms.service.js';
+import {
+  FORM_ID_PARAM,
+  FORM_NOT_FOUND_RESPONSE,
+} from './form-route.openapi.js';
 
-const ID_PARAM = {
-  name: 'id',
-  description: 'The form identifier.',
-  example: 'q3Jv0cXh9S2mB7dLwEo4Tg',
-};
-const NOT_FOUND = {
-  type: ErrorDto,
-  description:
-    'No such form, or the key may not reach it (a form key reaches only its own form).',
-  example: { error: 'Form not found' },
-};
 const INVALID_BODY = {
   type: ValidationErrorDto,
   description: 'The body is not valid: one message per problem.',
@@ -96,9 +89,9 @@ export class FormsController {
 
   @Get(':id')
   @ApiOperation({ summary: 'Read a form' })
-  @ApiParam(ID_PARAM)
+  @ApiParam(FORM_ID_PARAM)
   @ApiOkResponse({ type: FormResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   get(
     @Principal() principal: ApiPrincipal,
     @Param('id') id: string,
@@ -112,11 +105,11 @@ export class FormsController {
     description:
       'Replaces name, fields and domainVerification; omitted fields and domainVerification become [] and false. Use PATCH to change only some properties.',
   })
-  @ApiParam(ID_PARAM)
+  @ApiParam(FORM_ID_PARAM)
   @ApiBody({ type: UpdateFormDto })
   @ApiOkResponse({ type: FormResponseDto })
   @ApiBadRequestResponse(INVALID_BODY)
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   replace(
     @Principal() principal: ApiPrincipal,
     @Param('id') id: string,
@@ -130,11 +123,11 @@ export class FormsController {
     summary: 'Update part of a form',
     description: 'Changes only the properties sent.',
   })
-  @ApiParam(ID_PARAM)
+  @ApiParam(FORM_ID_PARAM)
   @ApiBody({ type: PatchFormDto })
   @ApiOkResponse({ type: FormResponseDto })
   @ApiBadRequestResponse(INVALID_BODY)
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   patch(
     @Principal() principal: ApiPrincipal,
     @Param('id') id: string,
@@ -150,9 +143,9 @@ export class FormsController {
     description:
       'Deletes the form with its submissions and domains. Its API key stops working.',
   })
-  @ApiParam(ID_PARAM)
+  @ApiParam(FORM_ID_PARAM)
   @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   remove(
     @Principal() principal: ApiPrincipal,
     @Param('id') id: string,
@@ -167,9 +160,9 @@ export class FormsController {
     description:
       'Issues a new key for the form. The old key is refused (403) from this moment on: put the new one into every client.',
   })
-  @ApiParam(ID_PARAM)
+  @ApiParam(FORM_ID_PARAM)
   @ApiOkResponse({ type: ApiKeyResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   async regenerateKey(
     @Principal() principal: ApiPrincipal,
     @Param('id') id: string,

@@ -35,22 +35,15 @@ import {
 } from './dto/submission.dto.js';
 import { SubmissionRangeQueryDto } from './dto/submission-range-query.dto.js';
 import { SubmissionsService } from './submissions.service.js';
+import {
+  FORM_ID_PARAM,
+  FORM_NOT_FOUND_RESPONSE,
+} from '../forms/form-route.openapi.js';
 
-const FORM_ID_PARAM = {
-  name: 'id',
-  description: 'The form identifier.',
-  example: 'q2T9aY0bXk3LmN8pQr5sUw',
-};
 const SUBMISSION_ID_PARAM = {
   name: 'submissionId',
   description: 'The submission identifier.',
   example: '01JNMZ6Q0S8V7K2D3F4G5H6J7K',
-};
-const FORM_NOT_FOUND_RESPONSE = {
-  type: ErrorDto,
-  description:
-    'No such form, or the key does not reach it (a form key reaches only its own form).',
-  example: { error: 'Form not found' },
 };
 const BAD_QUERY_RESPONSE = {
   type: ValidationErrorDto,
