@@ -9,11 +9,16 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module.js';
+import { writeClientError } from './common/client-error.js';
 import { toErrorResponse } from './common/error-response.js';
 import { createLogger, PinoNestLogger } from './common/logger.js';
 import { setupSwagger } from './common/swagger.js';
 import type { AppConfig, TrustProxy } from './config/app-config.js';
-import { configureSubmit } from './submissions/submit.setup.js';
+import {
+  configureSubmit,
+  isSubmitUrl,
+  SUBMIT_CORS_HEADERS,
+} from './submissions/submit.setup.js';
 import { configureDashboard } from './dashboard/dashboard.setup.js';
 
 /** A slow client gets this long to send a whole request. */
@@ -50,13 +55,19 @@ export function createFastifyAdapter(
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // Errors the router raises before any route runs (malformed URL) get our JSON shape too.
+    clientErrorHandler: writeClientError,
     frameworkErrors: (
       error: Error,
-      _request: FastifyRequest,
+      request: FastifyRequest,
       reply: FastifyReply,
     ) => {
       const { status, body, headers } = toErrorResponse(error);
-      void reply.status(status).headers(headers).send(body);
+      // The submit route promises its CORS headers on every response, these included.
+      const cors = isSubmitUrl(request.url) ? SUBMIT_CORS_HEADERS : {};
+      void reply
+        .status(status)
+        .headers({ ...headers, ...cors })
+        .send(body);
     },
   });
 }

@@ -73,6 +73,34 @@ describe('foundation (e2e)', () => {
       expect(res.body).toEqual({ error: 'Malformed URL' });
     });
 
+    it('answers an over-long path segment with a 414 {error}', async () => {
+      const res = await request(`${t.url}/api/v1/forms/${'a'.repeat(300)}`);
+      expect(res.status).toBe(414);
+      expect(res.body).toEqual({
+        error: 'A segment of the URL path is too long',
+      });
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    });
+
+    it('keeps the submit route CORS-open on errors raised before routing', async () => {
+      const res = await request(`${t.url}/api/submit/${'a'.repeat(300)}`, {
+        json: {},
+      });
+      expect(res.status).toBe(414);
+      expect(res.body).toEqual({
+        error: 'A segment of the URL path is too long',
+      });
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    });
+
+    it('answers a URL beyond the header limit with a 431 {error}', async () => {
+      const res = await request(`${t.url}/${'x'.repeat(20_000)}`);
+      expect(res.status).toBe(431);
+      expect(res.body).toEqual({
+        error: 'Request headers (or the URL) are too large',
+      });
+    });
+
     it('refuses __proto__ keys in JSON with a 400 and no pollution', async () => {
       const res = await request(`${t.url}/api/v1/forms`, {
         method: 'POST',

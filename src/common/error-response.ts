@@ -1,6 +1,7 @@
 // Turns any thrown value into the one error shape of the API: `{error}` or
 // `{error, errors}`, a status and extra headers. Pure, so it is unit-tested alone.
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { STATUS_CODES } from 'node:http';
 import {
   ServiceUnavailableError,
   ValidationFailedException,
@@ -30,6 +31,7 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   ],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Request body is not valid JSON'],
   FST_ERR_BAD_URL: [400, 'Malformed URL'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'A segment of the URL path is too long'],
   FST_ERR_ASYNC_CONSTRAINT: [400, 'Malformed request'],
 };
 
@@ -179,7 +181,7 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
     const known = code ? FASTIFY_MESSAGES[code] : undefined;
     return {
       status: known?.[0] ?? statusCode,
-      body: { error: known?.[1] ?? 'Bad request' },
+      body: { error: known?.[1] ?? STATUS_CODES[statusCode] ?? 'Bad request' },
       headers: {},
       unexpected: false,
     };
