@@ -13,6 +13,7 @@ import { DomainVerificationModule } from './domain-verification/domain-verificat
 import { FormsModule } from './forms/forms.module.js';
 import { HealthModule } from './health/health.module.js';
 import { SubmissionsModule } from './submissions/submissions.module.js';
+import { SubmitModule } from './submit/submit.module.js';
 
 @Module({})
 export class AppModule {
@@ -25,6 +26,7 @@ export class AppModule {
         AuthModule,
         AccountsModule,
         FormsModule,
+        SubmitModule,
         SubmissionsModule,
         DomainVerificationModule,
         DashboardModule,

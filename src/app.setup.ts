@@ -18,7 +18,7 @@ import {
   configureSubmit,
   isSubmitUrl,
   SUBMIT_CORS_HEADERS,
-} from './submissions/submit.setup.js';
+} from './submit/submit-cors.js';
 import { configureDashboard } from './dashboard/dashboard.setup.js';
 
 /** A slow client gets this long to send a whole request. */

@@ -12,7 +12,7 @@
 // - keys starting with `_` are control keys (`_honeypot`, …): never validated, never stored;
 // - a form without fields stores any other key with its scalar value as sent.
 import type { FieldDefinition, FieldType, Form } from '../forms/form.entity.js';
-import type { SubmissionData } from './submission.entity.js';
+import type { SubmissionData } from '../submissions/submission.entity.js';
 
 /** Longest value of a field without its own maxLength, and of any key of a form without fields. */
 export const DEFAULT_MAX_LENGTH = 5000;

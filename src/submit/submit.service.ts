@@ -12,7 +12,7 @@ import { FORM_NOT_FOUND, FormsService } from '../forms/forms.service.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
 import { normalizeClientIp } from './rate-limit/client-ip.js';
 import { SubmissionValidatorCache } from './submission-validator.js';
-import { Submission } from './submission.entity.js';
+import { Submission } from '../submissions/submission.entity.js';
 
 /** The spam trap: a hidden input people leave empty and form-filling bots do not. */
 export const HONEYPOT_KEY = '_honeypot';
