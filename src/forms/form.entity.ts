@@ -68,6 +68,13 @@ export class Form {
   @Column({ type: 'varchar', length: 16 })
   apiKeyPrefix: string;
 
+  /**
+   * How many posts the honeypot turned away since the form was created. Only the count is
+   * kept: a trapped post is never stored. Written by the submit path's commit queue.
+   */
+  @Column({ type: 'integer', default: 0 })
+  honeypotHits: number;
+
   @TimestampColumn()
   createdAt: Date;
 
