@@ -1,9 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
-import { DeadlineInterceptor } from './common/deadline.interceptor.js';
 import { AppValidationPipe } from './common/validation.pipe.js';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
@@ -35,7 +34,6 @@ export class AppModule {
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: AppValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: DeadlineInterceptor },
       ],
     };
   }

@@ -6,7 +6,7 @@ import {
   FastifyAdapter,
   type NestFastifyApplication,
 } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module.js';
 import { writeClientError } from './common/client-error.js';
@@ -20,6 +20,35 @@ import {
   SUBMIT_CORS_HEADERS,
 } from './submit/submit-cors.js';
 import { configureDashboard } from './dashboard/dashboard.setup.js';
+
+/**
+ * One log line per request, written when it completes (with the request in it), instead of
+ * a line when it arrives and another when it ends. A submission that was accepted is its own
+ * record (the stored row): its line is at debug level, so a busy form does not flood the log.
+ * Refused submissions (4xx, 5xx) are logged like every other request.
+ */
+class RequestLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error) {
+      super.requestCompleted(error, request, reply);
+      return;
+    }
+    const log = reply.log as PinoLogger;
+    const level =
+      reply.statusCode < 400 && isSubmitUrl(request.url) ? 'debug' : 'info';
+    if (!log.isLevelEnabled(level)) return;
+    log[level](
+      { req: request, res: reply, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+  }
+}
 
 /** A slow client gets this long to send a whole request. */
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -54,6 +83,7 @@ export function createFastifyAdapter(
     routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    logController: new RequestLogController(),
     // Errors the router raises before any route runs (malformed URL) get our JSON shape too.
     clientErrorHandler: writeClientError,
     frameworkErrors: (

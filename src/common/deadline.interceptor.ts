@@ -4,6 +4,7 @@ import {
   Injectable,
   NestInterceptor,
   SetMetadata,
+  UseInterceptors,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Observable, throwError, timeout } from 'rxjs';
@@ -34,3 +35,11 @@ export class DeadlineInterceptor implements NestInterceptor {
     );
   }
 }
+
+/**
+ * Puts the request deadline on every route of a controller. Applied per controller rather
+ * than globally so the public submit route, which bounds its database work itself (form
+ * cache, commit queue), runs without the interceptor machinery on its hot path. A test
+ * checks that every other controller carries it.
+ */
+export const WithDeadline = () => UseInterceptors(DeadlineInterceptor);

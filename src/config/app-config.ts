@@ -20,6 +20,8 @@ export class AppConfig {
   submitRateLimit: number;
   submitRateWindowSeconds: number;
   submitBodyLimit: number;
+  /** Accepted submissions waiting for the commit queue before submit answers 503. */
+  submitQueueLimit: number;
   trustProxy: TrustProxy;
   redisUrl: string | undefined;
   dnsServers: string[];
@@ -216,6 +218,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     102_400,
     1024,
     10_485_760,
+  );
+  config.submitQueueLimit = integer(
+    env,
+    'SUBMIT_QUEUE_LIMIT',
+    10_000,
+    1,
+    1_000_000,
   );
   config.trustProxy = parseTrustProxy(read(env, 'TRUST_PROXY'));
   const redisUrl = read(env, 'REDIS_URL');

@@ -29,6 +29,7 @@ import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { SignedInGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from './page-errors.js';
 import { SignInThrottle } from './sign-in-throttle.js';
+import { WithDeadline } from '../common/deadline.interceptor.js';
 
 const NOTICES: Record<string, string> = {
   'key-revoked':
@@ -46,6 +47,7 @@ interface AccountState {
 
 /** The owner's account: account API keys and password. */
 @ApiExcludeController()
+@WithDeadline()
 @Controller('dashboard/account')
 @UseGuards(SignedInGuard)
 @UseFilters(DashboardExceptionFilter)

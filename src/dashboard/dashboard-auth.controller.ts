@@ -33,6 +33,7 @@ import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from './page-errors.js';
 import { SignInThrottle } from './sign-in-throttle.js';
+import { WithDeadline } from '../common/deadline.interceptor.js';
 
 const NOTICES: Record<string, string> = {
   'signed-out': 'You are logged out.',
@@ -46,6 +47,7 @@ function waitMessage(seconds: number): string {
 
 /** Sign up, log in, log out. */
 @ApiExcludeController()
+@WithDeadline()
 @Controller('dashboard')
 @UseFilters(DashboardExceptionFilter)
 export class DashboardAuthController {

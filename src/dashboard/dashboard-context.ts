@@ -1,5 +1,6 @@
 // What a dashboard request knows about its signed-in owner, and the cookies that carry it.
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardSession } from './dashboard-session.entity.js';
 import { SESSION_TTL_MS } from './dashboard-sessions.service.js';
@@ -65,11 +66,19 @@ interface CookieReply {
   locals?: Record<string, unknown>;
 }
 
+/**
+ * A cookie of the request. Cookies are parsed here, on first use, rather than by a hook on
+ * every request: the public submit route never pays for them.
+ */
 export function cookieOf(
   request: FastifyRequest,
   name: string,
 ): string | undefined {
-  return (request as unknown as WithCookies).cookies?.[name];
+  const withCookies = request as unknown as WithCookies;
+  const cookies = (withCookies.cookies ??= fastifyCookie.parse(
+    request.headers.cookie ?? '',
+  ));
+  return Object.hasOwn(cookies, name) ? cookies[name] : undefined;
 }
 
 export function setCookie(

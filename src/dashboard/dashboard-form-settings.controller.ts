@@ -33,6 +33,7 @@ import {
   type EditorRow,
 } from './form-editor.js';
 import { formInputErrors, PageErrors, sentence } from './page-errors.js';
+import { WithDeadline } from '../common/deadline.interceptor.js';
 
 const NOTICES: Record<string, string> = {
   saved: 'Changes saved. New submissions are validated against these fields.',
@@ -56,6 +57,7 @@ interface SettingsState {
 
 /** A form's settings: name and fields, domain verification, key regeneration, deletion. */
 @ApiExcludeController()
+@WithDeadline()
 @Controller('dashboard/forms/:formId')
 @UseGuards(SignedInGuard)
 @UseFilters(DashboardExceptionFilter)

@@ -13,7 +13,7 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiPrincipal } from '../auth/principal.js';
-import { NoDeadline } from '../common/deadline.interceptor.js';
+import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import { FIELD_TYPES, type FieldDefinition } from '../forms/form.entity.js';
 import { validateFormInput } from '../forms/form-input.validation.js';
@@ -82,6 +82,7 @@ function lineCount(text: string): number {
 
 /** Forms list, new form, a form's overview page and its CSV export. */
 @ApiExcludeController()
+@WithDeadline()
 @Controller('dashboard/forms')
 @UseGuards(SignedInGuard)
 @UseFilters(DashboardExceptionFilter)

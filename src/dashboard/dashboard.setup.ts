@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyView from '@fastify/view';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '../config/app-config.js';
+import { isSubmitUrl } from '../submit/submit-cors.js';
 import { ASSETS_PREFIX, PUBLIC_DIR, VIEWS_DIR } from './dashboard-paths.js';
 import { dashboardViews } from './dashboard-views.js';
 import { viewHelpers } from './view-helpers.js';
@@ -46,7 +47,8 @@ export async function configureDashboard(
   config: AppConfig,
 ): Promise<void> {
   const production = config.nodeEnv === 'production';
-  await app.register(fastifyCookie);
+  // Cookies are parsed where they are read (cookieOf), not by a hook on every request.
+  await app.register(fastifyCookie, { hook: false });
   await app.register(fastifyHelmet, {
     // Applied per request below, so /docs can get its own policy.
     global: false,
@@ -54,6 +56,12 @@ export async function configureDashboard(
   });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
+    // The public submit route answers JSON to scripts on other sites: it sets its own
+    // few headers and skips this per-request work.
+    if (isSubmitUrl(request.url)) {
+      done();
+      return;
+    }
     if (isDocsUrl(request.url)) {
       reply.helmet({
         contentSecurityPolicy: { useDefaults: false, directives: DOCS_CSP },

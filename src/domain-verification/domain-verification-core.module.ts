@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { FormChangesModule } from '../forms/form-changes.module.js';
 import { DomainVerificationService } from './domain-verification.service.js';
 import { FormDomain } from './form-domain.entity.js';
 
@@ -9,7 +10,7 @@ import { FormDomain } from './form-domain.entity.js';
  * cycle arises. It is a single instance app-wide, so its cache is shared.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([FormDomain])],
+  imports: [TypeOrmModule.forFeature([FormDomain]), FormChangesModule],
   providers: [DomainVerificationService],
   exports: [DomainVerificationService],
 })

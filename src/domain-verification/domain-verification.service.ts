@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { FormChangesService } from '../forms/form-changes.service.js';
 import type { Form } from '../forms/form.entity.js';
 import { FormDomain } from './form-domain.entity.js';
 import { decideOrigin } from './origin-policy.js';
@@ -15,8 +16,9 @@ export const NO_VERIFIED_DOMAIN_WARNING =
   'Domain verification is on but no domain is verified yet: only development hosts (localhost, 127.0.0.1, 192.168.x.x) can submit.';
 
 /**
- * How long this instance trusts its copy of a form's verified domains. Changes made on this
- * instance invalidate it at once; this bounds how stale it is after a change elsewhere.
+ * How long this instance trusts its copy of a form's verified domains. Changes invalidate it
+ * at once (on other instances too, through the form-changes channel when Redis is set);
+ * this bounds how stale it is when a change could not be heard.
  */
 export const VERIFIED_DOMAINS_TTL_MS = 30_000;
 const MAX_CACHED_FORMS = 10_000;
@@ -34,15 +36,24 @@ interface CachedDomains {
  * modules can import it (through DomainVerificationCoreModule) without a cycle.
  */
 @Injectable()
-export class DomainVerificationService {
+export class DomainVerificationService implements OnModuleInit {
   private readonly cache = new Map<string, CachedDomains>();
-  /** Bumped by invalidate(), so a load that raced with a change is not cached. */
+  /** Bumped on every change, so a load that raced with a change is not cached. */
   private generation = 0;
 
   constructor(
     @InjectRepository(FormDomain)
     private readonly domains: Repository<FormDomain>,
+    private readonly changes: FormChangesService,
   ) {}
+
+  onModuleInit(): void {
+    this.changes.subscribe((change) => {
+      this.generation += 1;
+      if (change.kind === 'reset') this.cache.clear();
+      else this.cache.delete(change.formId);
+    });
+  }
 
   /**
    * The submit pipeline's domain check (DESIGN §5 step 3). Resolves to null when the
@@ -70,10 +81,18 @@ export class DomainVerificationService {
     return verified.size === 0 ? NO_VERIFIED_DOMAIN_WARNING : null;
   }
 
-  /** Forgets this instance's copy of the form's verified domains (call after any change). */
+  /** Announces that the form's domains changed: every cached copy, on every instance, goes. */
   invalidate(formId: string): void {
-    this.generation += 1;
-    this.cache.delete(formId);
+    this.changes.changed(formId);
+  }
+
+  /** The form's verified domains (ASCII, lower-case), read from the database now. */
+  async findVerifiedDomains(formId: string): Promise<ReadonlySet<string>> {
+    const rows = await this.domains.find({
+      select: { domain: true },
+      where: { formId, status: 'verified' },
+    });
+    return new Set(rows.map((row) => row.domain));
   }
 
   /** The form's verified domains (ASCII, lower-case), cached per form for a short while. */
@@ -90,11 +109,7 @@ export class DomainVerificationService {
       return cached.domains;
     }
     const generation = this.generation;
-    const rows = await this.domains.find({
-      select: { domain: true },
-      where: { formId: form.id, status: 'verified' },
-    });
-    const domains: ReadonlySet<string> = new Set(rows.map((row) => row.domain));
+    const domains = await this.findVerifiedDomains(form.id);
     if (generation === this.generation) {
       this.cache.delete(form.id);
       this.cache.set(form.id, {

@@ -33,6 +33,7 @@ import {
   FORM_ID_PARAM,
   FORM_NOT_FOUND_RESPONSE,
 } from '../forms/form-route.openapi.js';
+import { WithDeadline } from '../common/deadline.interceptor.js';
 
 const DOMAIN_PARAM = {
   name: 'domain',
@@ -57,6 +58,7 @@ const TXT_INSTRUCTIONS = [
 
 @ApiTags('domains')
 @ApiKeyAuth()
+@WithDeadline()
 @Controller('api/v1/forms/:id/domains')
 export class DomainsController {
   constructor(private readonly domains: DomainsService) {}

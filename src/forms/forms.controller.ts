@@ -38,6 +38,7 @@ import {
   FORM_ID_PARAM,
   FORM_NOT_FOUND_RESPONSE,
 } from './form-route.openapi.js';
+import { WithDeadline } from '../common/deadline.interceptor.js';
 
 const INVALID_BODY = {
   type: ValidationErrorDto,
@@ -53,6 +54,7 @@ const INVALID_BODY = {
 
 @ApiTags('forms')
 @ApiKeyAuth()
+@WithDeadline()
 @Controller('api/v1/forms')
 export class FormsController {
   constructor(private readonly forms: FormsService) {}

@@ -6,6 +6,7 @@ import type { ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import type { FormResponseDto } from './dto/form-response.dto.js';
+import { FormChangesService } from './form-changes.service.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
 
@@ -37,7 +38,9 @@ function toStoredField(field: FieldDefinition): FieldDefinition {
 }
 
 /** MariaDB's JSON is LONGTEXT: depending on the driver path the column may come back as text. */
-function storedFields(fields: FieldDefinition[] | string): FieldDefinition[] {
+export function storedFields(
+  fields: FieldDefinition[] | string,
+): FieldDefinition[] {
   return typeof fields === 'string'
     ? (JSON.parse(fields) as FieldDefinition[])
     : fields;
@@ -49,6 +52,7 @@ export class FormsService {
     @InjectRepository(Form) private readonly forms: Repository<Form>,
     private readonly secretBox: SecretBox,
     private readonly domainVerification: DomainVerificationService,
+    private readonly changes: FormChangesService,
   ) {}
 
   /** toResponse plus the warning a single-form answer carries when the form needs attention. */
@@ -85,6 +89,7 @@ export class FormsService {
       apiKeyPrefix: key.prefix,
     });
     await this.forms.insert(form);
+    this.changes.created(form.id);
     return { form, apiKey: key.key };
   }
 
@@ -168,6 +173,7 @@ export class FormsService {
       id: form.id,
       accountId: form.accountId,
     });
+    this.changes.changed(form.id);
     if (!result.affected) throw new NotFoundException(FORM_NOT_FOUND);
   }
 
@@ -220,7 +226,7 @@ export class FormsService {
     );
     // Deleted between the read and the write.
     if (!result.affected) throw new NotFoundException(FORM_NOT_FOUND);
-    this.domainVerification.invalidate(form.id);
+    this.changes.changed(form.id);
     return this.toDetailedResponse(Object.assign(form, values));
   }
 }

@@ -7,8 +7,10 @@ import {
 import { ServiceUnavailableError } from '../common/errors.js';
 import { DatabaseStateService } from '../database/database-state.service.js';
 import { HealthStatusDto } from './dto/health-status.dto.js';
+import { WithDeadline } from '../common/deadline.interceptor.js';
 
 @ApiTags('health')
+@WithDeadline()
 @Controller('health')
 export class HealthController {
   constructor(private readonly database: DatabaseStateService) {}

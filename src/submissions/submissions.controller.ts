@@ -23,7 +23,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../auth/principal.js';
-import { NoDeadline } from '../common/deadline.interceptor.js';
+import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
 import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
 import { FormsService } from '../forms/forms.service.js';
 import { ExportSubmissionsQueryDto } from './dto/export-submissions-query.dto.js';
@@ -103,6 +103,7 @@ const SUBMISSION_NOT_FOUND_RESPONSE = {
 @ApiParam(FORM_ID_PARAM)
 @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
 @ApiServiceUnavailableResponse(UNAVAILABLE_RESPONSE)
+@WithDeadline()
 @Controller('api/v1/forms/:id/submissions')
 export class SubmissionsController {
   constructor(

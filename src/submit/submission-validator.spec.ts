@@ -1,7 +1,6 @@
 import type { FieldDefinition, Form } from '../forms/form.entity.js';
 import {
   compileSubmissionValidator,
-  SubmissionValidatorCache,
   type ValidationResult,
 } from './submission-validator.js';
 
@@ -272,40 +271,5 @@ describe('compileSubmissionValidator', () => {
         `field name "${'k'.repeat(64)}…" is longer than 100 characters`,
       ]);
     });
-  });
-});
-
-describe('SubmissionValidatorCache', () => {
-  const form = (updatedAt: Date, fields: FieldDefinition[]) =>
-    ({ id: 'form-1', updatedAt, fields }) as Pick<
-      Form,
-      'id' | 'updatedAt' | 'fields'
-    >;
-
-  it('compiles once per form version', () => {
-    const cache = new SubmissionValidatorCache();
-    const v1 = new Date('2025-01-01T00:00:00.000Z');
-    const first = cache.get(form(v1, CONTACT));
-    expect(cache.get(form(new Date(v1), CONTACT))).toBe(first);
-    expect(cache.compilations).toBe(1);
-
-    const v2 = new Date('2025-01-01T00:00:00.001Z');
-    const second = cache.get(form(v2, [{ id: 'other', type: 'text' }]));
-    expect(second).not.toBe(first);
-    expect(cache.compilations).toBe(2);
-    expect(second({ other: 'x' }).ok).toBe(true);
-  });
-
-  it('keeps a bounded number of validators', () => {
-    const cache = new SubmissionValidatorCache(2);
-    const at = new Date(0);
-    const a = cache.get({ id: 'a', updatedAt: at, fields: [] });
-    cache.get({ id: 'b', updatedAt: at, fields: [] });
-    cache.get({ id: 'a', updatedAt: at, fields: [] }); // a is now the most recent
-    cache.get({ id: 'c', updatedAt: at, fields: [] }); // evicts b
-    expect(cache.get({ id: 'a', updatedAt: at, fields: [] })).toBe(a);
-    expect(cache.compilations).toBe(3);
-    cache.get({ id: 'b', updatedAt: at, fields: [] });
-    expect(cache.compilations).toBe(4);
   });
 });

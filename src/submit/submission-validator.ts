@@ -1,5 +1,5 @@
-// The per-form submission validator (DESIGN §5 step 5). A form's field definitions are
-// compiled once into a list of small checks, cached per form version (id + updatedAt),
+// The per-form submission validator. A form's field definitions are compiled once into a
+// list of small checks (kept with the form's cached configuration, form-config.cache.ts),
 // so the hot path never re-reads the definitions.
 //
 // What is stored (the same whichever body type was posted):
@@ -11,7 +11,7 @@
 // - an optional field left blank (absent, null, empty or only whitespace) is not stored;
 // - keys starting with `_` are control keys (`_honeypot`, …): never validated, never stored;
 // - a form without fields stores any other key with its scalar value as sent.
-import type { FieldDefinition, FieldType, Form } from '../forms/form.entity.js';
+import type { FieldDefinition, FieldType } from '../forms/form.entity.js';
 import type { SubmissionData } from '../submissions/submission.entity.js';
 
 /** Longest value of a field without its own maxLength, and of any key of a form without fields. */
@@ -314,36 +314,4 @@ export function compileSubmissionValidator(
     // fromEntries defines own properties, so no key can reach a prototype.
     return { ok: true, data: Object.fromEntries(entries) as SubmissionData };
   };
-}
-
-/** How many compiled validators are kept (least recently used go first). */
-const CACHE_SIZE = 1000;
-
-/** One compiled validator per form version, recompiled when the form's updatedAt moves. */
-export class SubmissionValidatorCache {
-  private readonly validators = new Map<
-    string,
-    { version: number; validate: SubmissionValidator }
-  >();
-  compilations = 0;
-
-  constructor(private readonly capacity = CACHE_SIZE) {}
-
-  get(form: Pick<Form, 'id' | 'updatedAt' | 'fields'>): SubmissionValidator {
-    const version = form.updatedAt.getTime();
-    const cached = this.validators.get(form.id);
-    this.validators.delete(form.id);
-    if (cached && cached.version === version) {
-      this.validators.set(form.id, cached);
-      return cached.validate;
-    }
-    const validate = compileSubmissionValidator(form.fields ?? []);
-    this.compilations += 1;
-    this.validators.set(form.id, { version, validate });
-    if (this.validators.size > this.capacity) {
-      const oldest = this.validators.keys().next().value;
-      if (oldest !== undefined) this.validators.delete(oldest);
-    }
-    return validate;
-  }
 }

@@ -30,6 +30,9 @@ export const SUBMIT_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   'access-control-max-age': '86400',
 };
 
+export const SUBMIT_GET_MESSAGE =
+  'This address receives form submissions: send them with POST, from an HTML form (method="POST") or from a script (fetch with method "POST"), as JSON or form-encoded data.';
+
 export function isSubmitUrl(url: string): boolean {
   if (!url.startsWith(SUBMIT_PREFIX)) return false;
   const next = url.charAt(SUBMIT_PREFIX.length);
@@ -63,31 +66,48 @@ export function configureSubmit(app: NestFastifyApplication): void {
     },
   });
 
+  // Opened in a browser, the endpoint explains itself instead of looking like a wrong id.
+  fastify.route({
+    method: 'GET',
+    url: `${SUBMIT_PREFIX}/:formId`,
+    handler: (_request, reply) => {
+      void reply.code(405).header('allow', 'POST, OPTIONS').send({
+        error: SUBMIT_GET_MESSAGE,
+      });
+    },
+  });
   // A submission refused before the guard ran (413, 415, malformed JSON) still tells the
   // client where it stands, without spending any of its budget.
   fastify.addHook(
     'onSend',
-    async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+      done: (error: null, payload: unknown) => void,
+    ) => {
       if (
         request.method !== 'POST' ||
-        !isSubmitUrl(request.url) ||
-        reply.hasHeader('x-ratelimit-limit')
+        reply.hasHeader('x-ratelimit-limit') ||
+        !isSubmitUrl(request.url)
       ) {
-        return payload;
+        done(null, payload);
+        return;
       }
-      const snapshot = await storage.peek(
-        submitRateLimitKey(request.ip),
-        windowMs,
+      storage.peek(submitRateLimitKey(request.ip), windowMs).then(
+        (snapshot) => {
+          void reply.headers(
+            rateLimitHeaders({
+              limit: config.submitRateLimit,
+              windowSeconds: config.submitRateWindowSeconds,
+              remaining: config.submitRateLimit - snapshot.totalHits,
+              resetSeconds: snapshot.timeToExpire,
+            }),
+          );
+          done(null, payload);
+        },
+        () => done(null, payload),
       );
-      void reply.headers(
-        rateLimitHeaders({
-          limit: config.submitRateLimit,
-          windowSeconds: config.submitRateWindowSeconds,
-          remaining: config.submitRateLimit - snapshot.totalHits,
-          resetSeconds: snapshot.timeToExpire,
-        }),
-      );
-      return payload;
     },
   );
 }

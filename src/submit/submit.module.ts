@@ -1,21 +1,28 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DomainVerificationModule } from '../domain-verification/domain-verification.module.js';
-import { FormsModule } from '../forms/forms.module.js';
-import { Submission } from '../submissions/submission.entity.js';
+import { DomainVerificationCoreModule } from '../domain-verification/domain-verification-core.module.js';
+import { FormChangesModule } from '../forms/form-changes.module.js';
+import { Form } from '../forms/form.entity.js';
+import { CommitQueue } from './commit/commit-queue.js';
+import { SubmissionWriters } from './commit/submission-writers.js';
+import { FormConfigCache } from './form-config.cache.js';
 import { SubmitThrottlerModule } from './rate-limit/rate-limit.module.js';
 import { SubmitController } from './submit.controller.js';
 import { SubmitService } from './submit.service.js';
 
-/** The public hot path: `POST /api/submit/:formId`, its rate limit, CORS and writer. */
+/**
+ * The public hot path, `POST /api/submit/:formId`: its rate limit, CORS (submit-cors.ts),
+ * the cached form configuration and the commit queue, the one writer of submissions.
+ */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Submission]),
-    FormsModule,
-    DomainVerificationModule,
+    TypeOrmModule.forFeature([Form]),
+    DomainVerificationCoreModule,
+    FormChangesModule,
     SubmitThrottlerModule,
   ],
   controllers: [SubmitController],
-  providers: [SubmitService],
+  providers: [SubmitService, FormConfigCache, CommitQueue, SubmissionWriters],
+  exports: [CommitQueue],
 })
 export class SubmitModule {}

@@ -3,16 +3,14 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { monotonicFactory } from 'ulid';
 import { ValidationFailedException } from '../common/errors.js';
-import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
-import { FORM_NOT_FOUND, FormsService } from '../forms/forms.service.js';
+import { decideOrigin } from '../domain-verification/origin-policy.js';
+import { FORM_NOT_FOUND } from '../forms/forms.service.js';
+import { CommitQueue } from './commit/commit-queue.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
+import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
 import { normalizeClientIp } from './rate-limit/client-ip.js';
-import { SubmissionValidatorCache } from './submission-validator.js';
-import { Submission } from '../submissions/submission.entity.js';
+import { newSubmissionId } from './submission-id.js';
 
 /** The spam trap: a hidden input people leave empty and form-filling bots do not. */
 export const HONEYPOT_KEY = '_honeypot';
@@ -52,51 +50,59 @@ function clip(value: string | null | undefined, max: number): string | null {
   return value.length > max ? value.slice(0, max) : value;
 }
 
-/** Runs a public submission through the checks of DESIGN §5 (after the rate limit) and stores it. */
+/**
+ * A public submission, checked in order — unknown form (404), domain (403), honeypot,
+ * validation (400) — after the rate limit, then committed through the queue before the
+ * answer.
+ */
 @Injectable()
 export class SubmitService {
-  private readonly validators = new SubmissionValidatorCache();
-  private readonly newId = monotonicFactory();
-
   constructor(
-    private readonly forms: FormsService,
-    private readonly domainVerification: DomainVerificationService,
-    @InjectRepository(Submission)
-    private readonly submissions: Repository<Submission>,
+    private readonly forms: FormConfigCache,
+    private readonly queue: CommitQueue,
   ) {}
 
   async submit(request: SubmitRequest): Promise<SubmitResponseDto> {
     const form = FORM_ID.test(request.formId)
-      ? await this.forms.findById(request.formId)
+      ? await this.forms.get(request.formId)
       : null;
-    if (!form) throw new NotFoundException(FORM_NOT_FOUND);
-
-    const refusal = await this.domainVerification.checkSubmitOrigin(form, {
-      origin: request.origin,
-      referer: request.referer,
-    });
-    if (refusal !== null) throw new ForbiddenException(refusal);
-
+    if (form === null) throw new NotFoundException(FORM_NOT_FOUND);
+    if (form.domainVerification) await this.checkOrigin(form, request);
     // A bot gets the very answer a person would, so it learns nothing.
-    if (isHoneypotFilled(request.body)) return SubmitResponseDto.received();
-
-    const result = this.validators.get(form)(request.body);
+    if (isHoneypotFilled(request.body)) {
+      await this.queue.countHoneypotHit(form.id);
+      return SubmitResponseDto.received();
+    }
+    const result = form.validate(request.body);
     if (!result.ok) throw new ValidationFailedException(result.errors);
-
     const origin =
       request.origin && request.origin !== 'null'
         ? request.origin
         : request.referer;
+    const createdAt = Date.now();
     // Resolves once the row is committed: the 200 is never sent before that.
-    await this.submissions.insert({
-      id: this.newId(),
-      formId: form.id,
-      data: result.data,
-      ip: clip(normalizeClientIp(request.ip), MAX_IP),
-      userAgent: clip(request.userAgent, MAX_USER_AGENT),
-      origin: clip(origin, MAX_ORIGIN),
-      createdAt: new Date(),
+    await this.queue.commit({
+      submission: {
+        id: newSubmissionId(createdAt),
+        formId: form.id,
+        data: JSON.stringify(result.data),
+        ip: clip(normalizeClientIp(request.ip), MAX_IP),
+        userAgent: clip(request.userAgent, MAX_USER_AGENT),
+        origin: clip(origin, MAX_ORIGIN),
+        createdAt: new Date(createdAt),
+      },
     });
     return SubmitResponseDto.received();
+  }
+
+  private async checkOrigin(
+    form: SubmitForm,
+    request: SubmitRequest,
+  ): Promise<void> {
+    const decision = await decideOrigin(
+      { origin: request.origin, referer: request.referer },
+      () => form.verifiedDomains,
+    );
+    if (!decision.allowed) throw new ForbiddenException(decision.reason);
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
 import {
   ThrottlerException,
   ThrottlerGuard,
@@ -28,6 +28,26 @@ export function tooManySubmissionsMessage(
  */
 @Injectable()
 export class SubmitThrottlerGuard extends ThrottlerGuard {
+  /**
+   * The submit route has one throttler whose limit and window come from configuration, and
+   * no per-route overrides: it goes straight to counting, without the stock guard's
+   * metadata lookups on every request.
+   */
+  override canActivate(context: ExecutionContext): Promise<boolean> {
+    const throttler = this.throttlers[0];
+    const limit = throttler.limit as number;
+    const ttl = throttler.ttl as number;
+    return this.handleRequest({
+      context,
+      limit,
+      ttl,
+      throttler,
+      blockDuration: ttl,
+      getTracker: this.commonOptions.getTracker!,
+      generateKey: this.commonOptions.generateKey!,
+    });
+  }
+
   protected override async handleRequest({
     context,
     limit,

@@ -1,0 +1,267 @@
+// The one writer of submissions. Accepted submissions wait here; whenever the writer is
+// free, everything waiting (up to MAX_BATCH) is committed as one batch, and each waiter is
+// answered only once its batch has committed. Batching turns a commit (and, on MySQL, a
+// round trip) per request into one per batch, without acknowledging anything early.
+import {
+  Injectable,
+  Logger,
+  NotFoundException,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { isDatabaseUnavailable } from '../../common/error-response.js';
+import { ServiceUnavailableError } from '../../common/errors.js';
+import { AppConfig } from '../../config/app-config.js';
+import { DB_DEADLINE_MS } from '../../database/database-options.js';
+import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
+import { SubmissionWriters } from './submission-writers.js';
+import type {
+  CommitItem,
+  ItemOutcome,
+  SubmissionWriter,
+} from './submission-writer.js';
+
+/** Most submissions one batch commits. */
+export const MAX_BATCH = 500;
+/** How often waiters are checked against their deadline while the queue is not empty. */
+const SWEEP_MS = 250;
+/** Longest SIGTERM waits for the queue to empty. */
+const DRAIN_MS = 10_000;
+
+interface Waiter {
+  /** A submission to store, or (honeypot) only the form whose trap caught a post. */
+  item: CommitItem | { honeypotOf: string };
+  enqueuedAt: number;
+  settled: boolean;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export class QueueFullError extends ServiceUnavailableError {
+  constructor() {
+    super(
+      'Too many submissions are waiting to be stored: retry in a second',
+      1,
+    );
+  }
+}
+
+function unavailable(): ServiceUnavailableError {
+  return new ServiceUnavailableError(
+    'Database unavailable, please retry shortly',
+  );
+}
+
+@Injectable()
+export class CommitQueue implements OnApplicationShutdown {
+  private readonly logger = new Logger('CommitQueue');
+  /** Waiting submissions, oldest first; `head` is the first not yet taken. */
+  private waiting: Waiter[] = [];
+  private head = 0;
+  private writing = false;
+  private scheduled = false;
+  private sweeper: NodeJS.Timeout | undefined;
+  private idle: Array<() => void> = [];
+  private readonly limit: number;
+
+  constructor(
+    private readonly writers: SubmissionWriters,
+    config: AppConfig,
+  ) {
+    this.limit = config.submitQueueLimit;
+  }
+
+  /** Submissions waiting for a batch. */
+  get length(): number {
+    return this.waiting.length - this.head;
+  }
+
+  /** Resolves once the item is committed; rejects with the error its request should answer. */
+  commit(item: CommitItem): Promise<void> {
+    return this.enqueue(item);
+  }
+
+  /**
+   * Counts a post the honeypot caught, in the next batch. The bot's answer waits for that
+   * batch like a person's would, so the timing gives the trap away no more than the body.
+   */
+  countHoneypotHit(formId: string): Promise<void> {
+    return this.enqueue({ honeypotOf: formId });
+  }
+
+  private enqueue(item: Waiter['item']): Promise<void> {
+    if (this.length >= this.limit) return Promise.reject(new QueueFullError());
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({
+        item,
+        enqueuedAt: Date.now(),
+        settled: false,
+        resolve,
+        reject,
+      });
+      this.schedule();
+    });
+  }
+
+  /** Resolves when nothing waits and no batch is being written. */
+  whenIdle(): Promise<void> {
+    if (!this.writing && !this.scheduled && this.length === 0) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /** In-flight requests have been answered by now (HTTP closed first); anything left is written. */
+  async onApplicationShutdown(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.whenIdle(),
+      new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_MS))),
+    ]);
+    clearTimeout(timer);
+    clearInterval(this.sweeper);
+  }
+
+  /**
+   * Writes on the next turn of the event loop, so that every request parsed in this turn
+   * joins the batch; while a batch is being written, the next one simply grows.
+   */
+  private schedule(): void {
+    if (this.writing || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.run();
+    });
+    if (this.sweeper === undefined) {
+      this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+      this.sweeper.unref();
+    }
+  }
+
+  private async run(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.length > 0) {
+        const writer = this.writers.current();
+        if (writer !== undefined && !writer.canWrite()) {
+          // Retried on the next turn, once the other transaction has ended.
+          this.writing = false;
+          setTimeout(() => void this.run(), 1);
+          return;
+        }
+        await this.writeBatch(writer, this.take());
+      }
+    } finally {
+      if (this.writing) this.writing = false;
+    }
+    this.stopSweeping();
+    for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  private take(): Waiter[] {
+    const end = Math.min(this.waiting.length, this.head + MAX_BATCH);
+    const batch = this.waiting.slice(this.head, end);
+    this.head = end;
+    if (this.head === this.waiting.length) {
+      this.waiting = [];
+      this.head = 0;
+    } else if (this.head > 4096) {
+      this.waiting = this.waiting.slice(this.head);
+      this.head = 0;
+    }
+    return batch.filter((waiter) => !waiter.settled);
+  }
+
+  private async writeBatch(
+    writer: SubmissionWriter | undefined,
+    waiters: Waiter[],
+  ): Promise<void> {
+    if (waiters.length === 0) return;
+    if (writer === undefined) {
+      for (const waiter of waiters) this.settle(waiter, unavailable());
+      return;
+    }
+    const stored: Waiter[] = [];
+    const trapped: Waiter[] = [];
+    const items: CommitItem[] = [];
+    const honeypotHits = new Map<string, number>();
+    for (const waiter of waiters) {
+      const { item } = waiter;
+      if ('honeypotOf' in item) {
+        trapped.push(waiter);
+        honeypotHits.set(
+          item.honeypotOf,
+          (honeypotHits.get(item.honeypotOf) ?? 0) + 1,
+        );
+      } else {
+        stored.push(waiter);
+        items.push(item);
+      }
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const outcomes = await Promise.race([
+        writer.write({ items, honeypotHits }),
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(unavailable()), DB_DEADLINE_MS);
+        }),
+      ]);
+      this.logger.debug(`Committed a batch of ${items.length} submissions`);
+      stored.forEach((waiter, i) => this.settle(waiter, outcomes[i]));
+      for (const waiter of trapped) this.settle(waiter, 'stored');
+    } catch (error) {
+      if (
+        !(error instanceof ServiceUnavailableError) &&
+        !isDatabaseUnavailable(error)
+      ) {
+        this.logger.error(
+          `A batch of ${waiters.length} submissions failed: ${(error as Error)?.message ?? String(error)}`,
+          (error as Error)?.stack,
+        );
+      }
+      const answer = isDatabaseUnavailable(error) ? unavailable() : error;
+      for (const waiter of waiters) this.settle(waiter, answer);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private settle(waiter: Waiter, outcome: ItemOutcome | unknown): void {
+    if (waiter.settled) return;
+    waiter.settled = true;
+    if (outcome === 'stored') waiter.resolve();
+    else if (outcome === 'form-gone') {
+      waiter.reject(new NotFoundException(FORM_NOT_FOUND));
+    } else if (
+      typeof outcome === 'object' &&
+      outcome !== null &&
+      'error' in outcome &&
+      !(outcome instanceof Error)
+    ) {
+      this.logger.error(
+        `A submission could not be stored: ${String((outcome.error as Error)?.message ?? outcome.error)}`,
+        (outcome.error as Error)?.stack,
+      );
+      waiter.reject(outcome.error);
+    } else waiter.reject(outcome);
+  }
+
+  /** A request waits at most the database deadline, also behind a batch that hangs. */
+  private sweep(): void {
+    const expired = Date.now() - DB_DEADLINE_MS;
+    for (let i = this.head; i < this.waiting.length; i += 1) {
+      const waiter = this.waiting[i];
+      if (waiter.enqueuedAt > expired) break;
+      this.settle(waiter, unavailable());
+    }
+    this.stopSweeping();
+  }
+
+  private stopSweeping(): void {
+    if (this.length === 0 && !this.writing && this.sweeper !== undefined) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+  }
+}

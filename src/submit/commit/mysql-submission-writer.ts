@@ -1,0 +1,112 @@
+// The commit queue's writer on MySQL/MariaDB: straight through the mysql2 pool that TypeORM
+// opened, with fixed SQL and driver escaping — no query builder on the hot path.
+import type { Pool, PoolConnection, QueryError } from 'mysql2';
+import { isDatabaseUnavailable } from '../../common/error-response.js';
+import {
+  isMissingForm,
+  type CommitBatch,
+  type CommitItem,
+  type ItemOutcome,
+  type SubmissionWriter,
+} from './submission-writer.js';
+
+const INSERT_SUBMISSIONS =
+  'INSERT INTO `submission` (`id`, `formId`, `data`, `ip`, `userAgent`, `origin`, `createdAt`) VALUES ?';
+const COUNT_HONEYPOT =
+  'UPDATE `form` SET `honeypotHits` = `honeypotHits` + ? WHERE `id` = ?';
+
+type Row = [
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  string | null,
+  Date,
+];
+
+function rowOf({ submission: s }: CommitItem): Row {
+  return [s.id, s.formId, s.data, s.ip, s.userAgent, s.origin, s.createdAt];
+}
+
+export class MysqlSubmissionWriter implements SubmissionWriter {
+  constructor(
+    private readonly pool: Pool,
+    /** Longest a statement may run before its connection is given up. */
+    private readonly statementTimeoutMs: number,
+  ) {}
+
+  canWrite(): boolean {
+    return true;
+  }
+
+  async write(batch: CommitBatch): Promise<ItemOutcome[]> {
+    const connection = await this.connection();
+    let healthy = true;
+    try {
+      const outcomes = await this.insert(connection, batch.items);
+      for (const [formId, hits] of batch.honeypotHits) {
+        await this.run(connection, COUNT_HONEYPOT, [hits, formId]);
+      }
+      return outcomes;
+    } catch (error) {
+      healthy = !isDatabaseUnavailable(error);
+      throw error;
+    } finally {
+      // A connection that timed out or broke is not handed to the next request.
+      if (healthy) connection.release();
+      else connection.destroy();
+    }
+  }
+
+  /** All items in one statement; when that fails for a row's sake, row by row. */
+  private async insert(
+    connection: PoolConnection,
+    items: CommitItem[],
+  ): Promise<ItemOutcome[]> {
+    if (items.length === 0) return [];
+    try {
+      await this.run(connection, INSERT_SUBMISSIONS, [items.map(rowOf)]);
+      return items.map(() => 'stored');
+    } catch (error) {
+      if (isDatabaseUnavailable(error) || items.length === 1) {
+        if (items.length === 1 && !isDatabaseUnavailable(error)) {
+          return [isMissingForm(error) ? 'form-gone' : { error }];
+        }
+        throw error;
+      }
+    }
+    const outcomes: ItemOutcome[] = [];
+    for (const item of items) {
+      try {
+        await this.run(connection, INSERT_SUBMISSIONS, [[rowOf(item)]]);
+        outcomes.push('stored');
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) throw error;
+        outcomes.push(isMissingForm(error) ? 'form-gone' : { error });
+      }
+    }
+    return outcomes;
+  }
+
+  private connection(): Promise<PoolConnection> {
+    return new Promise((resolve, reject) => {
+      this.pool.getConnection((error, connection) =>
+        error ? reject(error) : resolve(connection),
+      );
+    });
+  }
+
+  private run(
+    connection: PoolConnection,
+    sql: string,
+    values: unknown[],
+  ): Promise<void> {
+    return new Promise((resolve, reject) => {
+      connection.query(
+        { sql, values, timeout: this.statementTimeoutMs },
+        (error: QueryError | null) => (error ? reject(error) : resolve()),
+      );
+    });
+  }
+}

@@ -1,0 +1,71 @@
+// The commit queue's writer on SQLite: one transaction of prepared statements per batch,
+// on the better-sqlite3 connection TypeORM opened. better-sqlite3 is synchronous, so a
+// batch holds the event loop for its length: batches are bounded by the queue (500 rows).
+import type { Database, Statement, Transaction } from 'better-sqlite3';
+import {
+  isMissingForm,
+  sqlTimestamp,
+  type CommitBatch,
+  type CommitItem,
+  type ItemOutcome,
+  type SubmissionWriter,
+} from './submission-writer.js';
+
+const INSERT_SUBMISSION =
+  'INSERT INTO "submission" ("id", "formId", "data", "ip", "userAgent", "origin", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)';
+const COUNT_HONEYPOT =
+  'UPDATE "form" SET "honeypotHits" = "honeypotHits" + ? WHERE "id" = ?';
+
+export class SqliteSubmissionWriter implements SubmissionWriter {
+  private readonly insertSubmission: Statement;
+  private readonly countHoneypot: Statement;
+  private readonly transaction: Transaction<
+    (batch: CommitBatch) => ItemOutcome[]
+  >;
+
+  constructor(private readonly db: Database) {
+    this.insertSubmission = db.prepare(INSERT_SUBMISSION);
+    this.countHoneypot = db.prepare(COUNT_HONEYPOT);
+    this.transaction = db.transaction((batch: CommitBatch) => {
+      const outcomes = batch.items.map((item) => this.insert(item));
+      for (const [formId, hits] of batch.honeypotHits) {
+        this.countHoneypot.run(hits, formId);
+      }
+      return outcomes;
+    });
+  }
+
+  /**
+   * Another transaction on the same connection (TypeORM's, across awaits) would swallow
+   * this batch as a savepoint and could roll it back: wait until it has ended.
+   */
+  canWrite(): boolean {
+    return !this.db.inTransaction;
+  }
+
+  write(batch: CommitBatch): ItemOutcome[] {
+    return this.transaction.immediate(batch);
+  }
+
+  /** A row that fails alone (its form just deleted) is undone alone: the others commit. */
+  private insert({ submission: s }: CommitItem): ItemOutcome {
+    try {
+      this.insertSubmission.run(
+        s.id,
+        s.formId,
+        s.data,
+        s.ip,
+        s.userAgent,
+        s.origin,
+        sqlTimestamp(s.createdAt),
+      );
+      return 'stored';
+    } catch (error) {
+      if (isMissingForm(error)) return 'form-gone';
+      // A constraint is this row's problem; anything else (busy, disk full, I/O) the batch's.
+      const code = String((error as { code?: unknown }).code ?? '');
+      if (code.startsWith('SQLITE_CONSTRAINT')) return { error };
+      throw error;
+    }
+  }
+}

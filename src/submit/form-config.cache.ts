@@ -1,0 +1,162 @@
+// What the submit route needs to know about a form — its compiled validator, whether its
+// domains are checked and which are verified — kept in memory, so an accepted submission
+// costs no read of the database. A change to a form drops its entry at once on this
+// instance, and on the others too through the form-changes channel when Redis is set;
+// without it, entries live FORM_TTL_MS so a change elsewhere shows within that time.
+// Unknown ids are remembered for a moment too (a flood of posts to a deleted form costs
+// no reads), and forgotten as soon as a form with that id is created.
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ServiceUnavailableError } from '../common/errors.js';
+import { DB_DEADLINE_MS } from '../database/database-options.js';
+import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
+import { FormChangesService } from '../forms/form-changes.service.js';
+import { Form } from '../forms/form.entity.js';
+import { storedFields } from '../forms/forms.service.js';
+import {
+  compileSubmissionValidator,
+  type SubmissionValidator,
+} from './submission-validator.js';
+
+/** Lifetime of a cached form while changes on other instances may go unheard. */
+export const FORM_TTL_MS = 5_000;
+/** Lifetime while the Redis channel delivers every change (a safety net only). */
+export const SHARED_FORM_TTL_MS = 60_000;
+/** Lifetime of "no such form". */
+export const UNKNOWN_FORM_TTL_MS = 5_000;
+const MAX_FORMS = 10_000;
+const MAX_UNKNOWN = 10_000;
+
+/** A form as the submit route sees it. */
+export interface SubmitForm {
+  id: string;
+  domainVerification: boolean;
+  /** Verified domains (ASCII, lower-case); empty unless domain verification is on. */
+  verifiedDomains: ReadonlySet<string>;
+  validate: SubmissionValidator;
+}
+
+interface Entry<T> {
+  value: T;
+  expiresAt: number;
+}
+
+const NO_DOMAINS: ReadonlySet<string> = new Set();
+
+/** Keeps at most `max` entries, dropping the oldest first. */
+function remember<T>(
+  map: Map<string, Entry<T>>,
+  key: string,
+  entry: Entry<T>,
+  max: number,
+): void {
+  map.delete(key);
+  map.set(key, entry);
+  if (map.size > max) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
+  }
+}
+
+@Injectable()
+export class FormConfigCache implements OnModuleInit {
+  private readonly forms = new Map<string, Entry<SubmitForm>>();
+  private readonly unknown = new Map<string, Entry<true>>();
+  private readonly loading = new Map<string, Promise<SubmitForm | null>>();
+  /** Bumped on every change: a load that started before one is not kept. */
+  private generation = 0;
+  loads = 0;
+
+  constructor(
+    @InjectRepository(Form) private readonly formRows: Repository<Form>,
+    private readonly domains: DomainVerificationService,
+    private readonly changes: FormChangesService,
+  ) {}
+
+  onModuleInit(): void {
+    this.changes.subscribe((change) => {
+      this.generation += 1;
+      if (change.kind === 'reset') {
+        this.forms.clear();
+        this.unknown.clear();
+      } else {
+        this.unknown.delete(change.formId);
+        if (change.kind === 'changed') this.forms.delete(change.formId);
+      }
+    });
+  }
+
+  /**
+   * The form, or null when no form has this id. Answers from memory when it can (without
+   * a promise), else reads the database within its deadline (503 past it).
+   */
+  get(formId: string): SubmitForm | null | Promise<SubmitForm | null> {
+    const now = Date.now();
+    const cached = this.forms.get(formId);
+    if (cached !== undefined && cached.expiresAt > now) return cached.value;
+    const missing = this.unknown.get(formId);
+    if (missing !== undefined && missing.expiresAt > now) return null;
+    let pending = this.loading.get(formId);
+    if (pending === undefined) {
+      pending = this.load(formId).finally(() => this.loading.delete(formId));
+      this.loading.set(formId, pending);
+    }
+    return pending;
+  }
+
+  private async load(formId: string): Promise<SubmitForm | null> {
+    const generation = this.generation;
+    this.loads += 1;
+    const form = await withDeadline(this.read(formId));
+    if (generation !== this.generation) return form;
+    const now = Date.now();
+    if (form === null) {
+      remember(
+        this.unknown,
+        formId,
+        { value: true, expiresAt: now + UNKNOWN_FORM_TTL_MS },
+        MAX_UNKNOWN,
+      );
+    } else {
+      const ttl = this.changes.sharedAcrossInstances
+        ? SHARED_FORM_TTL_MS
+        : FORM_TTL_MS;
+      remember(
+        this.forms,
+        formId,
+        { value: form, expiresAt: now + ttl },
+        MAX_FORMS,
+      );
+    }
+    return form;
+  }
+
+  private async read(formId: string): Promise<SubmitForm | null> {
+    const row = await this.formRows.findOne({
+      select: { id: true, fields: true, domainVerification: true },
+      where: { id: formId },
+    });
+    if (row === null) return null;
+    const domainVerification = Boolean(row.domainVerification);
+    return {
+      id: row.id,
+      domainVerification,
+      verifiedDomains: domainVerification
+        ? await this.domains.findVerifiedDomains(row.id)
+        : NO_DOMAINS,
+      validate: compileSubmissionValidator(storedFields(row.fields)),
+    };
+  }
+}
+
+function withDeadline<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new ServiceUnavailableError()),
+      DB_DEADLINE_MS,
+    );
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}

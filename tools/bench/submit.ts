@@ -1,0 +1,413 @@
+// Submit throughput benchmark (npm run bench:submit).
+//
+// Starts, side by side on this machine: Formgate on MariaDB/MySQL, Formgate on SQLite (the
+// default), and the floor — a bare Fastify + mysql2 server doing the same validation and one
+// INSERT per request (floor-server.ts). Each gets one form with three fields, then they are
+// loaded in turn with autocannon (BENCH_CONNECTIONS connections, default 32, a 3-field JSON
+// body), BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS seconds (default 10) each, so
+// machine noise falls on all three alike. The median round of each is compared with the floor.
+// Also measured: idle RSS of each Formgate process, and cold start to /health/ready on SQLite.
+//
+// BENCH_MARIADB_URL (default mariadb://root@127.0.0.1:3306) names the server; a database
+// formgate_bench_submit is created afresh. Prints a table and a BENCH_JSON line; the exit code
+// is 1 when a target is missed.
+import autocannon from 'autocannon';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createConnection } from 'mysql2/promise';
+
+const env = process.env;
+const MARIADB = env.BENCH_MARIADB_URL ?? 'mariadb://root@127.0.0.1:3306';
+const DATABASE = 'formgate_bench_submit';
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 32);
+const SECONDS = Number(env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
+const WARMUP_SECONDS = 3;
+const SECRET = 'formgate-bench-secret-not-for-production-0123456789';
+
+const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+const MAIN_JS = join(ROOT, 'dist/src/main.js');
+const CLI_JS = join(ROOT, 'dist/src/cli.js');
+const FLOOR_JS = fileURLToPath(new URL('./floor-server.js', import.meta.url));
+
+const FIELDS = [
+  { id: 'name', type: 'text', required: true },
+  { id: 'email', type: 'email', required: true },
+  { id: 'message', type: 'textarea' },
+];
+const BODY = JSON.stringify({
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  message: 'Hello! I would like to hear more about your analytical engine.',
+});
+
+const TARGETS = {
+  mariadbRatio: 1.5,
+  mariadbP99Ratio: 1.0,
+  sqliteRatio: 1.0,
+  idleRssMb: 120,
+  coldStartMs: 1500,
+};
+
+function log(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => done(port));
+    });
+    server.on('error', fail);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} never became ready`);
+    await sleep(10);
+  }
+}
+
+function rssMb(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 102.4) / 10;
+}
+
+interface Server {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  formId: string;
+}
+
+function formgateEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
+  return {
+    PATH: env.PATH,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    APP_SECRET: SECRET,
+    // The limit stays on (every request is counted) but never refuses the load.
+    SUBMIT_RATE_LIMIT: '1000000',
+    SUBMIT_RATE_WINDOW_SECONDS: '10',
+    LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'info',
+  };
+}
+
+function spawnQuiet(script: string, childEnv: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, [script], {
+    env: childEnv,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child.on('exit', (code, signal) => {
+    if (code && code !== 0) log(`${script} exited with ${code ?? signal}`);
+  });
+  return child;
+}
+
+async function startFormgate(
+  name: string,
+  databaseUrl: string,
+): Promise<Server & { startMs: number }> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawnQuiet(MAIN_JS, formgateEnv(databaseUrl, port));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/health/ready`);
+  const startMs = Math.round(performance.now() - started);
+  return { name, url, child, formId: '', startMs };
+}
+
+/** An account through the operator CLI, then a form through the API, as an owner would. */
+async function createForm(server: Server, databaseUrl: string): Promise<void> {
+  const cli = spawnSync(
+    process.execPath,
+    [
+      CLI_JS,
+      'accounts:create',
+      '--email',
+      `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+      '--password',
+      'bench-password-long-enough-1',
+    ],
+    { env: formgateEnv(databaseUrl, 0), encoding: 'utf8' },
+  );
+  if (cli.status !== 0) throw new Error(`cli failed: ${cli.stderr}`);
+  const lines = cli.stdout.trim().split('\n');
+  const { apiKey } = JSON.parse(lines[lines.length - 1]) as { apiKey: string };
+  const response = await fetch(`${server.url}/api/v1/forms`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench contact form', fields: FIELDS }),
+  });
+  if (response.status !== 201) {
+    throw new Error(
+      `form creation: ${response.status} ${await response.text()}`,
+    );
+  }
+  server.formId = ((await response.json()) as { id: string }).id;
+}
+
+async function startFloor(
+  databaseUrl: string,
+  formId: string,
+): Promise<Server> {
+  const port = await freePort();
+  const child = spawnQuiet(FLOOR_JS, {
+    PATH: env.PATH,
+    FLOOR_DATABASE_URL: databaseUrl,
+    FLOOR_FORM_ID: formId,
+    FLOOR_PORT: String(port),
+  });
+  const url = `http://127.0.0.1:${port}`;
+  // The floor has no health route: wait until it answers a submit.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const response = await fetch(`${url}/api/submit/${formId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: BODY,
+      });
+      await response.arrayBuffer();
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('floor server never answered');
+    await sleep(50);
+  }
+  return { name: 'floor', url, child, formId };
+}
+
+interface Run {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(server: Server, seconds: number): Promise<Run> {
+  const result = await autocannon({
+    url: `${server.url}/api/submit/${server.formId}`,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      origin: 'https://www.example.com',
+      'user-agent': 'Mozilla/5.0 (bench)',
+    },
+    body: BODY,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+function median(runs: Run[]): Run {
+  const sorted = [...runs].sort(
+    (a, b) => a.requestsPerSecond - b.requestsPerSecond,
+  );
+  const middle = sorted[Math.floor(sorted.length / 2)];
+  const p99s = runs.map((r) => r.p99).sort((a, b) => a - b);
+  const p50s = runs.map((r) => r.p50).sort((a, b) => a - b);
+  return {
+    requestsPerSecond: middle.requestsPerSecond,
+    p50: p50s[Math.floor(p50s.length / 2)],
+    p99: p99s[Math.floor(p99s.length / 2)],
+    non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+  };
+}
+
+async function recreateDatabase(): Promise<string> {
+  const base = new URL(MARIADB);
+  const connection = await createConnection({
+    host: base.hostname,
+    port: Number(base.port || 3306),
+    user: decodeURIComponent(base.username),
+    password: decodeURIComponent(base.password),
+  });
+  await connection.query(`DROP DATABASE IF EXISTS \`${DATABASE}\``);
+  await connection.query(
+    `CREATE DATABASE \`${DATABASE}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+  );
+  await connection.end();
+  const url = new URL(MARIADB);
+  url.pathname = `/${DATABASE}`;
+  return url.toString();
+}
+
+async function stop(server: Server): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((r) => server.child.once('exit', r));
+  server.child.kill('SIGTERM');
+  await Promise.race([exited, sleep(10_000)]);
+  if (server.child.exitCode === null) server.child.kill('SIGKILL');
+}
+
+async function coldStartMs(sqliteUrl: string): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    const server = await startFormgate('cold', sqliteUrl);
+    samples.push(server.startMs);
+    await stop(server);
+  }
+  return samples.sort((a, b) => a - b)[1];
+}
+
+async function main(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'formgate-bench-'));
+  const sqliteUrl = `sqlite:${join(dir, 'bench.sqlite')}`;
+  const mariadbUrl = await recreateDatabase();
+  const servers: Server[] = [];
+  try {
+    log('starting Formgate on MariaDB and on SQLite, and the floor server');
+    const mariadb = await startFormgate('formgate-mariadb', mariadbUrl);
+    servers.push(mariadb);
+    await createForm(mariadb, mariadbUrl);
+    const sqlite = await startFormgate('formgate-sqlite', sqliteUrl);
+    servers.push(sqlite);
+    await createForm(sqlite, sqliteUrl);
+    await sleep(1000);
+    const idleRss = {
+      mariadb: rssMb(mariadb.child),
+      sqlite: rssMb(sqlite.child),
+    };
+    const floor = await startFloor(mariadbUrl, mariadb.formId);
+    servers.push(floor);
+    const order = [floor, mariadb, sqlite];
+
+    log(`warming up (${WARMUP_SECONDS} s each)`);
+    for (const server of order) await load(server, WARMUP_SECONDS);
+    const runs = new Map<string, Run[]>(order.map((s) => [s.name, []]));
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      for (const server of order) {
+        const run = await load(server, SECONDS);
+        runs.get(server.name)!.push(run);
+        log(
+          `round ${round} ${server.name.padEnd(17)} ${String(run.requestsPerSecond).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  non-2xx ${run.non2xx}`,
+        );
+      }
+    }
+    await sleep(2000);
+    const loadedRss = {
+      mariadb: rssMb(mariadb.child),
+      sqlite: rssMb(sqlite.child),
+    };
+    for (const server of servers) await stop(server);
+    servers.length = 0;
+    const coldStart = await coldStartMs(sqliteUrl);
+
+    const result = Object.fromEntries(
+      order.map((s) => [s.name, median(runs.get(s.name)!)]),
+    ) as Record<string, Run>;
+    const floorRun = result.floor;
+    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+    const summary = {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      result,
+      ratios: {
+        mariadb: ratio(
+          result['formgate-mariadb'].requestsPerSecond,
+          floorRun.requestsPerSecond,
+        ),
+        mariadbP99: ratio(result['formgate-mariadb'].p99, floorRun.p99),
+        sqlite: ratio(
+          result['formgate-sqlite'].requestsPerSecond,
+          floorRun.requestsPerSecond,
+        ),
+      },
+      idleRssMb: idleRss,
+      rssAfterLoadMb: loadedRss,
+      coldStartMs: coldStart,
+    };
+
+    const rows = order.map((s) => {
+      const r = result[s.name];
+      return `| ${s.name.padEnd(17)} | ${String(r.requestsPerSecond).padStart(7)} | ${String(ratio(r.requestsPerSecond, floorRun.requestsPerSecond)).padStart(5)}x | ${String(r.p50).padStart(4)} ms | ${String(r.p99).padStart(4)} ms | ${String(r.non2xx + r.errors).padStart(7)} |`;
+    });
+    console.log(
+      [
+        `Submit benchmark: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s, median round`,
+        '',
+        '| server            |   req/s | ratio  |     p50 |     p99 | non-2xx |',
+        '|-------------------|---------|--------|---------|---------|---------|',
+        ...rows,
+        '',
+        `idle RSS: MariaDB ${idleRss.mariadb} MB, SQLite ${idleRss.sqlite} MB (after load: ${loadedRss.mariadb} MB, ${loadedRss.sqlite} MB)`,
+        `cold start to /health/ready on SQLite: ${coldStart} ms`,
+      ].join('\n'),
+    );
+    console.log(`BENCH_JSON ${JSON.stringify(summary)}`);
+
+    const misses: string[] = [];
+    const maria = result['formgate-mariadb'];
+    if (summary.ratios.mariadb < TARGETS.mariadbRatio)
+      misses.push(
+        `MariaDB ${summary.ratios.mariadb}x the floor (target ${TARGETS.mariadbRatio}x)`,
+      );
+    if (summary.ratios.mariadbP99 > TARGETS.mariadbP99Ratio)
+      misses.push(
+        `MariaDB p99 ${summary.ratios.mariadbP99}x the floor's (target ≤ ${TARGETS.mariadbP99Ratio}x)`,
+      );
+    if (maria.non2xx + maria.errors > 0)
+      misses.push(`MariaDB answered ${maria.non2xx + maria.errors} non-2xx`);
+    if (summary.ratios.sqlite < TARGETS.sqliteRatio)
+      misses.push(
+        `SQLite ${summary.ratios.sqlite}x the floor (target ${TARGETS.sqliteRatio}x)`,
+      );
+    const sqliteRun = result['formgate-sqlite'];
+    if (sqliteRun.non2xx + sqliteRun.errors > 0)
+      misses.push(
+        `SQLite answered ${sqliteRun.non2xx + sqliteRun.errors} non-2xx`,
+      );
+    if (Math.max(idleRss.mariadb, idleRss.sqlite) >= TARGETS.idleRssMb)
+      misses.push(`idle RSS ≥ ${TARGETS.idleRssMb} MB`);
+    if (coldStart >= TARGETS.coldStartMs)
+      misses.push(
+        `cold start ${coldStart} ms (target < ${TARGETS.coldStartMs} ms)`,
+      );
+    for (const miss of misses) log(`target missed: ${miss}`);
+    return misses.length === 0 ? 0 : 1;
+  } finally {
+    for (const server of servers) await stop(server);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
