@@ -1,4 +1,4 @@
-import type { FieldDefinition, Form } from '../forms/form.entity.js';
+import type { FieldDefinition } from '../forms/form.entity.js';
 import {
   compileSubmissionValidator,
   type ValidationResult,

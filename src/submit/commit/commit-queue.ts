@@ -16,7 +16,6 @@ import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
 import { SubmissionWriters } from './submission-writers.js';
 import type {
   CommitItem,
-  ItemOutcome,
   SubmissionWriter,
 } from './submission-writer.js';
 
@@ -227,7 +226,8 @@ export class CommitQueue implements OnApplicationShutdown {
     }
   }
 
-  private settle(waiter: Waiter, outcome: ItemOutcome | unknown): void {
+  /** `outcome` is the item's outcome, or the error that failed its whole batch. */
+  private settle(waiter: Waiter, outcome: unknown): void {
     if (waiter.settled) return;
     waiter.settled = true;
     if (outcome === 'stored') waiter.resolve();

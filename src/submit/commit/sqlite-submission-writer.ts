@@ -63,8 +63,10 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
     } catch (error) {
       if (isMissingForm(error)) return 'form-gone';
       // A constraint is this row's problem; anything else (busy, disk full, I/O) the batch's.
-      const code = String((error as { code?: unknown }).code ?? '');
-      if (code.startsWith('SQLITE_CONSTRAINT')) return { error };
+      const { code } = error as { code?: unknown };
+      if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) {
+        return { error };
+      }
       throw error;
     }
   }
