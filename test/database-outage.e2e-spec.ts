@@ -2,7 +2,10 @@
 // 503 with Retry-After within the deadline, /health/live stays 200, and service resumes by
 // itself when it returns. Runs against MySQL/MariaDB (TEST_DATABASE_URL) through a proxy
 // the test cuts and restores.
+import { Submission } from '../src/submissions/submission.entity.js';
+import { CommitQueue } from '../src/submit/commit/commit-queue.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
+import { createForm } from './factories/forms.js';
 import { request } from './support/http.js';
 import { waitFor } from './support/server-process.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
@@ -28,6 +31,7 @@ describe.runIf(usingMysql())('database outage (e2e, MySQL/MariaDB)', () => {
     viaProxy.port = String(proxy.port);
     t = await createTestApp({
       database: { url: viaProxy.toString(), drop: async () => {} },
+      env: { SUBMIT_RATE_LIMIT: '1000', SUBMIT_QUEUE_LIMIT: '3' },
     });
     owner = await createAccount(t);
   });
@@ -70,5 +74,48 @@ describe.runIf(usingMysql())('database outage (e2e, MySQL/MariaDB)', () => {
     });
     expect(after.status).toBe(200);
     expect(after.body.data).toEqual([]);
+  });
+
+  it('answers submissions 503 within the deadline while the database hangs, refuses at once past the queue limit, and stores again after', async () => {
+    const { form } = await createForm(t, owner.account.id, { fields: [] });
+    const submit = (n: number) =>
+      request(`${t.url}/api/submit/${form.id}`, { json: { n: String(n) } });
+    // The form's configuration is cached: the outage meets the commit queue.
+    expect((await submit(0)).status).toBe(200);
+
+    proxy.hang();
+    const queue = t.app.get(CommitQueue);
+    const started = Date.now();
+    const first = submit(1);
+    await waitFor(async () => queue.isWriting, 5000, 'a batch in progress');
+    const waiting = [submit(2), submit(3), submit(4)];
+    await waitFor(async () => queue.length === 3, 5000, 'a full queue');
+    const refused = await submit(5);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.body).toEqual({
+      error: 'Too many submissions are waiting to be stored: retry in a second',
+    });
+    for (const res of await Promise.all([first, ...waiting])) {
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(Object.keys(res.body)).toEqual(['error']);
+    }
+    expect(Date.now() - started).toBeLessThan(6500);
+
+    await proxy.up();
+    await waitFor(
+      async () => (await submit(6)).status === 200,
+      15_000,
+      'submissions accepted again',
+    );
+    const stored = await t.dataSource
+      .getRepository(Submission)
+      .find({ where: { formId: form.id } });
+    const numbers = stored.map((row) => row.data.n);
+    expect(numbers).toContain('0');
+    expect(numbers).toContain('6');
+    expect(numbers).not.toContain('5');
   });
 });

@@ -21,6 +21,11 @@ export class DatabaseStateService
   private connecting: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /**
+   * Set once initialize() has finished, migrations included: TypeORM marks the DataSource
+   * initialized before it runs them, when the tables may not exist yet.
+   */
+  private ready = false;
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -35,22 +40,23 @@ export class DatabaseStateService
 
   /** Resolves once connected (and migrated); used by tests and by `/health/ready`. */
   async whenConnected(): Promise<void> {
-    while (!this.dataSource.isInitialized) {
+    while (!this.isConnected) {
       if (this.stopped) throw new Error('Database connection stopped');
       await (this.connecting ?? this.connect());
-      if (!this.dataSource.isInitialized) {
+      if (!this.isConnected) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
   }
 
+  /** Connected and migrated. */
   get isConnected(): boolean {
-    return this.dataSource.isInitialized;
+    return this.ready && this.dataSource.isInitialized;
   }
 
   /** true when a trivial query answers within the deadline. */
   async ping(): Promise<boolean> {
-    if (!this.dataSource.isInitialized) return false;
+    if (!this.isConnected) return false;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
@@ -70,6 +76,7 @@ export class DatabaseStateService
     if (this.stopped || this.dataSource.isInitialized) return;
     try {
       await this.dataSource.initialize();
+      this.ready = true;
       this.logger.log(`Connected to ${this.dataSource.options.type}`);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

@@ -10,7 +10,12 @@ export interface TcpProxy {
   port: number;
   /** Drops every connection and refuses new ones. */
   down(): Promise<void>;
-  /** Accepts connections again on the same port. */
+  /**
+   * A hung database: connections stay open (new ones are accepted too) but nothing is
+   * forwarded any more, so every query waits.
+   */
+  hang(): void;
+  /** Accepts connections again on the same port (dropping the hung ones). */
   up(): Promise<void>;
   close(): Promise<void>;
 }
@@ -20,12 +25,20 @@ export async function startTcpProxy(
   targetPort: number,
 ): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   let server: Server | undefined;
   let port = 0;
+  let hung = false;
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       server = createServer((client) => {
+        if (hung) {
+          sockets.add(client);
+          client.pause();
+          client.on('error', () => sockets.delete(client));
+          return;
+        }
         const upstream = createConnection({
           host: targetHost,
           port: targetPort,
@@ -40,6 +53,7 @@ export async function startTcpProxy(
         client.on('error', drop).on('close', drop);
         upstream.on('error', drop).on('close', drop);
         client.pipe(upstream).pipe(client);
+        pairs.add([client, upstream]);
       });
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => {
@@ -53,11 +67,31 @@ export async function startTcpProxy(
     new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
       sockets.clear();
+      pairs.clear();
       if (!server) return resolve();
       server.close(() => resolve());
       server = undefined;
     });
 
+  const hang = () => {
+    hung = true;
+    for (const [client, upstream] of pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+  };
+
+  const up = async () => {
+    if (hung) {
+      hung = false;
+      await stop();
+    }
+    pairs.clear();
+    if (!server) await listen();
+  };
+
   await listen();
-  return { port, down: stop, up: listen, close: stop };
+  return { port, down: stop, hang, up, close: stop };
 }

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 
 export interface TestDatabase {
@@ -10,10 +13,20 @@ export interface TestDatabase {
 /**
  * A fresh, empty database: `sqlite::memory:` unless TEST_DATABASE_URL names a MySQL or
  * MariaDB server (e.g. mariadb://root@127.0.0.1:3306), where a uniquely named database is
- * created with utf8mb4 and dropped by `drop()`.
+ * created with utf8mb4 and dropped by `drop()`. `shared`: several app instances will use
+ * it at once, so SQLite gets a file in a temporary folder instead of memory.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { shared?: boolean } = {},
+): Promise<TestDatabase> {
   const server = process.env.TEST_DATABASE_URL;
+  if (!server && options.shared) {
+    const dir = mkdtempSync(join(tmpdir(), 'formgate-test-'));
+    return {
+      url: `sqlite:${join(dir, 'shared.sqlite')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
   if (!server) return { url: 'sqlite::memory:', drop: async () => {} };
   const base = new URL(server);
   const name = `formgate_test_${process.pid}_${randomBytes(4).toString('hex')}`;

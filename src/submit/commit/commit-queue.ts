@@ -14,10 +14,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { DB_DEADLINE_MS } from '../../database/database-options.js';
 import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
 import { SubmissionWriters } from './submission-writers.js';
-import type {
-  CommitItem,
-  SubmissionWriter,
-} from './submission-writer.js';
+import type { CommitItem, SubmissionWriter } from './submission-writer.js';
 
 /** Most submissions one batch commits. */
 export const MAX_BATCH = 500;
@@ -67,6 +64,11 @@ export class CommitQueue implements OnApplicationShutdown {
     config: AppConfig,
   ) {
     this.limit = config.submitQueueLimit;
+  }
+
+  /** true while a batch is being written. */
+  get isWriting(): boolean {
+    return this.writing;
   }
 
   /** Submissions waiting for a batch. */
@@ -198,12 +200,19 @@ export class CommitQueue implements OnApplicationShutdown {
         items.push(item);
       }
     }
+    // No request waits longer than the deadline in all, queueing included: the batch gets
+    // what is left of its oldest waiter's time.
+    const deadline =
+      Math.min(...waiters.map((w) => w.enqueuedAt)) + DB_DEADLINE_MS;
     let timer: NodeJS.Timeout | undefined;
     try {
       const outcomes = await Promise.race([
         writer.write({ items, honeypotHits }),
         new Promise<never>((_resolve, reject) => {
-          timer = setTimeout(() => reject(unavailable()), DB_DEADLINE_MS);
+          timer = setTimeout(
+            () => reject(unavailable()),
+            Math.max(0, deadline - Date.now()),
+          );
         }),
       ]);
       this.logger.debug(`Committed a batch of ${items.length} submissions`);

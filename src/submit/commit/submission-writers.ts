@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver.js';
 import { DB_DEADLINE_MS } from '../../database/database-options.js';
+import { DatabaseStateService } from '../../database/database-state.service.js';
 import { MysqlSubmissionWriter } from './mysql-submission-writer.js';
 import { SqliteSubmissionWriter } from './sqlite-submission-writer.js';
 import type { SubmissionWriter } from './submission-writer.js';
@@ -12,11 +13,14 @@ import type { SubmissionWriter } from './submission-writer.js';
 export class SubmissionWriters {
   private writer: SubmissionWriter | undefined;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly database: DatabaseStateService,
+  ) {}
 
   /** undefined while the database is not connected. */
   current(): SubmissionWriter | undefined {
-    if (!this.dataSource.isInitialized) {
+    if (!this.database.isConnected) {
       this.writer = undefined;
       return undefined;
     }
