@@ -183,7 +183,9 @@ describe('submit hot path (e2e)', () => {
       const stored = await t.dataSource
         .getRepository(Submission)
         .find({ where: { formId: form.id } });
-      expect(stored.map((s) => s.data.n).sort()).toEqual([1, 3]);
+      expect(stored.map((s) => Number(s.data.n)).sort((a, b) => a - b)).toEqual(
+        [1, 3],
+      );
       expect(stored[0].ip).toBe('203.0.113.9');
       expect(
         await t.dataSource
