@@ -17,6 +17,7 @@ import { request } from './support/http.js';
 import { waitFor } from './support/server-process.js';
 import {
   createTestDatabase,
+  usingMysql,
   type TestDatabase,
 } from './support/test-database.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -419,5 +420,25 @@ describe('form changes across instances (e2e)', () => {
       );
       expect(Date.now() - changedAt).toBeLessThanOrEqual(FORM_TTL_MS + 500);
     });
+  });
+});
+
+describe.runIf(!usingMysql())('SQLite durability settings (e2e)', () => {
+  it('writes a file database in WAL mode, with every commit synced to disk, and waits for a busy lock', async () => {
+    const database = await createTestDatabase({ shared: true });
+    const t = await createTestApp({ database });
+    try {
+      const value = async (pragma: string) =>
+        Object.values(
+          ((await t.dataSource.query(`PRAGMA ${pragma}`)) as object[])[0],
+        )[0] as unknown;
+      expect(await value('journal_mode')).toBe('wal');
+      expect(await value('synchronous')).toBe(2); // FULL
+      expect(await value('busy_timeout')).toBe(5000);
+      expect(await value('foreign_keys')).toBe(1);
+    } finally {
+      await t.close();
+      await database.drop();
+    }
   });
 });
