@@ -13,6 +13,7 @@ import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
 import { request, type HttpResponse } from './support/http.js';
+import { describeWhen } from './support/skips.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import {
   createTestDatabase,
@@ -21,7 +22,10 @@ import {
 } from './support/test-database.js';
 
 const SHARED_REDIS = process.env.TEST_REDIS_URL;
-const describeRedis = SHARED_REDIS ? describe : describe.skip;
+const describeRedis = describeWhen(
+  Boolean(SHARED_REDIS),
+  'needs Redis: set TEST_REDIS_URL, e.g. TEST_REDIS_URL=redis://127.0.0.1:6379 npm test',
+);
 
 const VALID = { name: 'Ada', email: 'ada@example.com' };
 const UNREACHABLE = /Redis is unreachable/;
