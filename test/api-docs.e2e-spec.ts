@@ -111,7 +111,10 @@ describe('API docs: Try it out (e2e)', () => {
       for (const parameter of op.parameters ?? []) {
         const value = prefilled(parameter);
         if (parameter.in === 'query' && value !== undefined) {
-          url.searchParams.set(parameter.name, String(value));
+          url.searchParams.set(
+            parameter.name,
+            typeof value === 'string' ? value : JSON.stringify(value),
+          );
         }
       }
       const res = await request(url.toString(), { apiKey: form.apiKey });
