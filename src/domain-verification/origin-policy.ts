@@ -24,7 +24,7 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
  * one that does not; Node 24 passes it through unchanged, so it is checked here.
  */
 function isValidALabel(label: string): boolean {
-  return /[^\x00-\x7f]/.test(domainToUnicode(label));
+  return /[\u0080-\uffff]/.test(domainToUnicode(label));
 }
 
 function strip(host: string): string {
