@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
 
+# Node.js 24, the current LTS line, in both stages.
+
 # --- build: compile TypeScript and keep only production dependencies ---
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
@@ -9,12 +11,13 @@ RUN apt-get update \
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
 COPY migrations ./migrations
 RUN npm run build && npm prune --omit=dev
 
 # --- runtime: non-root, no compilers ---
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000

@@ -12,6 +12,8 @@ export default defineConfig({
       'test/**/*.e2e-spec.ts',
       'test/**/*.browser-spec.ts',
     ],
+    // The default summary, then which tests were skipped and why.
+    reporters: ['default', './test/support/skipped-reporter.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -9,6 +9,7 @@ import {
   type Command,
 } from './cli/commands.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
+import { withEnvFile } from './config/env-file.js';
 
 /** How long a command waits for the database before giving up. */
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -37,7 +38,7 @@ async function withDeadline<T>(work: Promise<T>, message: string): Promise<T> {
 }
 
 async function execute(command: Exclude<Command, { name: 'help' }>) {
-  const config = loadConfig(process.env);
+  const config = loadConfig(withEnvFile(process.env).env);
   const password =
     command.name !== 'accounts:create'
       ? undefined

@@ -1,18 +1,34 @@
+// The server's entry point: reads .env, validates the configuration, listens, and says
+// where to go. Only light modules are imported up front, so that Node's compile cache is on
+// before the application's modules load and a bad setting is reported at once.
 import 'reflect-metadata';
-import { closeOnSignals, createApp } from './app.setup.js';
+import * as nodeModule from 'node:module';
 import { ConfigError, loadConfig } from './config/app-config.js';
+import { withEnvFile } from './config/env-file.js';
+import { logDestination } from './common/log-destination.js';
 
-function loadConfigOrExit() {
+// Node 22.1+ keeps compiled code between starts; older versions simply lack the function.
+nodeModule.enableCompileCache?.();
+
+function configOrExit() {
+  let fromFile: string[] = [];
   try {
-    return loadConfig(process.env);
+    const environment = withEnvFile(process.env);
+    fromFile = environment.fromFile;
+    return { config: loadConfig(environment.env), envFile: environment.file };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
+    const where = fromFile.includes(error.variable) ? ' (set in .env)' : '';
+    console.error(`${error.message}${where}`);
     process.exit(1);
   }
 }
 
-const config = loadConfigOrExit();
-const app = await createApp(config);
+const { config, envFile } = configOrExit();
+const destination = await logDestination(config.logFormat);
+const { closeOnSignals, createApp } = await import('./app.setup.js');
+const { announceWhenReady } = await import('./ready-line.js');
+const app = await createApp(config, { logDestination: destination });
 closeOnSignals(app);
 await app.listen({ port: config.port, host: config.host });
+void announceWhenReady(app, config, envFile);

@@ -1,30 +1,65 @@
-// docker-compose.yml and the Dockerfile cannot be run here (no Docker engine): their
-// structure is checked instead, so a broken edit fails CI.
+// docker-compose.yml and the Dockerfile cannot be run here (no Docker engine): the compose
+// file is validated against the Compose specification's schema (dclint, the same check
+// `npm run lint` runs) and its wiring is checked, so a broken edit fails CI.
+import { DCLinter } from 'dclint';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 
 interface ComposeService {
   image?: string;
   build?: unknown;
+  pull_policy?: string;
   command?: string[];
   environment?: Record<string, string>;
-  ports?: string[];
+  ports?: Array<
+    string | { target: number; published: string; host_ip?: string }
+  >;
+  expose?: string[];
   healthcheck?: { test: string[] | string };
   depends_on?: Record<string, { condition: string }>;
+  configs?: Array<{ source: string; target: string }>;
 }
 
-const compose = parse(readFileSync('docker-compose.yml', 'utf8')) as {
+const source = readFileSync('docker-compose.yml', 'utf8');
+// `merge`: the file shares one environment block between app and migrate (<<).
+const compose = parse(source, { merge: true }) as {
   services: Record<string, ComposeService>;
+  configs: Record<string, { content: string }>;
 };
 const dockerfile = readFileSync('Dockerfile', 'utf8');
 
 describe('docker-compose.yml', () => {
-  it('runs MySQL 8.4, Redis 7 and the app built from the Dockerfile', () => {
-    const { mysql, redis, app, migrate } = compose.services;
+  it('is valid under the Compose specification, with no lint findings', () => {
+    const linter = new DCLinter({
+      rules: {},
+      quiet: false,
+      debug: false,
+      exclude: [],
+    });
+    const [result] = linter.lintFiles(['docker-compose.yml'], false);
+    expect(result.messages).toEqual([]);
+    expect(result.errorCount).toBe(0);
+  });
+
+  it('runs MySQL 8.4, Redis 7, a reverse proxy and the app built from the Dockerfile', () => {
+    const { mysql, redis, app, proxy } = compose.services;
     expect(mysql.image).toBe('mysql:8.4');
     expect(redis.image).toMatch(/^redis:7(\.|-|$)/);
+    expect(proxy.image).toMatch(/^caddy:2\.\d+$/);
     expect(app.build).toBe('.');
-    expect(migrate.build).toBe('.');
+  });
+
+  it('builds one image, which the migrate service and every app replica run', () => {
+    const { app, migrate } = compose.services;
+    expect(app.image).toBe('formgate:${FORMGATE_TAG:-local}');
+    expect(migrate.image).toBe(app.image);
+    expect(migrate.build).toBeUndefined();
+    expect(migrate.pull_policy).toBe('never');
+    expect(migrate.command).toEqual(['node', 'dist/src/database/migrate.js']);
+    const built = Object.entries(compose.services)
+      .filter(([, service]) => service.build !== undefined)
+      .map(([name]) => name);
+    expect(built).toEqual(['app']);
   });
 
   it('wires the app to MySQL and Redis by DATABASE_URL and REDIS_URL', () => {
@@ -33,7 +68,6 @@ describe('docker-compose.yml', () => {
       /^mysql:\/\/formgate:.*@mysql:3306\/formgate$/,
     );
     expect(env.REDIS_URL).toBe('redis://redis:6379');
-    expect(env.APP_SECRET).toContain('APP_SECRET');
     expect(env.NODE_ENV).toBe('production');
     // Replicas never race to migrate: a one-shot service does it first.
     expect(env.MIGRATIONS_RUN).toBe('false');
@@ -47,8 +81,56 @@ describe('docker-compose.yml', () => {
     });
   });
 
+  it('takes its secrets from .env, refusing to start without them, with no default password', () => {
+    const required = (name: string) => new RegExp(`\\$\\{${name}:\\?[^}]+\\}`);
+    const { app, migrate, mysql } = compose.services;
+    expect(app.environment!.APP_SECRET).toMatch(required('APP_SECRET'));
+    expect(migrate.environment!.APP_SECRET).toBe(app.environment!.APP_SECRET);
+    expect(app.environment!.DATABASE_URL).toMatch(required('MYSQL_PASSWORD'));
+    expect(mysql.environment!.MYSQL_PASSWORD).toMatch(
+      required('MYSQL_PASSWORD'),
+    );
+    expect(mysql.environment!.MYSQL_ROOT_PASSWORD).toMatch(
+      required('MYSQL_ROOT_PASSWORD'),
+    );
+    // No secret has a fallback value that would quietly apply.
+    expect(source).not.toMatch(/\$\{(APP_SECRET|MYSQL_[A-Z_]*PASSWORD):-/);
+  });
+
+  it('puts the proxy in front of the app replicas, and the app trusts exactly that hop', () => {
+    const { app, proxy } = compose.services;
+    // The app publishes nothing: the proxy is the only way in, so it scales freely.
+    expect(app.ports).toBeUndefined();
+    expect(app.expose).toEqual(['3000']);
+    expect(app.environment!.TRUST_PROXY).toBe('1');
+    expect(proxy.depends_on).toMatchObject({
+      app: { condition: 'service_healthy' },
+    });
+    expect(proxy.ports).toEqual([
+      {
+        target: 80,
+        published: '${FORMGATE_HTTP_PORT:-8080}',
+        host_ip: '${FORMGATE_BIND:-127.0.0.1}',
+      },
+      {
+        target: 443,
+        published: '${FORMGATE_HTTPS_PORT:-8443}',
+        host_ip: '${FORMGATE_BIND:-127.0.0.1}',
+      },
+    ]);
+    expect(proxy.configs).toEqual([
+      { source: 'caddyfile', target: '/etc/caddy/Caddyfile' },
+    ]);
+    const caddyfile = compose.configs.caddyfile.content;
+    // Every replica, found again as the service scales.
+    expect(caddyfile).toMatch(
+      /reverse_proxy \{\s+dynamic a app 3000 \{\s+refresh 5s/,
+    );
+    expect(caddyfile).toContain('lb_try_duration');
+  });
+
   it('has a healthcheck on every long-running service', () => {
-    for (const name of ['mysql', 'redis', 'app']) {
+    for (const name of ['mysql', 'redis', 'app', 'proxy']) {
       expect(compose.services[name].healthcheck?.test, name).toBeTruthy();
     }
     expect(JSON.stringify(compose.services.app.healthcheck!.test)).toContain(
@@ -58,7 +140,9 @@ describe('docker-compose.yml', () => {
 
   it('publishes no fixed host port for the app, so it can be scaled', () => {
     for (const port of compose.services.app.ports ?? []) {
-      expect(String(port)).toMatch(/^\d+$/);
+      expect(typeof port === 'string' ? port : JSON.stringify(port)).toMatch(
+        /^\d+$/,
+      );
     }
   });
 });
@@ -69,5 +153,13 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^CMD \["node", "dist\/src\/main\.js"\]$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK /m);
+  });
+
+  it('builds and runs on Node.js 24, the current LTS', () => {
+    const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
+    expect(bases.length).toBeGreaterThanOrEqual(2);
+    for (const base of bases) expect(base).toMatch(/^node:24-/);
+    // The build script the image runs is in the image.
+    expect(dockerfile).toMatch(/^COPY scripts \.\/scripts$/m);
   });
 });

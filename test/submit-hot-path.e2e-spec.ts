@@ -15,6 +15,7 @@ import { createAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
 import { request } from './support/http.js';
 import { waitFor } from './support/server-process.js';
+import { describeWhen, NEEDS_REDIS, TEST_REDIS_URL } from './support/skips.js';
 import {
   createTestDatabase,
   usingMysql,
@@ -24,7 +25,6 @@ import { createTestApp, type TestApp } from './support/test-app.js';
 
 const RECEIVED = { success: true, message: 'Submission received' };
 const HIGH_LIMIT = { SUBMIT_RATE_LIMIT: '100000' };
-const REDIS_URL = process.env.TEST_REDIS_URL;
 
 const submit = (t: TestApp, formId: string, json: unknown) =>
   request(`${t.url}/api/submit/${formId}`, { json });
@@ -305,14 +305,14 @@ describe('form changes across instances (e2e)', () => {
     return Date.now() - started;
   }
 
-  describe.runIf(Boolean(REDIS_URL))('with Redis', () => {
+  describeWhen(Boolean(TEST_REDIS_URL), NEEDS_REDIS)('with Redis', () => {
     let a: TestApp;
     let b: TestApp;
     let apiKey: string;
     let accountId: string;
 
     beforeAll(async () => {
-      [a, b] = await pair({ REDIS_URL: REDIS_URL! });
+      [a, b] = await pair({ REDIS_URL: TEST_REDIS_URL! });
       const owner = await createAccount(a);
       apiKey = owner.apiKey;
       accountId = owner.account.id;
@@ -423,22 +423,25 @@ describe('form changes across instances (e2e)', () => {
   });
 });
 
-describe.runIf(!usingMysql())('SQLite durability settings (e2e)', () => {
-  it('writes a file database in WAL mode, with every commit synced to disk, and waits for a busy lock', async () => {
-    const database = await createTestDatabase({ shared: true });
-    const t = await createTestApp({ database });
-    try {
-      const value = async (pragma: string) =>
-        Object.values(
-          ((await t.dataSource.query(`PRAGMA ${pragma}`)) as object[])[0],
-        )[0] as unknown;
-      expect(await value('journal_mode')).toBe('wal');
-      expect(await value('synchronous')).toBe(2); // FULL
-      expect(await value('busy_timeout')).toBe(5000);
-      expect(await value('foreign_keys')).toBe(1);
-    } finally {
-      await t.close();
-      await database.drop();
-    }
-  });
-});
+describeWhen(!usingMysql(), 'runs on SQLite only (TEST_DATABASE_URL is set)')(
+  'SQLite durability settings (e2e)',
+  () => {
+    it('writes a file database in WAL mode, with every commit synced to disk, and waits for a busy lock', async () => {
+      const database = await createTestDatabase({ shared: true });
+      const t = await createTestApp({ database });
+      try {
+        const value = async (pragma: string) =>
+          Object.values(
+            ((await t.dataSource.query(`PRAGMA ${pragma}`)) as object[])[0],
+          )[0] as unknown;
+        expect(await value('journal_mode')).toBe('wal');
+        expect(await value('synchronous')).toBe(2); // FULL
+        expect(await value('busy_timeout')).toBe(5000);
+        expect(await value('foreign_keys')).toBe(1);
+      } finally {
+        await t.close();
+        await database.drop();
+      }
+    });
+  },
+);

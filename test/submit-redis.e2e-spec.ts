@@ -13,6 +13,7 @@ import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
 import { request, type HttpResponse } from './support/http.js';
+import { describeWhen, NEEDS_REDIS, TEST_REDIS_URL } from './support/skips.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import {
   createTestDatabase,
@@ -20,8 +21,8 @@ import {
   type TestDatabase,
 } from './support/test-database.js';
 
-const SHARED_REDIS = process.env.TEST_REDIS_URL;
-const describeRedis = SHARED_REDIS ? describe : describe.skip;
+const SHARED_REDIS = TEST_REDIS_URL;
+const describeRedis = describeWhen(Boolean(SHARED_REDIS), NEEDS_REDIS);
 
 const VALID = { name: 'Ada', email: 'ada@example.com' };
 const UNREACHABLE = /Redis is unreachable/;

@@ -53,12 +53,25 @@ export function createLogger(
   );
 }
 
+/**
+ * Nest announces every module and route it sets up (~70 lines at each start): detail for
+ * LOG_LEVEL=debug, not news. The ready line says what matters.
+ */
+const BOOT_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
 /** Nest's LoggerService on top of the same pino instance. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string): void {
-    this.write('info', message, context);
+    const level = context && BOOT_CONTEXTS.has(context) ? 'debug' : 'info';
+    this.write(level, message, context);
   }
   error(message: unknown, stackOrContext?: string, context?: string): void {
     const stack = context === undefined ? undefined : stackOrContext;

@@ -34,7 +34,9 @@ describe('loadConfig', () => {
       redisUrl: undefined,
       dnsServers: [],
       logLevel: 'info',
+      logFormat: 'auto',
       signupEnabled: true,
+      appSecretSource: 'env',
     });
   });
 
@@ -52,12 +54,18 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://redis' }, 'REDIS_URL'],
     [{ DNS_SERVERS: 'dns.example.com' }, 'DNS_SERVERS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
     [{ APP_SECRET: 'short' }, 'APP_SECRET'],
     [{ SIGNUP_ENABLED: 'perhaps' }, 'SIGNUP_ENABLED'],
   ])('refuses %j naming %s', (env, variable) => {
     const error = errorFor(env);
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(variable);
+  });
+
+  it('takes json or pretty logs on request, whatever the terminal', () => {
+    expect(load({ LOG_FORMAT: 'JSON' }).logFormat).toBe('json');
+    expect(load({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
   });
 
   it('requires APP_SECRET in production', () => {

@@ -11,6 +11,12 @@ export type DatabaseConfig =
 /** `false`, a hop count, or a list of trusted proxy addresses / CIDR ranges. */
 export type TrustProxy = false | number | string[];
 
+export type AppSecretSource = 'env' | 'file' | 'generated';
+
+/** `auto`: readable lines on a terminal, JSON lines otherwise. */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export class AppConfig {
   nodeEnv: string;
   port: number;
@@ -26,7 +32,12 @@ export class AppConfig {
   redisUrl: string | undefined;
   dnsServers: string[];
   appSecret: string;
+  /** Where the secret came from: APP_SECRET, the file beside the data, or made just now. */
+  appSecretSource: AppSecretSource;
+  /** The secret file, when the secret lives in one. */
+  appSecretFile?: string;
   logLevel: string;
+  logFormat: LogFormat;
   signupEnabled: boolean;
 }
 
@@ -172,23 +183,31 @@ function parseDnsServers(raw: string | undefined): string[] {
   });
 }
 
-function resolveSecret(env: Env, nodeEnv: string): string {
+interface ResolvedSecret {
+  secret: string;
+  source: AppSecretSource;
+  file?: string;
+}
+
+function resolveSecret(env: Env, nodeEnv: string): ResolvedSecret {
   const secret = read(env, 'APP_SECRET');
   if (secret !== undefined) {
     if (secret.length < 32)
       throw new ConfigError('APP_SECRET', 'must be at least 32 characters');
-    return secret;
+    return { secret, source: 'env' };
   }
   if (nodeEnv === 'production') {
     throw new ConfigError('APP_SECRET', 'is required when NODE_ENV=production');
   }
   // Development convenience: one secret per installation, kept beside the SQLite file.
   const file = resolve(DEFAULT_SECRET_FILE);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) {
+    return { secret: readFileSync(file, 'utf8').trim(), source: 'file', file };
+  }
   const generated = randomBytes(32).toString('base64url');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${generated}\n`, { mode: 0o600 });
-  return generated;
+  return { secret: generated, source: 'generated', file };
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -240,7 +259,18 @@ export function loadConfig(env: Env = process.env): AppConfig {
       `must be one of ${LOG_LEVELS.join(', ')}`,
     );
   }
+  const logFormat = read(env, 'LOG_FORMAT')?.toLowerCase() ?? 'auto';
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) {
+    throw new ConfigError(
+      'LOG_FORMAT',
+      `must be one of ${LOG_FORMATS.join(', ')}, got "${logFormat}"`,
+    );
+  }
+  config.logFormat = logFormat as LogFormat;
   config.signupEnabled = boolean(env, 'SIGNUP_ENABLED', true);
-  config.appSecret = resolveSecret(env, config.nodeEnv);
+  const secret = resolveSecret(env, config.nodeEnv);
+  config.appSecret = secret.secret;
+  config.appSecretSource = secret.source;
+  config.appSecretFile = secret.file;
   return config;
 }

@@ -1,4 +1,5 @@
 import {
+  BadRequestException,
   Body,
   Controller,
   Get,
@@ -18,6 +19,7 @@ import { DomainVerificationService } from '../domain-verification/domain-verific
 import { FIELD_TYPES, type FieldDefinition } from '../forms/form.entity.js';
 import { validateFormInput } from '../forms/form-input.validation.js';
 import { FormsService } from '../forms/forms.service.js';
+import { SubmissionStatsService } from '../submissions/submission-stats.service.js';
 import { SubmissionsService } from '../submissions/submissions.service.js';
 import { textOf } from './body.js';
 import {
@@ -26,6 +28,13 @@ import {
   type DashboardContext,
 } from './dashboard-context.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
+import {
+  describeRange,
+  filterQuery,
+  queryText,
+  readFilters,
+} from './dashboard-filters.js';
+import { dailyChart } from './daily-chart.js';
 import { SignedInGuard } from './dashboard.guards.js';
 import {
   applyOp,
@@ -37,6 +46,7 @@ import {
 } from './form-editor.js';
 import { formInputErrors, type PageErrors } from './page-errors.js';
 import { fetchSnippet, htmlSnippet } from './snippets.js';
+import { plural } from './view-helpers.js';
 
 export const SUBMISSIONS_PAGE_SIZE = 25;
 
@@ -48,7 +58,24 @@ const NOTICES: Record<string, string> = {
   deleted: 'The form and all its submissions were deleted.',
   'key-regenerated':
     'A new API key was generated. The old key no longer works: update every client that used it.',
+  'submission-deleted': 'The submission was deleted.',
 };
+
+/** Days shown in the activity chart, today included. */
+export const CHART_DAYS = 30;
+
+/** The notice after a redirect; a bulk delete says how many went. */
+function noticeOf(
+  done: string,
+  query: Record<string, unknown>,
+): string | undefined {
+  if (done === 'bulk-deleted') {
+    const deleted = Number(queryText(query.deleted));
+    if (!Number.isSafeInteger(deleted) || deleted < 0) return undefined;
+    return `Deleted ${plural(deleted, 'submission')}.`;
+  }
+  return done ? NOTICES[done] : undefined;
+}
 
 /** The dashboard acts for its signed-in owner like an account key of that account. */
 export function ownerPrincipal(context: DashboardContext): ApiPrincipal {
@@ -90,6 +117,7 @@ export class DashboardFormsController {
   constructor(
     private readonly forms: FormsService,
     private readonly submissions: SubmissionsService,
+    private readonly stats: SubmissionStatsService,
     private readonly verification: DomainVerificationService,
   ) {}
 
@@ -141,32 +169,39 @@ export class DashboardFormsController {
     );
   }
 
+  /** The form's overview: endpoint, key, activity chart, submissions (searchable), snippets. */
   @Get(':formId')
   async detail(
     @Dashboard() context: DashboardContext,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
     @Param('formId') formId: string,
-    @Query('cursor') cursor?: string,
-    @Query('done') done?: string,
+    @Query() query: Record<string, unknown>,
   ) {
     const principal = ownerPrincipal(context);
     const entity = await this.forms.findAccessible(principal, formId);
     const form = this.forms.toResponse(entity);
-    const [apiKey, page, stats, warning] = await Promise.all([
+    const filters = readFilters(query);
+    const cursor = queryText(query.cursor) || undefined;
+    const done = queryText(query.done);
+    const [apiKey, page, stats, days, warning] = await Promise.all([
       this.forms.revealApiKey(context.owner.id, form.id),
-      this.submissions.list(entity, {
-        limit: SUBMISSIONS_PAGE_SIZE,
-        cursor: cursor || undefined,
-      }),
+      filters.errors.any
+        ? { data: [], nextCursor: null }
+        : this.submissions.list(entity, {
+            ...filters.input,
+            limit: SUBMISSIONS_PAGE_SIZE,
+            cursor,
+          }),
       this.submissions.countByForms([form.id]),
+      this.stats.dailyCounts(entity, CHART_DAYS),
       this.verification.warningFor(entity),
     ]);
     const submitUrl = `${baseUrlOf(request)}/api/submit/${encodeURIComponent(form.id)}`;
     const html = htmlSnippet(submitUrl, form.fields);
     const js = fetchSnippet(submitUrl, form.fields);
     const total = stats.get(form.id) ?? { count: 0, lastAt: null };
-    return reply.view('form-detail', {
+    return reply.status(filters.errors.any ? 400 : 200).view('form-detail', {
       form,
       apiKey,
       submitUrl,
@@ -177,27 +212,56 @@ export class DashboardFormsController {
       submissions: page.data,
       columns: submissionColumns(form.fields, page.data),
       nextCursor: page.nextCursor,
-      cursor: cursor || undefined,
+      cursor,
+      filters: filters.values,
+      filtered: filters.active,
+      links: {
+        filters: filterQuery(filters.values),
+        excel: filterQuery(filters.values, { bom: 'true' }),
+        older: page.nextCursor
+          ? filterQuery(filters.values, { cursor: page.nextCursor })
+          : '',
+        range: filterQuery({
+          from: filters.values.from,
+          to: filters.values.to,
+        }),
+      },
+      range: describeRange(filters.values),
+      errors: filters.errors,
       total: total.count,
       lastAt: total.lastAt,
+      chart: dailyChart(days),
+      honeypotHits: entity.honeypotHits,
       warning,
       revealKey: done === 'key-regenerated',
-      notice: done ? NOTICES[done] : undefined,
+      notice: noticeOf(done, query),
     });
   }
 
+  /** CSV of the submissions the list shows (same search and dates); `bom=true` for Excel. */
   @Get(':formId/submissions.csv')
   @NoDeadline()
   async exportCsv(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @Param('formId') formId: string,
+    @Query() query: Record<string, unknown>,
   ) {
     const form = await this.forms.findAccessible(
       ownerPrincipal(context),
       formId,
     );
-    const file = await this.submissions.openExport(form, { format: 'csv' });
+    const filters = readFilters(query);
+    if (filters.errors.any) {
+      throw new BadRequestException(
+        filters.errors.summary.map((item) => item.text).join('. '),
+      );
+    }
+    const file = await this.submissions.openExport(form, {
+      ...filters.input,
+      format: 'csv',
+      bom: queryText(query.bom) === 'true',
+    });
     return reply
       .type(file.contentType)
       .header('cache-control', 'no-store')

@@ -10,6 +10,8 @@ import { DashboardFormSettingsController } from './dashboard-form-settings.contr
 import { DashboardFormsController } from './dashboard-forms.controller.js';
 import { DashboardSession } from './dashboard-session.entity.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import { DashboardSubmissionsController } from './dashboard-submissions.controller.js';
+import { RootController } from './root.controller.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 
@@ -26,7 +28,9 @@ import { SignInThrottle } from './sign-in-throttle.js';
     DashboardAuthController,
     DashboardFormsController,
     DashboardFormSettingsController,
+    DashboardSubmissionsController,
     DashboardAccountController,
+    RootController,
   ],
   providers: [
     DashboardSessionsService,

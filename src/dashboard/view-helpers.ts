@@ -34,6 +34,17 @@ export function dateTime(value: Date | string | null | undefined): string {
   return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
 }
 
+/** "21 Nov" or "21 Nov 2025" (UTC). */
+export function calendarDay(
+  value: Date | string | null | undefined,
+  withYear = true,
+): string {
+  const date = toDate(value);
+  if (!date) return '—';
+  const day = `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
+  return withYear ? `${day} ${date.getUTCFullYear()}` : day;
+}
+
 /** ISO 8601 for <time datetime>. */
 export function iso(value: Date | string | null | undefined): string {
   return toDate(value)?.toISOString() ?? '';
@@ -79,4 +90,12 @@ export function typeLabel(type: string): string {
   return FIELD_TYPE_LABELS[type] ?? type;
 }
 
-export const viewHelpers = { dateTime, iso, ago, plural, cell, typeLabel };
+export const viewHelpers = {
+  dateTime,
+  calendarDay,
+  iso,
+  ago,
+  plural,
+  cell,
+  typeLabel,
+};

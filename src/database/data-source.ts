@@ -2,8 +2,9 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/app-config.js';
+import { withEnvFile } from '../config/env-file.js';
 import { buildDataSourceOptions } from './database-options.js';
 
-const config = loadConfig();
+const config = loadConfig(withEnvFile().env);
 
 export default new DataSource(buildDataSourceOptions(config.database, false));

@@ -3,6 +3,7 @@ import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
 import type { DatabaseConfig } from '../config/app-config.js';
 import { ENTITIES } from './entities.js';
+import { sqliteDriverModule } from './sqlite-driver.js';
 
 /** Deadline for opening a connection and for each query on MySQL, in milliseconds. */
 export const DB_DEADLINE_MS = 5000;
@@ -23,6 +24,7 @@ export function buildDataSourceOptions(
     return {
       ...common,
       type: 'better-sqlite3',
+      driver: sqliteDriverModule(),
       database: database.path,
       enableWAL: database.path !== ':memory:',
       // Wait for a write lock instead of failing at once when another writer holds it.

@@ -4,10 +4,11 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/app-config.js';
+import { withEnvFile } from '../config/env-file.js';
 import { buildDataSourceOptions } from './database-options.js';
 
 async function main(): Promise<number> {
-  const config = loadConfig();
+  const config = loadConfig(withEnvFile().env);
   const dataSource = new DataSource(
     buildDataSourceOptions(config.database, false),
   );

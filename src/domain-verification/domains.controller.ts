@@ -38,8 +38,7 @@ import { WithDeadline } from '../common/deadline.interceptor.js';
 const DOMAIN_PARAM = {
   name: 'domain',
   description:
-    'A domain of the form, e.g. `example.com` (case and IDN spelling do not matter: `Bücher.de` finds `xn--bcher-kva.de`).',
-  example: 'example.com',
+    'A domain of the form, as listed by `GET /api/v1/forms/{id}/domains`, e.g. `example.com` (case and IDN spelling do not matter: `Bücher.de` finds `xn--bcher-kva.de`).',
 };
 const FORM_OR_DOMAIN_NOT_FOUND = {
   type: ErrorDto,

@@ -6,7 +6,7 @@
 // Origin and Referer headers) and `domainToASCII` (used for registered domains) both
 // apply IDNA, lower-case the name and canonicalise IP addresses.
 import { BlockList, isIP } from 'node:net';
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 
 /** Longest domain the API accepts: Fastify's route parameters stop at 200 characters. */
 export const MAX_DOMAIN_LENGTH = 200;
@@ -18,6 +18,14 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 // Real top-level domains are letters only, or an IDNA A-label (xn--…).
 const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * An IDNA A-label (xn--…) must decode to a name with non-ASCII letters. Node 20 refuses
+ * one that does not; Node 24 passes it through unchanged, so it is checked here.
+ */
+function isValidALabel(label: string): boolean {
+  return /[\u0080-\uffff]/.test(domainToUnicode(label));
+}
 
 function strip(host: string): string {
   return host.endsWith('.') ? host.slice(0, -1) : host;
@@ -76,6 +84,9 @@ export function normaliseDomain(input: string): NormalisedDomain {
   const labels = domain.split('.');
   if (labels.some((label) => label === '')) {
     return fail(`domain "${raw}" has an empty label (two dots in a row)`);
+  }
+  if (labels.some((l) => l.startsWith('xn--') && !isValidALabel(l))) {
+    return fail(`domain "${raw}" is not a valid host name`);
   }
   if (domain === 'localhost' || domain.endsWith('.localhost')) {
     return fail(

@@ -1,10 +1,12 @@
 // OpenAPI pieces shared by every route under /api/v1/forms/:id (forms, submissions, domains).
 import { ErrorDto } from '../common/dto/error.dto.js';
 
+// Path parameters carry no example: Swagger UI would pre-fill it, and "Try it out" would
+// then ask about a form that does not exist instead of the reader's own.
 export const FORM_ID_PARAM = {
   name: 'id',
-  description: 'The form identifier.',
-  example: 'q3Jv0cXh9S2mB7dLwEo4Tg',
+  description:
+    'The form identifier: the `id` from `GET /api/v1/forms`, or Form ID in the dashboard.',
 };
 
 export const FORM_NOT_FOUND_RESPONSE = {

@@ -42,8 +42,8 @@ import {
 
 const SUBMISSION_ID_PARAM = {
   name: 'submissionId',
-  description: 'The submission identifier.',
-  example: '01JNMZ6Q0S8V7K2D3F4G5H6J7K',
+  description:
+    'The submission identifier: an `id` from the list of the form’s submissions.',
 };
 const BAD_QUERY_RESPONSE = {
   type: ValidationErrorDto,

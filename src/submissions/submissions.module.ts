@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FormsModule } from '../forms/forms.module.js';
+import { SubmissionStatsService } from './submission-stats.service.js';
 import { SubmissionsController } from './submissions.controller.js';
 import { SubmissionsService } from './submissions.service.js';
 import { Submission } from './submission.entity.js';
@@ -9,7 +10,7 @@ import { Submission } from './submission.entity.js';
 @Module({
   imports: [TypeOrmModule.forFeature([Submission]), FormsModule],
   controllers: [SubmissionsController],
-  providers: [SubmissionsService],
-  exports: [SubmissionsService],
+  providers: [SubmissionsService, SubmissionStatsService],
+  exports: [SubmissionsService, SubmissionStatsService],
 })
 export class SubmissionsModule {}

@@ -79,7 +79,12 @@ export interface ListSubmissionsQuery extends SubmissionFilterInput {
 
 export interface ExportSubmissionsQuery extends SubmissionFilterInput {
   format?: ExportFormat;
+  /** CSV only: a leading UTF-8 byte order mark, which Excel needs to read UTF-8. */
+  bom?: boolean;
 }
+
+/** U+FEFF, written as the UTF-8 bytes EF BB BF. */
+export const UTF8_BOM = '\uFEFF';
 
 export interface SubmissionExport {
   /** The file, produced batch by batch as it is read; destroy it to stop early. */
@@ -144,7 +149,7 @@ const ALL_COLUMNS: ReadonlyArray<keyof SubmissionRow> = [
 const KEYSET_INDEX = 'IDX_submission_form_created_id';
 
 /** "YYYY-MM-DD HH:MM:SS.mmm" UTC: how datetime(3) is stored on SQLite and compared on MySQL. */
-function sqlDatetime(date: Date): string {
+export function sqlDatetime(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
 }
 
@@ -319,7 +324,8 @@ export class SubmissionsService {
         form.fields.length > 0
           ? form.fields.map((field) => field.id)
           : await this.keysInOrder(form.id, filters);
-      header = csvRow(['id', 'createdAt', ...columns]);
+      header =
+        (query.bom ? UTF8_BOM : '') + csvRow(['id', 'createdAt', ...columns]);
       encode = (row) => this.csvLine(row, columns);
     } else {
       encode = (row) => this.ndjsonLine(row);

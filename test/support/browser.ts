@@ -3,6 +3,7 @@
 // browser is a failure.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { describeWhen } from './skips.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -11,8 +12,10 @@ const browserRequired =
   process.env.CI === 'true' || process.env.REQUIRE_BROWSER === 'true';
 
 /** `describe` for browser specs: runs when Chromium is present or required. */
-export const describeBrowser =
-  browserAvailable || browserRequired ? describe : describe.skip;
+export const describeBrowser = describeWhen(
+  browserAvailable || browserRequired,
+  `needs Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)`,
+);
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({

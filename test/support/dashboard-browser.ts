@@ -1,19 +1,20 @@
 // Helpers for the dashboard's browser specs: a plain HTTP server on another loopback origin
-// (a customer's site) and screenshots saved under test/artifacts/.
+// (a customer's site) and screenshots saved to a temporary folder (SCREENSHOT_DIR, else
+// formgate-screenshots under the system's temporary directory), never into the repository.
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 
-export const ARTIFACTS_DIR = fileURLToPath(
-  new URL('../artifacts/', import.meta.url),
-);
+export const SCREENSHOT_DIR =
+  process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'formgate-screenshots');
 
 export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({
-    path: `${ARTIFACTS_DIR}dashboard-${name}.png`,
+    path: join(SCREENSHOT_DIR, `dashboard-${name}.png`),
     fullPage: true,
   });
 }

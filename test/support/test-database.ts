@@ -55,3 +55,6 @@ export async function createTestDatabase(
 }
 
 export const usingMysql = (): boolean => Boolean(process.env.TEST_DATABASE_URL);
+
+export const NEEDS_MYSQL =
+  'needs a MySQL or MariaDB server: set TEST_DATABASE_URL, e.g. TEST_DATABASE_URL=mariadb://root@127.0.0.1:3306 npm test';

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { SearchQueryDto } from './list-submissions-query.dto.js';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
@@ -16,4 +17,21 @@ export class ExportSubmissionsQueryDto extends SearchQueryDto {
   @IsOptional()
   @IsIn(EXPORT_FORMATS)
   format?: ExportFormat;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    description:
+      'CSV only: start the file with a UTF-8 byte order mark, so that Microsoft Excel shows accented and non-Latin text correctly when the file is opened by double-click. Other programs do not need it.',
+  })
+  @IsOptional()
+  // Query values are text: "true"/"1" and "false"/"0" are the booleans.
+  @Transform(({ value }: { value: unknown }) =>
+    value === 'true' || value === '1'
+      ? true
+      : value === 'false' || value === '0'
+        ? false
+        : value,
+  )
+  @IsBoolean()
+  bom?: boolean;
 }

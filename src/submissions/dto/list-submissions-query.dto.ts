@@ -17,8 +17,7 @@ export class SearchQueryDto extends SubmissionRangeQueryDto {
   @ApiPropertyOptional({
     description:
       'Case-insensitive text search: keeps submissions where some submitted value contains this text (field names are not searched). ' +
-      'A search examines at most 10,000 submissions per request, so a page may hold fewer than `limit` items (even none) while `nextCursor` is set: keep following it until it is null.',
-    example: 'lovelace',
+      'A search examines at most 10,000 submissions per request, so a page may hold fewer than `limit` items (even none) while `nextCursor` is set: keep following it until it is null. Omit it to list every submission.',
     maxLength: 200,
   })
   @IsOptional()
@@ -34,7 +33,6 @@ export class ListSubmissionsQueryDto extends SearchQueryDto {
     maximum: MAX_PAGE_SIZE,
     default: DEFAULT_PAGE_SIZE,
     description: 'Page size.',
-    example: 25,
   })
   @IsOptional()
   @Type(() => Number)
@@ -47,7 +45,6 @@ export class ListSubmissionsQueryDto extends SearchQueryDto {
   @ApiPropertyOptional({
     description:
       "The previous page's `nextCursor`, unchanged. Omit it for the first (newest) page.",
-    example: 'MTc0NjEwMjg5Njc4OTowMUpOTVo2UTBTOFY3SzJEM0Y0RzVINko3Sw',
   })
   @IsOptional()
   @IsString()

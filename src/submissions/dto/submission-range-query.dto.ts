@@ -19,8 +19,7 @@ export function IsInstant(): PropertyDecorator {
 export class SubmissionRangeQueryDto {
   @ApiPropertyOptional({
     description:
-      'Only submissions created at or after this instant (inclusive). ISO 8601 date or date-time; UTC unless a zone is given.',
-    example: '2025-05-01T00:00:00Z',
+      'Only submissions created at or after this instant (inclusive). ISO 8601 date or date-time such as `2025-05-01` or `2025-05-01T12:00:00Z`; UTC unless a zone is given. Omit it for no lower bound.',
   })
   @IsOptional()
   @IsInstant()
@@ -28,8 +27,7 @@ export class SubmissionRangeQueryDto {
 
   @ApiPropertyOptional({
     description:
-      'Only submissions created before this instant (exclusive), so `to=2025-06-01` ends with the last of May 31. ISO 8601; UTC unless a zone is given.',
-    example: '2025-06-01T00:00:00Z',
+      'Only submissions created before this instant (exclusive), so `to=2025-06-01` ends with the last of May 31. ISO 8601; UTC unless a zone is given. Omit it for no upper bound.',
   })
   @IsOptional()
   @IsInstant()

@@ -78,7 +78,6 @@ export function ApiSubmitRoute(): MethodDecorator {
     ApiParam({
       name: 'formId',
       description: 'The form identifier shown in the dashboard.',
-      example: 'mQ3x9Yc0TqS4bLk2Vw7ZpA',
     }),
     ApiConsumes('application/json', 'application/x-www-form-urlencoded'),
     ApiBody({

@@ -1,0 +1,14 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { DASHBOARD_PREFIX } from './dashboard-paths.js';
+
+/** The bare address of an installation leads a person to the dashboard. */
+@ApiExcludeController()
+@Controller()
+export class RootController {
+  @Get()
+  home(@Res() reply: FastifyReply) {
+    return reply.redirect(DASHBOARD_PREFIX, 302);
+  }
+}

@@ -1,0 +1,143 @@
+// "Try it out" in Swagger UI, done the way Swagger UI does it: every parameter pre-filled
+// with its documented example (or default), the path filled with a real form's ids. On a
+// form that has submissions, every read route must then answer with that real data.
+import { createAccount } from './factories/accounts.js';
+import { createForm, type TestForm } from './factories/forms.js';
+import { at, insertSubmissions } from './submissions-fixtures.js';
+import { request } from './support/http.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+  schema?: { example?: unknown; default?: unknown };
+}
+
+interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+}
+
+type Document = { paths: Record<string, Record<string, Operation>> };
+
+/** What Swagger UI puts in a parameter's box when "Try it out" is pressed. */
+function prefilled(parameter: Parameter): unknown {
+  const first = parameter.examples
+    ? Object.values(parameter.examples)[0]?.value
+    : undefined;
+  return (
+    parameter.example ??
+    first ??
+    parameter.schema?.example ??
+    parameter.schema?.default
+  );
+}
+
+describe('API docs: Try it out (e2e)', () => {
+  let t: TestApp;
+  let document: Document;
+  let form: TestForm;
+  let submissionIds: string[];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    document = (await request<Document>(`${t.url}/docs-json`)).body;
+    const { account } = await createAccount(t);
+    form = await createForm(t, account.id);
+    // Submissions now and long ago: no example date range may hide either.
+    const rows = await insertSubmissions(t, form.form.id, [
+      { createdAt: at('2019-03-04T05:06:07.089Z') },
+      { createdAt: new Date(Date.now() - 60_000) },
+      { createdAt: new Date() },
+    ]);
+    submissionIds = rows.map((row) => row.id);
+    const domain = await request(
+      `${t.url}/api/v1/forms/${form.form.id}/domains`,
+      {
+        apiKey: form.apiKey,
+        json: { domain: 'docs.example.com' },
+      },
+    );
+    expect(domain.status).toBe(201);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  function operations(): Array<[string, string, Operation]> {
+    return Object.entries(document.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(
+        ([method, op]) => [method, path, op] as [string, string, Operation],
+      ),
+    );
+  }
+
+  it('pre-fills no path parameter and no filter, so nothing points at data that does not exist', () => {
+    const prefilledParameters = operations().flatMap(([method, path, op]) =>
+      (op.parameters ?? [])
+        .filter((parameter) => prefilled(parameter) !== undefined)
+        .map(
+          (parameter) =>
+            `${method.toUpperCase()} ${path} ${parameter.in}:${parameter.name}=${JSON.stringify(prefilled(parameter))}`,
+        ),
+    );
+    // Only the page size and the export format have a value to start from, and both
+    // are the defaults the server applies anyway.
+    expect(prefilledParameters.sort()).toEqual([
+      'GET /api/v1/forms/{id}/submissions query:limit=25',
+      'GET /api/v1/forms/{id}/submissions/export query:format="csv"',
+    ]);
+  });
+
+  it('answers every read route with the real data of a form that has some', async () => {
+    const pathValues: Record<string, string> = {
+      id: form.form.id,
+      formId: form.form.id,
+      submissionId: submissionIds[2],
+      domain: 'docs.example.com',
+    };
+    const reads = operations().filter(
+      ([method, path]) => method === 'get' && path.startsWith('/api/v1/'),
+    );
+    expect(reads.length).toBeGreaterThanOrEqual(6);
+    for (const [, path, op] of reads) {
+      const url = new URL(
+        path.replace(/\{(\w+)\}/g, (_, name: string) => pathValues[name]),
+        t.url,
+      );
+      for (const parameter of op.parameters ?? []) {
+        const value = prefilled(parameter);
+        if (parameter.in === 'query' && value !== undefined) {
+          url.searchParams.set(
+            parameter.name,
+            typeof value === 'string' ? value : JSON.stringify(value),
+          );
+        }
+      }
+      const res = await request(url.toString(), { apiKey: form.apiKey });
+      expect(res.status, `${path}: ${res.text}`).toBe(200);
+      if (path.endsWith('/submissions')) {
+        expect(res.body.data.map((s: { id: string }) => s.id)).toEqual(
+          [...submissionIds].reverse(),
+        );
+      } else if (path.endsWith('/export')) {
+        const lines = res.text.trim().split('\r\n');
+        expect(lines).toHaveLength(4);
+        expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      } else if (path.endsWith('{submissionId}')) {
+        expect(res.body.id).toBe(submissionIds[2]);
+      } else if (path === '/api/v1/forms') {
+        expect(res.body.data.map((f: { id: string }) => f.id)).toEqual([
+          form.form.id,
+        ]);
+      } else if (path.endsWith('/domains')) {
+        expect(res.body.data[0].domain).toBe('docs.example.com');
+      } else if (path === '/api/v1/forms/{id}') {
+        expect(res.body.id).toBe(form.form.id);
+      }
+    }
+  });
+});
