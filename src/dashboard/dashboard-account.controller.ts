@@ -28,7 +28,7 @@ import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { SignedInGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from './page-errors.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { SignInLimits, waitMessage } from './sign-in-limits.js';
 
 const NOTICES: Record<string, string> = {
   'key-revoked':
@@ -53,7 +53,7 @@ export class DashboardAccountController {
   constructor(
     private readonly accounts: AccountsService,
     private readonly sessions: DashboardSessionsService,
-    private readonly throttle: SignInThrottle,
+    private readonly limits: SignInLimits,
   ) {}
 
   @Get()
@@ -111,14 +111,11 @@ export class DashboardAccountController {
     const current = textOf(body, 'currentPassword');
     const next = textOf(body, 'newPassword');
     const confirm = textOf(body, 'confirmPassword');
-    const keys = [`password-account:${context.owner.id}`];
     const errors = new PageErrors();
-    const wait = this.throttle.retryAfterSeconds(keys);
+    const wait = await this.limits.passwordCheckWait(context.owner.id);
     if (wait > 0) {
       void reply.header('retry-after', String(wait));
-      errors.add(
-        `Too many attempts. Please wait ${Math.ceil(wait / 60)} minutes and try again.`,
-      );
+      errors.add(waitMessage(wait));
       return this.page(context, reply, 429, { errors });
     }
     if (!current) errors.add('Enter your current password', 'currentPassword');
@@ -137,7 +134,7 @@ export class DashboardAccountController {
         current,
       );
       if (!account) {
-        this.throttle.recordFailure(keys);
+        await this.limits.passwordCheckFailed(context.owner.id);
         errors.add('Your current password is not right', 'currentPassword');
       }
     }

@@ -14,10 +14,7 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  AccountsService,
-  normalizeEmail,
-} from '../accounts/accounts.service.js';
+import { AccountsService } from '../accounts/accounts.service.js';
 import { ValidationFailedException } from '../common/errors.js';
 import { AppConfig } from '../config/app-config.js';
 import { textOf } from './body.js';
@@ -32,17 +29,12 @@ import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from './page-errors.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { SignInLimits, waitMessage } from './sign-in-limits.js';
 
 const NOTICES: Record<string, string> = {
   'signed-out': 'You are logged out.',
   'password-changed': 'Your password was changed. Please log in again.',
 };
-
-function waitMessage(seconds: number): string {
-  const minutes = Math.ceil(seconds / 60);
-  return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
-}
 
 /** Sign up, log in, log out. */
 @ApiExcludeController()
@@ -52,7 +44,7 @@ export class DashboardAuthController {
   constructor(
     private readonly accounts: AccountsService,
     private readonly sessions: DashboardSessionsService,
-    private readonly throttle: SignInThrottle,
+    private readonly limits: SignInLimits,
     private readonly config: AppConfig,
   ) {}
 
@@ -95,10 +87,6 @@ export class DashboardAuthController {
   ) {
     const email = textOf(body, 'email').trim();
     const password = textOf(body, 'password');
-    const keys = [
-      `login-ip:${request.ip}`,
-      `login-email:${normalizeEmail(email)}`,
-    ];
     const page = (status: number, errors: PageErrors) =>
       reply.status(status).view('login', {
         email,
@@ -107,7 +95,7 @@ export class DashboardAuthController {
         signupEnabled: this.config.signupEnabled,
       });
 
-    const wait = this.throttle.retryAfterSeconds(keys);
+    const wait = await this.limits.loginWait(request.ip, email);
     if (wait > 0) {
       void reply.header('retry-after', String(wait));
       return page(429, new PageErrors().add(waitMessage(wait)));
@@ -119,7 +107,7 @@ export class DashboardAuthController {
 
     const account = await this.accounts.authenticate(email, password);
     if (!account) {
-      this.throttle.recordFailure(keys);
+      await this.limits.loginFailed(request.ip, email);
       return page(
         401,
         new PageErrors().add(
@@ -128,7 +116,7 @@ export class DashboardAuthController {
         ),
       );
     }
-    this.throttle.reset(keys[1]);
+    await this.limits.loginSucceeded(request.ip, email);
     const { token } = await this.sessions.start(account.id);
     setSessionCookie(request, reply, token);
     return reply.redirect(safeNextPath(next), 303);
@@ -153,22 +141,17 @@ export class DashboardAuthController {
     const email = textOf(body, 'email').trim();
     const password = textOf(body, 'password');
     const confirmPassword = textOf(body, 'confirmPassword');
-    const keys = [
-      `signup-ip:${request.ip}`,
-      `signup-email:${normalizeEmail(email)}`,
-    ];
     const page = (status: number, errors: PageErrors) =>
       reply
         .status(status)
         .view('signup', { signupEnabled: true, email, errors });
 
-    const wait = this.throttle.retryAfterSeconds(keys);
+    const wait = await this.limits.signUpWait(request.ip);
     if (wait > 0) {
       void reply.header('retry-after', String(wait));
       return page(429, new PageErrors().add(waitMessage(wait)));
     }
-    // Every sign-up attempt counts, successful or not: this also bounds account creation.
-    this.throttle.recordFailure(keys);
+    await this.limits.signUpAttempted(request.ip);
     const errors = new PageErrors();
     let status = 400;
     if (password && password !== confirmPassword) {

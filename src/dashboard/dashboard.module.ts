@@ -11,7 +11,8 @@ import { DashboardFormsController } from './dashboard-forms.controller.js';
 import { DashboardSession } from './dashboard-session.entity.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
+import { SignInLimits } from './sign-in-limits.js';
 
 /** The server-rendered dashboard under /dashboard (templates in ./views, assets in ./public). */
 @Module({
@@ -21,6 +22,7 @@ import { SignInThrottle } from './sign-in-throttle.js';
     FormsModule,
     SubmissionsModule,
     DomainVerificationModule,
+    RateLimitStorageModule,
   ],
   controllers: [
     DashboardAuthController,
@@ -30,7 +32,7 @@ import { SignInThrottle } from './sign-in-throttle.js';
   ],
   providers: [
     DashboardSessionsService,
-    SignInThrottle,
+    SignInLimits,
     SignedInGuard,
     SignedOutCsrfGuard,
   ],

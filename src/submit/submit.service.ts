@@ -10,7 +10,7 @@ import { ValidationFailedException } from '../common/errors.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import { FORM_NOT_FOUND, FormsService } from '../forms/forms.service.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
-import { normalizeClientIp } from './rate-limit/client-ip.js';
+import { normalizeClientIp } from '../rate-limit/client-ip.js';
 import { SubmissionValidatorCache } from './submission-validator.js';
 import { Submission } from '../submissions/submission.entity.js';
 
