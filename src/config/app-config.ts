@@ -26,6 +26,7 @@ export class AppConfig {
   appSecret: string;
   logLevel: string;
   signupEnabled: boolean;
+  maxFormsPerAccount: number;
 }
 
 export class ConfigError extends Error {
@@ -232,6 +233,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     );
   }
   config.signupEnabled = boolean(env, 'SIGNUP_ENABLED', true);
+  config.maxFormsPerAccount = integer(
+    env,
+    'MAX_FORMS_PER_ACCOUNT',
+    1000,
+    1,
+    1_000_000,
+  );
   config.appSecret = resolveSecret(env, config.nodeEnv);
   return config;
 }

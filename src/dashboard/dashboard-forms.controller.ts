@@ -1,5 +1,6 @@
 import {
   Body,
+  ConflictException,
   Controller,
   Get,
   Param,
@@ -35,7 +36,7 @@ import {
   rowsFromBody,
   type EditorRow,
 } from './form-editor.js';
-import { formInputErrors, type PageErrors } from './page-errors.js';
+import { formInputErrors, PageErrors } from './page-errors.js';
 import { fetchSnippet, htmlSnippet } from './snippets.js';
 
 export const SUBMISSIONS_PAGE_SIZE = 25;
@@ -133,7 +134,15 @@ export class DashboardFormsController {
       );
       return this.editorPage(reply, 400, { name, rows, errors });
     }
-    const { form } = await this.forms.create(context.owner.id, result.value);
+    let form;
+    try {
+      ({ form } = await this.forms.create(context.owner.id, result.value));
+    } catch (error) {
+      // Too many forms: said on the page, with what was typed kept.
+      if (!(error instanceof ConflictException)) throw error;
+      const errors = new PageErrors().add(error.message);
+      return this.editorPage(reply, 409, { name, rows, errors });
+    }
     return reply.redirect(
       `/dashboard/forms/${encodeURIComponent(form.id)}?done=created`,
       303,
