@@ -13,6 +13,8 @@ export interface ErrorResponse {
   headers: Record<string, string>;
   /** true when the cause is a fault of ours, to be logged with its stack */
   unexpected: boolean;
+  /** true when the client hung up mid-request: nobody reads the answer, nothing is wrong */
+  clientGone?: boolean;
 }
 
 const FASTIFY_MESSAGES: Record<string, [number, string]> = {
@@ -67,6 +69,19 @@ function errorCode(error: unknown): string | undefined {
   };
   if (typeof code === 'string') return code;
   return typeof driverError?.code === 'string' ? driverError.code : undefined;
+}
+
+/**
+ * The client closed the connection before its request body had arrived: Node fails the
+ * body stream with `aborted` (code ECONNRESET). The code alone is not enough: a database
+ * connection reset by its server carries it too (`read ECONNRESET`).
+ */
+export function isClientAbort(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.message === 'aborted' &&
+    errorCode(error) === 'ECONNRESET'
+  );
 }
 
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -166,6 +181,18 @@ function fromHttpException(exception: HttpException): ErrorResponse {
 
 export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof HttpException) return fromHttpException(exception);
+  if (isClientAbort(exception)) {
+    return {
+      status: HttpStatus.BAD_REQUEST,
+      body: {
+        error:
+          'The client closed the connection before the request was complete',
+      },
+      headers: {},
+      unexpected: false,
+      clientGone: true,
+    };
+  }
   if (isDatabaseUnavailable(exception)) {
     return {
       status: HttpStatus.SERVICE_UNAVAILABLE,
