@@ -2,6 +2,7 @@
 // `{error, errors}`, a status and extra headers. Pure, so it is unit-tested alone.
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
+import { ownEntry } from './own-entry.js';
 import {
   ServiceUnavailableError,
   ValidationFailedException,
@@ -126,7 +127,7 @@ function fromHttpException(exception: HttpException): ErrorResponse {
       unexpected: false,
     };
   }
-  const known = cause?.code ? FASTIFY_MESSAGES[cause.code] : undefined;
+  const known = ownEntry(FASTIFY_MESSAGES, cause?.code);
   if (known)
     return {
       status: known[0],
@@ -205,7 +206,7 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   const statusCode = (exception as { statusCode?: unknown } | null)?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     const code = errorCode(exception);
-    const known = code ? FASTIFY_MESSAGES[code] : undefined;
+    const known = ownEntry(FASTIFY_MESSAGES, code);
     return {
       status: known?.[0] ?? statusCode,
       body: { error: known?.[1] ?? STATUS_CODES[statusCode] ?? 'Bad request' },

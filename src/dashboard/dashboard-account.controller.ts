@@ -18,6 +18,7 @@ import {
 } from '../accounts/accounts.service.js';
 import { passwordProblems } from '../accounts/password.js';
 import { ValidationFailedException } from '../common/errors.js';
+import { ownEntry } from '../common/own-entry.js';
 import { textOf } from './body.js';
 import {
   Dashboard,
@@ -63,7 +64,7 @@ export class DashboardAccountController {
     @Query('done') done?: string,
   ) {
     return this.page(context, reply, 200, {
-      notice: done ? NOTICES[done] : undefined,
+      notice: ownEntry(NOTICES, done),
     });
   }
 

@@ -17,6 +17,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccountsService } from '../accounts/accounts.service.js';
 import { ValidationFailedException } from '../common/errors.js';
 import { AppConfig } from '../config/app-config.js';
+import { ownEntry } from '../common/own-entry.js';
 import { textOf } from './body.js';
 import {
   clearSessionCookie,
@@ -72,7 +73,7 @@ export class DashboardAuthController {
     }
     return reply.view('login', {
       next: next === undefined ? undefined : safeNextPath(next),
-      notice: done ? NOTICES[done] : undefined,
+      notice: ownEntry(NOTICES, done),
       signupEnabled: this.config.signupEnabled,
     });
   }

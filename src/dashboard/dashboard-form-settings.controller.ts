@@ -19,6 +19,7 @@ import { FIELD_TYPES } from '../forms/form.entity.js';
 import { validateFormInput } from '../forms/form-input.validation.js';
 import { FormsService } from '../forms/forms.service.js';
 import { SubmissionsService } from '../submissions/submissions.service.js';
+import { ownEntry } from '../common/own-entry.js';
 import { isChecked, textOf } from './body.js';
 import { Dashboard, type DashboardContext } from './dashboard-context.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
@@ -75,7 +76,7 @@ export class DashboardFormSettingsController {
     @Query('done') done?: string,
   ) {
     return this.settingsPage(context, reply, formId, 200, {
-      notice: done ? NOTICES[done] : undefined,
+      notice: ownEntry(NOTICES, done),
     });
   }
 

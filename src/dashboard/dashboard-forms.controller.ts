@@ -20,6 +20,7 @@ import { FIELD_TYPES, type FieldDefinition } from '../forms/form.entity.js';
 import { validateFormInput } from '../forms/form-input.validation.js';
 import { FormsService } from '../forms/forms.service.js';
 import { SubmissionsService } from '../submissions/submissions.service.js';
+import { ownEntry } from '../common/own-entry.js';
 import { textOf } from './body.js';
 import {
   baseUrlOf,
@@ -104,7 +105,7 @@ export class DashboardFormsController {
     return reply.view('forms-list', {
       forms,
       stats: Object.fromEntries(stats),
-      notice: done ? NOTICES[done] : undefined,
+      notice: ownEntry(NOTICES, done),
     });
   }
 
@@ -190,7 +191,7 @@ export class DashboardFormsController {
       lastAt: total.lastAt,
       warning,
       revealKey: done === 'key-regenerated',
-      notice: done ? NOTICES[done] : undefined,
+      notice: ownEntry(NOTICES, done),
     });
   }
 
