@@ -100,9 +100,12 @@ describe('lookups by untrusted names (e2e)', () => {
       apiKey,
     });
     expect(api.status).toBe(200);
-    expect(api.body.data.map((s: { data: unknown }) => s.data)).toEqual([
+    const expected: unknown[] = [
       { name: 'Grace' },
-      { constructor: 'built by Ada', toString: 'said hi' },
-    ]);
+      JSON.parse('{"constructor":"built by Ada","toString":"said hi"}'),
+    ];
+    expect(api.body.data.map((s: { data: unknown }) => s.data)).toEqual(
+      expected,
+    );
   });
 });
