@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import {
   ServiceUnavailableError,
+  TooManyRequestsError,
   ValidationFailedException,
 } from './errors.js';
 import {
@@ -128,6 +129,19 @@ describe('a client that hangs up mid-request', () => {
       headers: {},
       unexpected: false,
       clientGone: true,
+    });
+  });
+});
+
+describe('a limit of the service', () => {
+  it('is a 429 with its sentence and Retry-After', () => {
+    expect(
+      toErrorResponse(new TooManyRequestsError('Too many lookups.', 42)),
+    ).toEqual({
+      status: 429,
+      body: { error: 'Too many lookups.' },
+      headers: { 'retry-after': '42' },
+      unexpected: false,
     });
   });
 });

@@ -5,6 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import { ownEntry } from './own-entry.js';
 import {
   ServiceUnavailableError,
+  TooManyRequestsError,
   ValidationFailedException,
 } from './errors.js';
 
@@ -106,7 +107,10 @@ function fromHttpException(exception: HttpException): ErrorResponse {
       unexpected: false,
     };
   }
-  if (exception instanceof ServiceUnavailableError) {
+  if (
+    exception instanceof ServiceUnavailableError ||
+    exception instanceof TooManyRequestsError
+  ) {
     headers['retry-after'] = String(exception.retryAfterSeconds);
   }
   const cause = exception.cause as

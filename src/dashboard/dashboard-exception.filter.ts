@@ -6,7 +6,11 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ValidationFailedException } from '../common/errors.js';
+import {
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  ValidationFailedException,
+} from '../common/errors.js';
 import {
   isClientAbort,
   isDatabaseUnavailable,
@@ -62,6 +66,12 @@ export class DashboardExceptionFilter implements ExceptionFilter {
       message = exception.message;
       if (exception instanceof ValidationFailedException) {
         details = exception.errors;
+      }
+      if (
+        exception instanceof TooManyRequestsError ||
+        exception instanceof ServiceUnavailableError
+      ) {
+        void reply.header('retry-after', String(exception.retryAfterSeconds));
       }
     } else if (isClientAbort(exception)) {
       // The browser went away mid-post: nobody reads this page, nothing is wrong.
