@@ -69,13 +69,18 @@ export async function* exportChunks(
   let batch = first;
   let chunk = plan.header;
   for (;;) {
+    // The whole batch is encoded within its turn. Yielding while encoding would leave
+    // the rest of the batch to whichever socket event pulls next, and ten exports
+    // resuming in one event-loop iteration would add up again.
+    const ready: string[] = [];
     for (const row of batch.rows) {
       chunk += plan.encode(row);
       if (chunk.length >= EXPORT_CHUNK_CHARS) {
-        yield chunk;
+        ready.push(chunk);
         chunk = '';
       }
     }
+    yield* ready;
     const after = resumeAfter(batch, EXPORT_BATCH_SIZE);
     if (!after) break;
     await takeTurn();
