@@ -59,20 +59,20 @@ describe('SignInLimits', () => {
       expect(await limits.loginWait(ip, email)).toBe(0);
     }
     await limits.loginFailed(ip, email);
-    expect(await limits.loginWait(ip, email)).toBe(2);
+    expect(await limits.loginWait(ip, email)).toBe(4);
     // Another client, and the same client for another email, go ahead.
     expect(await limits.loginWait('203.0.113.21', email)).toBe(0);
     expect(await limits.loginWait(ip, 'other@example.com')).toBe(0);
     // The case of the email does not matter.
-    expect(await limits.loginWait(ip, ' Owner@Example.com')).toBe(2);
+    expect(await limits.loginWait(ip, ' Owner@Example.com')).toBe(4);
 
-    now += 2000;
+    now += 4000;
     expect(await limits.loginWait(ip, email)).toBe(0);
     await limits.loginFailed(ip, email);
-    expect(await limits.loginWait(ip, email)).toBe(4);
-    now += 4000;
-    await limits.loginFailed(ip, email);
     expect(await limits.loginWait(ip, email)).toBe(8);
+    now += 8000;
+    await limits.loginFailed(ip, email);
+    expect(await limits.loginWait(ip, email)).toBe(16);
   });
 
   it('forgets a client’s failures for an email once it logs in', async () => {
@@ -109,10 +109,10 @@ describe('SignInLimits', () => {
 });
 
 describe('emailDelayMs', () => {
-  it('is free for the first failures, then doubles from 2 s up to 15 minutes', () => {
+  it('is free for the first failures, then doubles from 4 s up to 15 minutes', () => {
     const delays = Array.from({ length: 16 }, (_, i) => emailDelayMs(i + 1));
     expect(delays.slice(0, FREE_FAILURES_PER_EMAIL)).toEqual([0, 0, 0]);
-    expect(delays.slice(3, 8)).toEqual([2000, 4000, 8000, 16_000, 32_000]);
+    expect(delays.slice(3, 8)).toEqual([4000, 8000, 16_000, 32_000, 64_000]);
     expect(Math.max(...delays)).toBe(SIGN_IN_WINDOW_MS);
     expect(emailDelayMs(1000)).toBe(SIGN_IN_WINDOW_MS);
   });

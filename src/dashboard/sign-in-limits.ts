@@ -29,12 +29,12 @@ export const MAX_EMAIL_DELAY_MS = SIGN_IN_WINDOW_MS;
 
 /**
  * The wait after a client's n-th failed log-in for one email: none for the first few,
- * then 2 s, 4 s, 8 s … doubling up to 15 minutes.
+ * then 4 s, 8 s, 16 s … doubling up to 15 minutes.
  */
 export function emailDelayMs(failures: number): number {
   const beyond = failures - FREE_FAILURES_PER_EMAIL;
   if (beyond <= 0) return 0;
-  return Math.min(2 ** Math.min(beyond, 30) * 1000, MAX_EMAIL_DELAY_MS);
+  return Math.min(2 ** Math.min(beyond + 1, 30) * 1000, MAX_EMAIL_DELAY_MS);
 }
 
 /** "Too many attempts. Please wait 4 seconds …" / "… 15 minutes …". */
