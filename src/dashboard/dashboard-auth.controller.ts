@@ -16,8 +16,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccountsService } from '../accounts/accounts.service.js';
 import { ValidationFailedException } from '../common/errors.js';
-import { AppConfig } from '../config/app-config.js';
 import { ownEntry } from '../common/own-entry.js';
+import { AppConfig } from '../config/app-config.js';
 import { textOf } from './body.js';
 import {
   clearSessionCookie,

@@ -13,13 +13,13 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ValidationFailedException } from '../common/errors.js';
+import { ownEntry } from '../common/own-entry.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import { DomainsService } from '../domain-verification/domains.service.js';
 import { FIELD_TYPES } from '../forms/form.entity.js';
 import { validateFormInput } from '../forms/form-input.validation.js';
 import { FormsService } from '../forms/forms.service.js';
 import { SubmissionsService } from '../submissions/submissions.service.js';
-import { ownEntry } from '../common/own-entry.js';
 import { isChecked, textOf } from './body.js';
 import { Dashboard, type DashboardContext } from './dashboard-context.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';

@@ -15,12 +15,12 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { NoDeadline } from '../common/deadline.interceptor.js';
+import { ownEntry } from '../common/own-entry.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import { FIELD_TYPES, type FieldDefinition } from '../forms/form.entity.js';
 import { validateFormInput } from '../forms/form-input.validation.js';
 import { FormsService } from '../forms/forms.service.js';
 import { SubmissionsService } from '../submissions/submissions.service.js';
-import { ownEntry } from '../common/own-entry.js';
 import { textOf } from './body.js';
 import {
   baseUrlOf,
