@@ -78,6 +78,14 @@ export function createFastifyAdapter(
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: config.submitBodyLimit,
     requestTimeout: REQUEST_TIMEOUT_MS,
+    // Given to Node's server at creation: set only afterwards (as requestTimeout alone
+    // is), a body trickling in was never cut off, and headers only at Node's next check,
+    // every 30 s by default.
+    http: {
+      headersTimeout: REQUEST_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: 1000,
+    },
     connectionTimeout: 60_000,
     keepAliveTimeout: 10_000,
     routerOptions: { maxParamLength: 200 },

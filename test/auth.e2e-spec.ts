@@ -204,5 +204,39 @@ describe('API key authentication (e2e)', () => {
         expect(t.logs.filter((line) => line.includes(secret))).toEqual([]);
       }
     });
+
+    it('redacts keys sent with an encoded, mixed-case or repeated parameter name', async () => {
+      const account = await createAccount(t);
+      const form = await createForm(t, account.account.id);
+      const encoded = form.apiKey.replace('_', '%5F');
+      const before = t.logs.length;
+      for (const query of [
+        `%61piKey=${encoded}`,
+        `apiKey=${form.apiKey}&APIKEY=${form.apiKey}&ApiKey=${encoded}`,
+        `apiKey=${encoded}&apiKey=${form.apiKey}`,
+      ]) {
+        const res = await request(`${forms()}?${query}`);
+        expect(res.status).toBe(200);
+        expect(res.body.data.map((f: { id: string }) => f.id)).toEqual([
+          form.form.id,
+        ]);
+      }
+      // A key in an unrelated parameter or the path is redacted too.
+      expect(
+        (await request(`${forms()}?note=${encoded}`, { apiKey: form.apiKey }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await request(`${forms()}/${encoded}`, { apiKey: form.apiKey }))
+          .status,
+      ).toBe(404);
+
+      const lines = t.logs.slice(before);
+      expect(lines.some((line) => line.includes('%61piKey=[REDACTED]'))).toBe(
+        true,
+      );
+      const secret = form.apiKey.slice(4);
+      expect(lines.filter((line) => line.includes(secret))).toEqual([]);
+    });
   });
 });

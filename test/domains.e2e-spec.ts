@@ -580,7 +580,7 @@ describe('domain verification (e2e)', () => {
         ['201', '400', '401', '403', '404', '409'].sort(),
       );
       expect(Object.keys(check.post.responses).sort()).toEqual(
-        ['200', '401', '403', '404'].sort(),
+        ['200', '401', '403', '404', '429'].sort(),
       );
       const schemas = res.body.components.schemas;
       expect(Object.keys(schemas.DomainResponseDto.properties).sort()).toEqual(

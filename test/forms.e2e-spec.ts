@@ -1016,7 +1016,7 @@ describe('forms API (e2e)', () => {
       const doc = res.body;
       const routes: Array<[string, string, string[]]> = [
         ['/api/v1/forms', 'get', ['200', '401', '403']],
-        ['/api/v1/forms', 'post', ['201', '400', '401', '403']],
+        ['/api/v1/forms', 'post', ['201', '400', '401', '403', '409']],
         ['/api/v1/forms/{id}', 'get', ['200', '401', '403', '404']],
         ['/api/v1/forms/{id}', 'put', ['200', '400', '401', '403', '404']],
         ['/api/v1/forms/{id}', 'patch', ['200', '400', '401', '403', '404']],

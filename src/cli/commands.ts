@@ -59,7 +59,8 @@ export function parseCommand(argv: string[]): Command {
     'accounts:create': ['email', 'password', 'password-stdin'],
     'keys:create': ['email', 'name'],
   };
-  if (!(name in allowed)) throw new UsageError(`unknown command "${name}"`);
+  if (!Object.hasOwn(allowed, name))
+    throw new UsageError(`unknown command "${name}"`);
   const misplaced = Object.keys(values).find(
     (option) => !allowed[name].includes(option),
   );

@@ -12,8 +12,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    const { status, body, headers, unexpected } = toErrorResponse(exception);
-    if (unexpected) {
+    const { status, body, headers, unexpected, clientGone } =
+      toErrorResponse(exception);
+    if (clientGone) {
+      // Routine on the internet (a closed tab, a dropped mobile link), not an outage.
+      this.logger.debug(
+        `Connection closed before the request body arrived: ${request?.method ?? '?'} ${redactUrl(request?.url ?? '?')}`,
+      );
+    } else if (unexpected) {
       const where = `${request?.method ?? '?'} ${redactUrl(request?.url ?? '?')}`;
       this.logger.error(
         `Unhandled error on ${where}: ${exception instanceof Error ? exception.message : String(exception)}`,

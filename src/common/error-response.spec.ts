@@ -6,9 +6,14 @@ import {
 } from '@nestjs/common';
 import {
   ServiceUnavailableError,
+  TooManyRequestsError,
   ValidationFailedException,
 } from './errors.js';
-import { isDatabaseUnavailable, toErrorResponse } from './error-response.js';
+import {
+  isClientAbort,
+  isDatabaseUnavailable,
+  toErrorResponse,
+} from './error-response.js';
 
 describe('toErrorResponse', () => {
   it('keeps only the error sentence of an HttpException', () => {
@@ -95,5 +100,48 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(new HttpException('boom', 500)).unexpected).toBe(
       true,
     );
+  });
+});
+
+describe('a client that hangs up mid-request', () => {
+  const aborted = () =>
+    Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+  const databaseReset = () =>
+    Object.assign(new Error('read ECONNRESET'), {
+      code: 'ECONNRESET',
+      syscall: 'read',
+      fatal: true,
+    });
+
+  it('is told apart from a database connection reset', () => {
+    expect(isClientAbort(aborted())).toBe(true);
+    expect(isClientAbort(databaseReset())).toBe(false);
+    expect(isDatabaseUnavailable(databaseReset())).toBe(true);
+  });
+
+  it('is a 400 nobody reads, never a 503 or an unexpected error', () => {
+    expect(toErrorResponse(aborted())).toEqual({
+      status: 400,
+      body: {
+        error:
+          'The client closed the connection before the request was complete',
+      },
+      headers: {},
+      unexpected: false,
+      clientGone: true,
+    });
+  });
+});
+
+describe('a limit of the service', () => {
+  it('is a 429 with its sentence and Retry-After', () => {
+    expect(
+      toErrorResponse(new TooManyRequestsError('Too many lookups.', 42)),
+    ).toEqual({
+      status: 429,
+      body: { error: 'Too many lookups.' },
+      headers: { 'retry-after': '42' },
+      unexpected: false,
+    });
   });
 });

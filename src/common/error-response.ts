@@ -2,8 +2,10 @@
 // `{error, errors}`, a status and extra headers. Pure, so it is unit-tested alone.
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
+import { ownEntry } from './own-entry.js';
 import {
   ServiceUnavailableError,
+  TooManyRequestsError,
   ValidationFailedException,
 } from './errors.js';
 
@@ -13,6 +15,8 @@ export interface ErrorResponse {
   headers: Record<string, string>;
   /** true when the cause is a fault of ours, to be logged with its stack */
   unexpected: boolean;
+  /** true when the client hung up mid-request: nobody reads the answer, nothing is wrong */
+  clientGone?: boolean;
 }
 
 const FASTIFY_MESSAGES: Record<string, [number, string]> = {
@@ -69,6 +73,19 @@ function errorCode(error: unknown): string | undefined {
   return typeof driverError?.code === 'string' ? driverError.code : undefined;
 }
 
+/**
+ * The client closed the connection before its request body had arrived: Node fails the
+ * body stream with `aborted` (code ECONNRESET). The code alone is not enough: a database
+ * connection reset by its server carries it too (`read ECONNRESET`).
+ */
+export function isClientAbort(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.message === 'aborted' &&
+    errorCode(error) === 'ECONNRESET'
+  );
+}
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = errorCode(error);
@@ -90,7 +107,10 @@ function fromHttpException(exception: HttpException): ErrorResponse {
       unexpected: false,
     };
   }
-  if (exception instanceof ServiceUnavailableError) {
+  if (
+    exception instanceof ServiceUnavailableError ||
+    exception instanceof TooManyRequestsError
+  ) {
     headers['retry-after'] = String(exception.retryAfterSeconds);
   }
   const cause = exception.cause as
@@ -111,7 +131,7 @@ function fromHttpException(exception: HttpException): ErrorResponse {
       unexpected: false,
     };
   }
-  const known = cause?.code ? FASTIFY_MESSAGES[cause.code] : undefined;
+  const known = ownEntry(FASTIFY_MESSAGES, cause?.code);
   if (known)
     return {
       status: known[0],
@@ -166,6 +186,18 @@ function fromHttpException(exception: HttpException): ErrorResponse {
 
 export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof HttpException) return fromHttpException(exception);
+  if (isClientAbort(exception)) {
+    return {
+      status: HttpStatus.BAD_REQUEST,
+      body: {
+        error:
+          'The client closed the connection before the request was complete',
+      },
+      headers: {},
+      unexpected: false,
+      clientGone: true,
+    };
+  }
   if (isDatabaseUnavailable(exception)) {
     return {
       status: HttpStatus.SERVICE_UNAVAILABLE,
@@ -178,7 +210,7 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   const statusCode = (exception as { statusCode?: unknown } | null)?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     const code = errorCode(exception);
-    const known = code ? FASTIFY_MESSAGES[code] : undefined;
+    const known = ownEntry(FASTIFY_MESSAGES, code);
     return {
       status: known?.[0] ?? statusCode,
       body: { error: known?.[1] ?? STATUS_CODES[statusCode] ?? 'Bad request' },

@@ -7,6 +7,16 @@ export class ValidationFailedException extends HttpException {
   }
 }
 
+/** 429 with Retry-After: a limit of this service was reached; the sentence says which. */
+export class TooManyRequestsError extends HttpException {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, HttpStatus.TOO_MANY_REQUESTS);
+  }
+}
+
 /** 503 with Retry-After: a dependency (the database) cannot serve the request now. */
 export class ServiceUnavailableError extends HttpException {
   constructor(

@@ -38,4 +38,26 @@ describe('createLogger', () => {
     expect(line).not.toContain('fg_session=abc');
     expect(line).not.toContain('hunter2hunter2');
   });
+
+  it('redacts a key anywhere in a line: messages, errors, unknown fields', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = createLogger('info', sink);
+    const key = 'fga_abcdefghijklmnopqrstuvwxyz012345';
+    logger.info({ note: `sent ${key}` }, `client used ${key}`);
+    logger.error({ err: new Error(`bad key ${key}`) }, 'failed');
+    logger.info(
+      { req: { method: 'GET', url: `/api/v1/forms?%61piKey=${key}` } },
+      'request',
+    );
+    const text = lines.join('');
+    expect(lines).toHaveLength(3);
+    expect(text).not.toContain('abcdefghijklmnopqrstuvwxyz012345');
+    expect(text).toContain('[REDACTED]');
+  });
 });

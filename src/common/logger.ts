@@ -1,19 +1,11 @@
 // Structured JSON logs (pino) shared by Fastify's request log and Nest's own logger.
-// Secrets never reach a log line: API keys (header and query), cookies, passwords.
+// Secrets never reach a log line: API keys (header, query, anywhere in a line), cookies,
+// passwords.
 import type { LoggerService } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { REDACTED, redactKeys, redactUrl } from './redaction.js';
 
-export const REDACTED = '[REDACTED]';
-
-const SECRET_QUERY_PARAMS = /([?&](?:apiKey|api_key|password|token)=)[^&#]*/gi;
-const KEY_PATTERN = /\bfg[ka]_[A-Za-z0-9_-]{8,}/g;
-
-/** Removes secret query parameter values and anything shaped like a Formgate key. */
-export function redactUrl(url: string): string {
-  return url
-    .replace(SECRET_QUERY_PARAMS, `$1${REDACTED}`)
-    .replace(KEY_PATTERN, REDACTED);
-}
+export { REDACTED, redactKeys, redactUrl } from './redaction.js';
 
 export function createLogger(
   level: string,
@@ -37,6 +29,9 @@ export function createLogger(
         ],
         censor: REDACTED,
       },
+      // The last line of defence: a key in a message, an error or a header we did not
+      // think of is still replaced before the line is written.
+      hooks: { streamWrite: redactKeys },
       serializers: {
         req(req: { method?: string; url?: string; ip?: string; id?: string }) {
           return {

@@ -37,7 +37,12 @@ describe('loadConfig', () => {
       logFormat: 'auto',
       signupEnabled: true,
       appSecretSource: 'env',
+      maxFormsPerAccount: 1000,
     });
+  });
+
+  it('reads MAX_FORMS_PER_ACCOUNT', () => {
+    expect(load({ MAX_FORMS_PER_ACCOUNT: '25' }).maxFormsPerAccount).toBe(25);
   });
 
   it.each([
@@ -57,6 +62,8 @@ describe('loadConfig', () => {
     [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
     [{ APP_SECRET: 'short' }, 'APP_SECRET'],
     [{ SIGNUP_ENABLED: 'perhaps' }, 'SIGNUP_ENABLED'],
+    [{ MAX_FORMS_PER_ACCOUNT: '0' }, 'MAX_FORMS_PER_ACCOUNT'],
+    [{ MAX_FORMS_PER_ACCOUNT: 'many' }, 'MAX_FORMS_PER_ACCOUNT'],
   ])('refuses %j naming %s', (env, variable) => {
     const error = errorFor(env);
     expect(error.variable).toBe(variable);

@@ -39,6 +39,7 @@ export class AppConfig {
   logLevel: string;
   logFormat: LogFormat;
   signupEnabled: boolean;
+  maxFormsPerAccount: number;
 }
 
 export class ConfigError extends Error {
@@ -268,6 +269,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   config.logFormat = logFormat as LogFormat;
   config.signupEnabled = boolean(env, 'SIGNUP_ENABLED', true);
+  config.maxFormsPerAccount = integer(
+    env,
+    'MAX_FORMS_PER_ACCOUNT',
+    1000,
+    1,
+    1_000_000,
+  );
   const secret = resolveSecret(env, config.nodeEnv);
   config.appSecret = secret.secret;
   config.appSecretSource = secret.source;

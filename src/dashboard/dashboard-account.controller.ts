@@ -18,6 +18,7 @@ import {
 } from '../accounts/accounts.service.js';
 import { passwordProblems } from '../accounts/password.js';
 import { ValidationFailedException } from '../common/errors.js';
+import { ownEntry } from '../common/own-entry.js';
 import { textOf } from './body.js';
 import {
   Dashboard,
@@ -28,7 +29,7 @@ import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { SignedInGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from './page-errors.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { SignInLimits, waitMessage } from './sign-in-limits.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
 
 const NOTICES: Record<string, string> = {
@@ -55,7 +56,7 @@ export class DashboardAccountController {
   constructor(
     private readonly accounts: AccountsService,
     private readonly sessions: DashboardSessionsService,
-    private readonly throttle: SignInThrottle,
+    private readonly limits: SignInLimits,
   ) {}
 
   @Get()
@@ -65,7 +66,7 @@ export class DashboardAccountController {
     @Query('done') done?: string,
   ) {
     return this.page(context, reply, 200, {
-      notice: done ? NOTICES[done] : undefined,
+      notice: ownEntry(NOTICES, done),
     });
   }
 
@@ -113,14 +114,11 @@ export class DashboardAccountController {
     const current = textOf(body, 'currentPassword');
     const next = textOf(body, 'newPassword');
     const confirm = textOf(body, 'confirmPassword');
-    const keys = [`password-account:${context.owner.id}`];
     const errors = new PageErrors();
-    const wait = this.throttle.retryAfterSeconds(keys);
+    const wait = await this.limits.passwordCheckWait(context.owner.id);
     if (wait > 0) {
       void reply.header('retry-after', String(wait));
-      errors.add(
-        `Too many attempts. Please wait ${Math.ceil(wait / 60)} minutes and try again.`,
-      );
+      errors.add(waitMessage(wait));
       return this.page(context, reply, 429, { errors });
     }
     if (!current) errors.add('Enter your current password', 'currentPassword');
@@ -139,7 +137,7 @@ export class DashboardAccountController {
         current,
       );
       if (!account) {
-        this.throttle.recordFailure(keys);
+        await this.limits.passwordCheckFailed(context.owner.id);
         errors.add('Your current password is not right', 'currentPassword');
       }
     }

@@ -14,11 +14,9 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  AccountsService,
-  normalizeEmail,
-} from '../accounts/accounts.service.js';
+import { AccountsService } from '../accounts/accounts.service.js';
 import { ValidationFailedException } from '../common/errors.js';
+import { ownEntry } from '../common/own-entry.js';
 import { AppConfig } from '../config/app-config.js';
 import { textOf } from './body.js';
 import {
@@ -32,18 +30,13 @@ import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from './page-errors.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { SignInLimits, waitMessage } from './sign-in-limits.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
 
 const NOTICES: Record<string, string> = {
   'signed-out': 'You are logged out.',
   'password-changed': 'Your password was changed. Please log in again.',
 };
-
-function waitMessage(seconds: number): string {
-  const minutes = Math.ceil(seconds / 60);
-  return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
-}
 
 /** Sign up, log in, log out. */
 @ApiExcludeController()
@@ -54,7 +47,7 @@ export class DashboardAuthController {
   constructor(
     private readonly accounts: AccountsService,
     private readonly sessions: DashboardSessionsService,
-    private readonly throttle: SignInThrottle,
+    private readonly limits: SignInLimits,
     private readonly config: AppConfig,
   ) {}
 
@@ -82,7 +75,7 @@ export class DashboardAuthController {
     }
     return reply.view('login', {
       next: next === undefined ? undefined : safeNextPath(next),
-      notice: done ? NOTICES[done] : undefined,
+      notice: ownEntry(NOTICES, done),
       signupEnabled: this.config.signupEnabled,
     });
   }
@@ -97,10 +90,6 @@ export class DashboardAuthController {
   ) {
     const email = textOf(body, 'email').trim();
     const password = textOf(body, 'password');
-    const keys = [
-      `login-ip:${request.ip}`,
-      `login-email:${normalizeEmail(email)}`,
-    ];
     const page = (status: number, errors: PageErrors) =>
       reply.status(status).view('login', {
         email,
@@ -109,7 +98,7 @@ export class DashboardAuthController {
         signupEnabled: this.config.signupEnabled,
       });
 
-    const wait = this.throttle.retryAfterSeconds(keys);
+    const wait = await this.limits.loginWait(request.ip, email);
     if (wait > 0) {
       void reply.header('retry-after', String(wait));
       return page(429, new PageErrors().add(waitMessage(wait)));
@@ -121,7 +110,7 @@ export class DashboardAuthController {
 
     const account = await this.accounts.authenticate(email, password);
     if (!account) {
-      this.throttle.recordFailure(keys);
+      await this.limits.loginFailed(request.ip, email);
       return page(
         401,
         new PageErrors().add(
@@ -130,7 +119,7 @@ export class DashboardAuthController {
         ),
       );
     }
-    this.throttle.reset(keys[1]);
+    await this.limits.loginSucceeded(request.ip, email);
     const { token } = await this.sessions.start(account.id);
     setSessionCookie(request, reply, token);
     return reply.redirect(safeNextPath(next), 303);
@@ -155,22 +144,17 @@ export class DashboardAuthController {
     const email = textOf(body, 'email').trim();
     const password = textOf(body, 'password');
     const confirmPassword = textOf(body, 'confirmPassword');
-    const keys = [
-      `signup-ip:${request.ip}`,
-      `signup-email:${normalizeEmail(email)}`,
-    ];
     const page = (status: number, errors: PageErrors) =>
       reply
         .status(status)
         .view('signup', { signupEnabled: true, email, errors });
 
-    const wait = this.throttle.retryAfterSeconds(keys);
+    const wait = await this.limits.signUpWait(request.ip);
     if (wait > 0) {
       void reply.header('retry-after', String(wait));
       return page(429, new PageErrors().add(waitMessage(wait)));
     }
-    // Every sign-up attempt counts, successful or not: this also bounds account creation.
-    this.throttle.recordFailure(keys);
+    await this.limits.signUpAttempted(request.ip);
     const errors = new PageErrors();
     let status = 400;
     if (password && password !== confirmPassword) {

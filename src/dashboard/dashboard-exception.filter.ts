@@ -6,8 +6,15 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ValidationFailedException } from '../common/errors.js';
-import { isDatabaseUnavailable } from '../common/error-response.js';
+import {
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  ValidationFailedException,
+} from '../common/errors.js';
+import {
+  isClientAbort,
+  isDatabaseUnavailable,
+} from '../common/error-response.js';
 import { redactUrl } from '../common/logger.js';
 import { dashboardContextOf } from './dashboard-context.js';
 import { LoginRequiredException } from './dashboard-errors.js';
@@ -60,6 +67,19 @@ export class DashboardExceptionFilter implements ExceptionFilter {
       if (exception instanceof ValidationFailedException) {
         details = exception.errors;
       }
+      if (
+        exception instanceof TooManyRequestsError ||
+        exception instanceof ServiceUnavailableError
+      ) {
+        void reply.header('retry-after', String(exception.retryAfterSeconds));
+      }
+    } else if (isClientAbort(exception)) {
+      // The browser went away mid-post: nobody reads this page, nothing is wrong.
+      this.logger.debug(
+        `Connection closed before the request body arrived: ${request.method} ${redactUrl(request.url)}`,
+      );
+      status = 400;
+      message = 'The request was not complete.';
     } else if (isDatabaseUnavailable(exception)) {
       status = 503;
       message =

@@ -13,6 +13,7 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ValidationFailedException } from '../common/errors.js';
+import { ownEntry } from '../common/own-entry.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import { DomainsService } from '../domain-verification/domains.service.js';
 import { FIELD_TYPES } from '../forms/form.entity.js';
@@ -77,7 +78,7 @@ export class DashboardFormSettingsController {
     @Query('done') done?: string,
   ) {
     return this.settingsPage(context, reply, formId, 200, {
-      notice: done ? NOTICES[done] : undefined,
+      notice: ownEntry(NOTICES, done),
     });
   }
 

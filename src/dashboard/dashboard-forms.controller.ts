@@ -1,6 +1,7 @@
 import {
   BadRequestException,
   Body,
+  ConflictException,
   Controller,
   Get,
   Param,
@@ -15,6 +16,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
+import { ownEntry } from '../common/own-entry.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import { FIELD_TYPES, type FieldDefinition } from '../forms/form.entity.js';
 import { validateFormInput } from '../forms/form-input.validation.js';
@@ -44,7 +46,7 @@ import {
   rowsFromBody,
   type EditorRow,
 } from './form-editor.js';
-import { formInputErrors, type PageErrors } from './page-errors.js';
+import { formInputErrors, PageErrors } from './page-errors.js';
 import { fetchSnippet, htmlSnippet } from './snippets.js';
 import { plural } from './view-helpers.js';
 
@@ -74,7 +76,7 @@ function noticeOf(
     if (!Number.isSafeInteger(deleted) || deleted < 0) return undefined;
     return `Deleted ${plural(deleted, 'submission')}.`;
   }
-  return done ? NOTICES[done] : undefined;
+  return ownEntry(NOTICES, done);
 }
 
 /** The dashboard acts for its signed-in owner like an account key of that account. */
@@ -132,7 +134,7 @@ export class DashboardFormsController {
     return reply.view('forms-list', {
       forms,
       stats: Object.fromEntries(stats),
-      notice: done ? NOTICES[done] : undefined,
+      notice: ownEntry(NOTICES, done),
     });
   }
 
@@ -162,7 +164,15 @@ export class DashboardFormsController {
       );
       return this.editorPage(reply, 400, { name, rows, errors });
     }
-    const { form } = await this.forms.create(context.owner.id, result.value);
+    let form;
+    try {
+      ({ form } = await this.forms.create(context.owner.id, result.value));
+    } catch (error) {
+      // Too many forms: said on the page, with what was typed kept.
+      if (!(error instanceof ConflictException)) throw error;
+      const errors = new PageErrors().add(error.message);
+      return this.editorPage(reply, 409, { name, rows, errors });
+    }
     return reply.redirect(
       `/dashboard/forms/${encodeURIComponent(form.id)}?done=created`,
       303,

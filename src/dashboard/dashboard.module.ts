@@ -13,7 +13,8 @@ import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { DashboardSubmissionsController } from './dashboard-submissions.controller.js';
 import { RootController } from './root.controller.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
+import { SignInLimits } from './sign-in-limits.js';
 
 /** The server-rendered dashboard under /dashboard (templates in ./views, assets in ./public). */
 @Module({
@@ -23,6 +24,7 @@ import { SignInThrottle } from './sign-in-throttle.js';
     FormsModule,
     SubmissionsModule,
     DomainVerificationModule,
+    RateLimitStorageModule,
   ],
   controllers: [
     DashboardAuthController,
@@ -34,7 +36,7 @@ import { SignInThrottle } from './sign-in-throttle.js';
   ],
   providers: [
     DashboardSessionsService,
-    SignInThrottle,
+    SignInLimits,
     SignedInGuard,
     SignedOutCsrfGuard,
   ],

@@ -121,13 +121,17 @@ export function applyOp(rows: EditorRow[], op: EditorOp): EditorRow[] | null {
 
 /** A field id from a label, for owners who leave the id empty: "Your e-mail" → "your_e_mail". */
 export function idFromLabel(label: string): string {
-  return label
+  // Labels are at most 200 characters (checked later); only that much is worth reading.
+  const id = label
+    .slice(0, 200)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 64);
+    .replace(/[^a-z0-9]+/g, '_');
+  // Runs are single underscores by now: at most one to drop at each end.
+  const start = id.startsWith('_') ? 1 : 0;
+  const end = id.length > start && id.endsWith('_') ? id.length - 1 : id.length;
+  return id.slice(start, end).slice(0, 64);
 }
 
 /** Rows that are entirely empty are ignored, so a spare blank row never blocks saving. */

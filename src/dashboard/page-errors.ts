@@ -1,4 +1,5 @@
 // Errors of a submitted dashboard form: shown beside each field and summarised at the top.
+import { ownEntry } from '../common/own-entry.js';
 
 export interface SummaryItem {
   text: string;
@@ -8,8 +9,8 @@ export interface SummaryItem {
 
 export class PageErrors {
   readonly summary: SummaryItem[] = [];
-  /** Message per input name (`email`, `f2.id`, ...). */
-  readonly fields: Record<string, string> = {};
+  /** Message per input name (`email`, `f2.id`, ...); no prototype, so no name is built in. */
+  readonly fields = Object.create(null) as Record<string, string>;
 
   /**
    * `field` is the input's name (its element id is derived the same way the templates do);
@@ -83,7 +84,7 @@ export function formInputErrors(
       errors.add(
         `Field ${row + 1}: ${property} ${field[3]}`,
         `f${row}.${property}`,
-        `${PROPERTY_NAMES[property] ?? property} ${field[3]}`,
+        `${ownEntry(PROPERTY_NAMES, property) ?? property} ${field[3]}`,
       );
       continue;
     }

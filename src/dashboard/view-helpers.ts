@@ -1,5 +1,6 @@
 // Formatting helpers every template can call as `it.h.<name>(...)`. They return plain
 // text; templates still output it escaped.
+import { ownEntry } from '../common/own-entry.js';
 import { FIELD_TYPE_LABELS } from './form-editor.js';
 
 const MONTHS = [
@@ -87,7 +88,14 @@ export function cell(value: unknown): string {
 }
 
 export function typeLabel(type: string): string {
-  return FIELD_TYPE_LABELS[type] ?? type;
+  return ownEntry(FIELD_TYPE_LABELS, type) ?? type;
+}
+
+/** A value of a record by a name from data (a submission key, a form id), own entries only. */
+export function own(record: unknown, key: unknown): unknown {
+  return record !== null && typeof record === 'object'
+    ? ownEntry(record as Record<string, unknown>, key)
+    : undefined;
 }
 
 export const viewHelpers = {
@@ -98,4 +106,5 @@ export const viewHelpers = {
   plural,
   cell,
   typeLabel,
+  own,
 };

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FormsModule } from '../forms/forms.module.js';
+import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
 import { DomainVerificationCoreModule } from './domain-verification-core.module.js';
 import { DomainsController } from './domains.controller.js';
 import { DomainsService } from './domains.service.js';
@@ -16,6 +17,7 @@ import { FormDomain } from './form-domain.entity.js';
     TypeOrmModule.forFeature([FormDomain]),
     DomainVerificationCoreModule,
     FormsModule,
+    RateLimitStorageModule,
   ],
   controllers: [DomainsController],
   providers: [DomainsService],

@@ -19,11 +19,16 @@ import {
   ApiOperation,
   ApiParam,
   ApiTags,
+  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
-import { DomainsService } from './domains.service.js';
+import {
+  DomainsService,
+  VERIFICATIONS_PER_ACCOUNT,
+  VERIFICATIONS_PER_FORM,
+} from './domains.service.js';
 import { AddDomainDto } from './dto/add-domain.dto.js';
 import {
   DomainListResponseDto,
@@ -133,6 +138,7 @@ export class DomainsController {
       '`lastError` (record not found, domain does not exist, DNS timeout…). DNS problems never ' +
       'make this call fail: retry after publishing or fixing the record. A verified domain stays ' +
       'verified if the record disappears later; delete the domain to revoke it. ' +
+      `At most ${VERIFICATIONS_PER_FORM} verifications a minute per form and ${VERIFICATIONS_PER_ACCOUNT} per account (429 with Retry-After beyond). ` +
       TXT_INSTRUCTIONS,
   })
   @ApiParam(FORM_ID_PARAM)
@@ -143,6 +149,14 @@ export class DomainsController {
       'The domain after the check: `verified`, or `pending` with `lastError`.',
   })
   @ApiNotFoundResponse(FORM_OR_DOMAIN_NOT_FOUND)
+  @ApiTooManyRequestsResponse({
+    type: ErrorDto,
+    description:
+      'Too many verifications of this form (or account) in the last minute; `Retry-After` says when to retry.',
+    example: {
+      error: `Too many verifications of this form's domains: at most ${VERIFICATIONS_PER_FORM} a minute. Retry in 42 seconds.`,
+    },
+  })
   verify(
     @Principal() principal: ApiPrincipal,
     @Param('id') id: string,

@@ -1,5 +1,6 @@
 import {
   ConflictException,
+  Inject,
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
@@ -7,9 +8,16 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Repository } from 'typeorm';
 import type { ApiPrincipal } from '../auth/principal.js';
-import { ValidationFailedException } from '../common/errors.js';
+import {
+  TooManyRequestsError,
+  ValidationFailedException,
+} from '../common/errors.js';
 import { AppConfig } from '../config/app-config.js';
 import { FormsService } from '../forms/forms.service.js';
+import {
+  RATE_LIMIT_STORAGE,
+  type RateLimitStorage,
+} from '../rate-limit/rate-limit.storage.js';
 import {
   NO_VERIFIED_DOMAIN_WARNING,
   DomainVerificationService,
@@ -27,6 +35,14 @@ export const DOMAIN_NOT_FOUND = 'Domain not found';
 /** A form is meant for a handful of sites; more is almost certainly a mistake or abuse. */
 export const MAX_DOMAINS_PER_FORM = 20;
 const LAST_ERROR_LENGTH = 500;
+/**
+ * Verifications (each up to two DNS names) one form may ask for per minute, and one
+ * account over all its forms (a form key can create forms, so the per-form budget alone
+ * would multiply): no key can turn the server's resolver into a query cannon.
+ */
+export const VERIFICATIONS_PER_FORM = 10;
+export const VERIFICATIONS_PER_ACCOUNT = 100;
+const VERIFICATION_WINDOW_MS = 60_000;
 
 function clip(text: string): string {
   return text.length > LAST_ERROR_LENGTH
@@ -50,6 +66,7 @@ export class DomainsService {
     private readonly forms: FormsService,
     private readonly verification: DomainVerificationService,
     private readonly config: AppConfig,
+    @Inject(RATE_LIMIT_STORAGE) private readonly limits: RateLimitStorage,
   ) {}
 
   /** The one place a domain row becomes what the API shows. */
@@ -146,6 +163,7 @@ export class DomainsService {
   ): Promise<DomainResponseDto> {
     const form = await this.forms.findAccessible(principal, formId);
     const row = await this.findDomain(form.id, domainParam);
+    await this.spendVerification(form.id, form.accountId);
     const check = await checkTxt(row.domain, row.token, this.config.dnsServers);
     const now = new Date();
     const changes: Pick<
@@ -184,6 +202,38 @@ export class DomainsService {
     const row = await this.findDomain(form.id, domainParam);
     await this.domains.delete({ id: row.id });
     this.verification.invalidate(form.id);
+  }
+
+  /** Counts one verification against the form's and the account's budgets, or 429. */
+  private async spendVerification(
+    formId: string,
+    accountId: string,
+  ): Promise<void> {
+    const spend = (key: string, limit: number) =>
+      this.limits.increment(
+        key,
+        VERIFICATION_WINDOW_MS,
+        limit,
+        VERIFICATION_WINDOW_MS,
+        'dns-verify',
+      );
+    const perForm = await spend(`dns-verify:${formId}`, VERIFICATIONS_PER_FORM);
+    if (perForm.isBlocked) {
+      throw new TooManyRequestsError(
+        `Too many verifications of this form's domains: at most ${VERIFICATIONS_PER_FORM} a minute. Retry in ${perForm.timeToBlockExpire} seconds.`,
+        perForm.timeToBlockExpire,
+      );
+    }
+    const perAccount = await spend(
+      `dns-verify-account:${accountId}`,
+      VERIFICATIONS_PER_ACCOUNT,
+    );
+    if (perAccount.isBlocked) {
+      throw new TooManyRequestsError(
+        `Too many domain verifications in this account: at most ${VERIFICATIONS_PER_ACCOUNT} a minute over all its forms. Retry in ${perAccount.timeToBlockExpire} seconds.`,
+        perAccount.timeToBlockExpire,
+      );
+    }
   }
 
   /** The path's domain, written in any case or in Unicode, or 404. */

@@ -40,6 +40,13 @@ export function normaliseDomain(input: string): NormalisedDomain {
   const fail = (problem: string): NormalisedDomain => ({ ok: false, problem });
   const raw = input.trim();
   if (raw === '') return fail('domain must not be empty');
+  // Refused before any pattern runs. A longer name has a longer ASCII form too, bar
+  // characters IDNA deletes (soft hyphens), which nobody types on purpose.
+  if (raw.length > MAX_DOMAIN_LENGTH + 1) {
+    return fail(
+      `domain must be at most ${MAX_DOMAIN_LENGTH} characters long in its ASCII form`,
+    );
+  }
   if (SCHEME.test(raw)) {
     return fail(
       'domain must be a bare host name such as example.com, without https:// or any other scheme',

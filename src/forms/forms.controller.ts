@@ -13,6 +13,7 @@ import {
 import {
   ApiBadRequestResponse,
   ApiBody,
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
@@ -23,7 +24,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../auth/principal.js';
-import { ValidationErrorDto } from '../common/dto/error.dto.js';
+import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
 import { CreateFormDto } from './dto/create-form.dto.js';
 import {
   ApiKeyResponseDto,
@@ -33,7 +34,7 @@ import {
 } from './dto/form-response.dto.js';
 import { PatchFormDto } from './dto/patch-form.dto.js';
 import { UpdateFormDto } from './dto/update-form.dto.js';
-import { FormsService } from './forms.service.js';
+import { FormsService, tooManyFormsMessage } from './forms.service.js';
 import {
   FORM_ID_PARAM,
   FORM_NOT_FOUND_RESPONSE,
@@ -77,11 +78,17 @@ export class FormsController {
   @ApiOperation({
     summary: 'Create a form',
     description:
-      "Creates a form in the account of the key (a form key creates a sibling form). The answer carries the new form's own API key.",
+      "Creates a form in the account of the key (a form key creates a sibling form). The answer carries the new form's own API key. An account holds at most MAX_FORMS_PER_ACCOUNT forms (1,000 by default); rotating a form's key does not revoke the keys of forms created with it.",
   })
   @ApiBody({ type: CreateFormDto })
   @ApiCreatedResponse({ type: CreatedFormResponseDto })
   @ApiBadRequestResponse(INVALID_BODY)
+  @ApiConflictResponse({
+    type: ErrorDto,
+    description:
+      'The account already has MAX_FORMS_PER_ACCOUNT forms (1,000 unless configured otherwise).',
+    example: { error: tooManyFormsMessage(1000) },
+  })
   create(
     @Principal() principal: ApiPrincipal,
     @Body() body: CreateFormDto,

@@ -1,9 +1,14 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import {
+  ConflictException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { generateApiKey, generateFormId } from '../auth/api-keys.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
+import { AppConfig } from '../config/app-config.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import type { FormResponseDto } from './dto/form-response.dto.js';
 import { FormChangesService } from './form-changes.service.js';
@@ -11,6 +16,10 @@ import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
 
 export const FORM_NOT_FOUND = 'Form not found';
+
+export function tooManyFormsMessage(max: number): string {
+  return `This account already has ${max} forms, the most it can have: delete one before creating another`;
+}
 
 export interface FormInput {
   name: string;
@@ -53,6 +62,7 @@ export class FormsService {
     private readonly secretBox: SecretBox,
     private readonly domainVerification: DomainVerificationService,
     private readonly changes: FormChangesService,
+    private readonly config: AppConfig,
   ) {}
 
   /** toResponse plus the warning a single-form answer carries when the form needs attention. */
@@ -77,6 +87,12 @@ export class FormsService {
   }
 
   async create(accountId: string, input: FormInput): Promise<CreatedForm> {
+    // A form key can create forms, so a leaked key must not be able to create without end.
+    // Counted before the insert: requests racing each other may pass it together.
+    const max = this.config.maxFormsPerAccount;
+    if ((await this.forms.countBy({ accountId })) >= max) {
+      throw new ConflictException(tooManyFormsMessage(max));
+    }
     const key = generateApiKey('form');
     const form = this.forms.create({
       id: generateFormId(),

@@ -44,6 +44,8 @@ function isLeap(year: number): boolean {
  * Returns undefined for anything else (week dates, impossible days, 25:00 …).
  */
 export function parseInstant(text: string): Date | undefined {
+  // The longest accepted spelling has 35 characters; longer input never reaches the pattern.
+  if (text.length > 64) return undefined;
   const match = INSTANT.exec(text.trim());
   if (!match) return undefined;
   const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', zone] = match;

@@ -7,7 +7,7 @@ import {
   parseFilters,
   type SubmissionFilterInput,
 } from './submission-filters.js';
-import { sqlDatetime } from './submissions.service.js';
+import { sqlDatetime } from './submission-rows.js';
 
 export interface DailyCount {
   /** UTC calendar day, YYYY-MM-DD. */

@@ -273,3 +273,25 @@ describe('compileSubmissionValidator', () => {
     });
   });
 });
+
+describe('patterns on long values', () => {
+  it('refuses a phone value of spaces in linear time', () => {
+    const check = compileSubmissionValidator([
+      { id: 'phone', type: 'tel', maxLength: 100_000 },
+    ]);
+    const started = performance.now();
+    expect(check({ phone: `1${' '.repeat(99_996)}!` })).toEqual({
+      ok: false,
+      errors: ['phone must be a phone number'],
+    });
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  it('still reads an extension after spaces', () => {
+    const check = compileSubmissionValidator([{ id: 'phone', type: 'tel' }]);
+    expect(check({ phone: '+1 555 123 4567 x 89' })).toEqual({
+      ok: true,
+      data: { phone: '+1 555 123 4567 x 89' },
+    });
+  });
+});

@@ -13,7 +13,7 @@ import {
 import {
   RATE_LIMIT_STORAGE,
   type RateLimitStorage,
-} from './rate-limit/rate-limit.storage.js';
+} from '../rate-limit/rate-limit.storage.js';
 import { submitRateLimitKey } from './rate-limit/submit-throttler.guard.js';
 
 export const SUBMIT_PREFIX = '/api/submit';

@@ -9,7 +9,7 @@ import { FORM_NOT_FOUND } from '../forms/forms.service.js';
 import { CommitQueue } from './commit/commit-queue.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
 import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
-import { normalizeClientIp } from './rate-limit/client-ip.js';
+import { normalizeClientIp } from '../rate-limit/client-ip.js';
 import { newSubmissionId } from './submission-id.js';
 
 /** The spam trap: a hidden input people leave empty and form-filling bots do not. */

@@ -2,9 +2,9 @@
 // on the better-sqlite3 connection TypeORM opened. better-sqlite3 is synchronous, so a
 // batch holds the event loop for its length: batches are bounded by the queue (500 rows).
 import type { Database, Statement, Transaction } from 'better-sqlite3';
+import { sqlDatetime } from '../../submissions/submission-rows.js';
 import {
   isMissingForm,
-  sqlTimestamp,
   type CommitBatch,
   type CommitItem,
   type ItemOutcome,
@@ -57,7 +57,7 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
         s.ip,
         s.userAgent,
         s.origin,
-        sqlTimestamp(s.createdAt),
+        sqlDatetime(s.createdAt),
       );
       return 'stored';
     } catch (error) {

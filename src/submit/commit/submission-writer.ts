@@ -41,11 +41,6 @@ export interface SubmissionWriter {
   write(batch: CommitBatch): Promise<ItemOutcome[]> | ItemOutcome[];
 }
 
-/** A UTC timestamp as TypeORM writes `datetime(3)` columns on both databases. */
-export function sqlTimestamp(date: Date): string {
-  return date.toISOString().slice(0, 23).replace('T', ' ');
-}
-
 /** Driver errors that mean "this row's form is gone", on MySQL/MariaDB and SQLite. */
 export function isMissingForm(error: unknown): boolean {
   const { code, errno } = (error ?? {}) as { code?: unknown; errno?: unknown };

@@ -5,7 +5,7 @@ import {
   type ThrottlerRequest,
 } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rateLimitBucket } from './client-ip.js';
+import { rateLimitBucket } from '../../rate-limit/client-ip.js';
 import { rateLimitHeaders } from './rate-limit.headers.js';
 
 /** The storage key of a client's submit budget (shared by every instance via Redis). */

@@ -1,4 +1,3 @@
-import { rateLimitHeaders } from './rate-limit.headers.js';
 import { MemoryRateLimitStorage } from './rate-limit.storage.js';
 
 describe('MemoryRateLimitStorage', () => {
@@ -65,43 +64,21 @@ describe('MemoryRateLimitStorage', () => {
     });
   });
 
+  it('forgets a key on reset', async () => {
+    await storage.increment('k', 60_000, 1);
+    await storage.increment('k', 60_000, 1);
+    await storage.reset('k');
+    expect(await storage.peek('k', 60_000)).toEqual({
+      totalHits: 0,
+      timeToExpire: 60,
+    });
+  });
+
   it('forgets expired windows when it sweeps', async () => {
     await storage.increment('old', 1000, 10);
     await storage.increment('new', 5000, 10);
     now += 2000;
     storage.sweep();
     expect(storage.size).toBe(1);
-  });
-});
-
-describe('rateLimitHeaders', () => {
-  it('writes the X-RateLimit trio and the IETF fields', () => {
-    expect(
-      rateLimitHeaders({
-        limit: 10,
-        windowSeconds: 60,
-        remaining: 3,
-        resetSeconds: 42,
-      }),
-    ).toEqual({
-      'x-ratelimit-limit': '10',
-      'x-ratelimit-remaining': '3',
-      'x-ratelimit-reset': '42',
-      'ratelimit-policy': '"submit";q=10;w=60',
-      ratelimit: '"submit";r=3;t=42',
-    });
-  });
-
-  it('adds Retry-After when refusing, never a negative remainder', () => {
-    expect(
-      rateLimitHeaders(
-        { limit: 10, windowSeconds: 60, remaining: -4, resetSeconds: 7 },
-        true,
-      ),
-    ).toMatchObject({
-      'x-ratelimit-remaining': '0',
-      ratelimit: '"submit";r=0;t=7',
-      'retry-after': '7',
-    });
   });
 });

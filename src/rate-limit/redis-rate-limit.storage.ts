@@ -120,6 +120,16 @@ export class RedisRateLimitStorage
     }
   }
 
+  async reset(key: string): Promise<void> {
+    try {
+      await this.client.del(KEY_PREFIX + key);
+      this.markUp();
+    } catch (error) {
+      // The key expires with its window anyway.
+      this.markDown(error);
+    }
+  }
+
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
     const quit = this.client.quit().catch(() => undefined);
@@ -137,13 +147,13 @@ export class RedisRateLimitStorage
     this.available = false;
     const reason = error instanceof Error ? error.message : String(error);
     this.logger.warn(
-      `Redis is unreachable (${reason}): submissions are accepted without a rate limit until it returns`,
+      `Redis is unreachable (${reason}): requests are served without rate limits (submissions, log-ins, DNS lookups) until it returns`,
     );
   }
 
   private markUp(): void {
     if (this.available) return;
     this.available = true;
-    this.logger.log('Redis is reachable again: submit rate limiting resumed');
+    this.logger.log('Redis is reachable again: rate limiting resumed');
   }
 }

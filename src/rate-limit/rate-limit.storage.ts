@@ -1,6 +1,7 @@
-// Fixed-window hit counters behind the submit rate limit. Both backends (memory and
-// Redis) count the same way, so the rate-limit headers mean the same thing on either:
-// a window opens with a client's first request and lasts SUBMIT_RATE_WINDOW_SECONDS.
+// Fixed-window hit counters behind every limit of the service (submit, sign-in, sign-up,
+// DNS lookups). Both backends (memory and Redis) count the same way, so a limit means
+// the same thing on either: a window opens with the first hit of a key and lasts the
+// ttl given with that hit.
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 
@@ -19,8 +20,10 @@ export interface RateLimitSnapshot {
 }
 
 export interface RateLimitStorage extends ThrottlerStorage {
-  /** For responses refused before the guard ran (413, 415, bad JSON): no hit is spent. */
+  /** The state of a key without spending a hit (e.g. responses refused before the guard ran). */
   peek(key: string, ttlMs: number): Promise<RateLimitSnapshot>;
+  /** Forgets a key, e.g. a client's failed log-ins for an email once it logs in. */
+  reset(key: string): Promise<void>;
 }
 
 /** The record of a fixed window from its hit count and remaining lifetime. */
@@ -91,6 +94,11 @@ export class MemoryRateLimitStorage
       totalHits: window.hits,
       timeToExpire: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
     });
+  }
+
+  reset(key: string): Promise<void> {
+    this.windows.delete(key);
+    return Promise.resolve();
   }
 
   /** Number of live buckets (for tests and diagnostics). */

@@ -1,0 +1,64 @@
+import { REDACTED, redactKeys, redactUrl } from './redaction.js';
+
+const KEY = 'fgk_AbCdEfGh12345678-_xyz';
+const ENCODED_KEY = 'fgk%5FAbCdEfGh12345678-_xyz';
+
+describe('redactUrl', () => {
+  it('redacts a secret parameter whose name is percent-encoded', () => {
+    expect(redactUrl(`/api/v1/forms?%61piKey=${ENCODED_KEY}`)).toBe(
+      `/api/v1/forms?%61piKey=${REDACTED}`,
+    );
+    expect(redactUrl('/x?%70%61%73%73%77%6F%72%64=hunter2')).toBe(
+      `/x?%70%61%73%73%77%6F%72%64=${REDACTED}`,
+    );
+  });
+
+  it('matches parameter names without regard to case, dashes or underscores', () => {
+    expect(
+      redactUrl('/x?APIKEY=a&ApI_KeY=b&api-key=c&x-api-key=d&Token=e&keep=1'),
+    ).toBe(
+      `/x?APIKEY=${REDACTED}&ApI_KeY=${REDACTED}&api-key=${REDACTED}&x-api-key=${REDACTED}&Token=${REDACTED}&keep=1`,
+    );
+    expect(redactUrl('/x?api+key=a&apiKey[]=b')).toBe(
+      `/x?api+key=${REDACTED}&apiKey[]=${REDACTED}`,
+    );
+  });
+
+  it('redacts every value of a repeated parameter', () => {
+    expect(redactUrl(`/x?apiKey=${KEY}&apiKey=other&apikey=third`)).toBe(
+      `/x?apiKey=${REDACTED}&apiKey=${REDACTED}&apikey=${REDACTED}`,
+    );
+  });
+
+  it('redacts a key under any parameter name, in the path, and encoded twice', () => {
+    expect(redactUrl(`/x?q=${KEY}&note=${ENCODED_KEY}`)).toBe(
+      `/x?q=${REDACTED}&note=${REDACTED}`,
+    );
+    expect(redactUrl(`/x?q=${KEY.replace('_', '%255F')}`)).toBe(
+      `/x?q=${REDACTED}`,
+    );
+    expect(redactUrl(`/api/v1/${ENCODED_KEY}/forms`)).toBe(
+      `/api/v1/${REDACTED}/forms`,
+    );
+    expect(redactUrl(`/x?${KEY}`)).toBe(`/x?${REDACTED}`);
+    expect(redactUrl('/x?fga%5FAbCdEfGh12345678=1')).toBe(`/x?${REDACTED}`);
+  });
+
+  it('leaves ordinary URLs alone and drops a fragment', () => {
+    expect(redactUrl('/api/v1/forms/abc/submissions?limit=25&q=hello')).toBe(
+      '/api/v1/forms/abc/submissions?limit=25&q=hello',
+    );
+    expect(redactUrl('/x?bad=%E0%A4%A&y=2')).toBe('/x?bad=%E0%A4%A&y=2');
+    expect(redactUrl(`/x#apiKey=${KEY}`)).toBe('/x');
+  });
+});
+
+describe('redactKeys', () => {
+  it('replaces anything shaped like a form or account key, in any case', () => {
+    expect(
+      redactKeys(
+        `a ${KEY} b "FGA_abcdefghijkl" c fgk%5fabcdefghij d fgk_short`,
+      ),
+    ).toBe(`a ${REDACTED} b "${REDACTED}" c ${REDACTED} d fgk_short`);
+  });
+});

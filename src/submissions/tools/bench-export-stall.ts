@@ -1,0 +1,390 @@
+// Event-loop stall benchmark (npm run bench:export-stall).
+//
+// On SQLite (BENCH_STALL_DATABASE_URL, default sqlite:./data/bench-export-stall.sqlite),
+// whose driver runs every query on the event loop: makes sure one form holds
+// BENCH_STALL_ROWS submissions (default 300,000; seeded on the first run), starts the
+// real server (main.js) as a child process with loop-stall-probe.js preloaded, and, with
+// one timed request every 20 ms, measures:
+//   - idle: submissions alone;
+//   - exports: BENCH_STALL_EXPORTS concurrent full exports of the form (default 10, half
+//     CSV, half NDJSON, read as fast as loopback allows), once timed with health checks
+//     (the stall is the exports' own) and once with submissions (whose commits also run
+//     on the loop, an fsync each);
+//   - searches: as many clients paging through a `q` search that matches nothing, so
+//     every request examines its whole 10,000-row budget, timed with health checks.
+// Reports the timed request's latency (median, p99, max), the server's longest event-loop
+// stall and its p99 per phase, and the machine's load average (stalls include time the
+// OS gave to other processes). Exit code 1 when the longest stall during exports or
+// searches reaches 50 ms, or a submission's p99 during exports reaches 100 ms. The export
+// readers run in a worker thread, so reading 10 streams never delays this process's timings.
+import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import {
+  isMainThread,
+  parentPort,
+  Worker,
+  workerData,
+} from 'node:worker_threads';
+import { DataSource } from 'typeorm';
+import { AccountsService } from '../../accounts/accounts.service.js';
+import { createApp } from '../../app.setup.js';
+import { loadConfig } from '../../config/app-config.js';
+import { DatabaseStateService } from '../../database/database-state.service.js';
+import { Form } from '../../forms/form.entity.js';
+import { FormsService } from '../../forms/forms.service.js';
+import { Submission } from '../submission.entity.js';
+import {
+  healthRequest,
+  phase,
+  submitRequest,
+  TIMED_EVERY_MS,
+  type PhaseResult,
+} from './bench-timing.js';
+import { seedSubmissions } from './seed-submissions.js';
+
+const env = process.env;
+const DATABASE_URL =
+  env.BENCH_STALL_DATABASE_URL ?? 'sqlite:./data/bench-export-stall.sqlite';
+const ROWS = Number(env.BENCH_STALL_ROWS ?? 300_000);
+const EXPORTS = Number(env.BENCH_STALL_EXPORTS ?? 10);
+const IDLE_SUBMITS = 150;
+const SEARCH_SECONDS = 15;
+const RARE_TERM = 'no-such-text';
+const BENCH_SECRET = 'formgate-bench-secret-not-for-production-0123456789';
+const BENCH_EMAIL = 'bench-stall@formgate.example';
+const EXPORT_FORM = 'Bench export form';
+const SUBMIT_FORM = 'Bench submit form';
+const MAX_SUBMIT_P99_MS = 100;
+const MAX_STALL_MS = 50;
+
+const MAIN_JS = fileURLToPath(new URL('../../main.js', import.meta.url));
+const PROBE_JS = new URL('./loop-stall-probe.js', import.meta.url).href;
+
+interface ExportResult {
+  format: string;
+  status: number;
+  rows: number;
+  bytes: number;
+  seconds: number;
+}
+
+function log(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function startServer(port: number): Promise<{
+  child: ChildProcess;
+  url: string;
+}> {
+  const child = spawn(process.execPath, ['--import', PROBE_JS, MAIN_JS], {
+    env: {
+      PATH: env.PATH ?? '',
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL,
+      APP_SECRET: BENCH_SECRET,
+      LOG_LEVEL: 'warn',
+      SUBMIT_RATE_LIMIT: '1000000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`Server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/health/ready`)).ok) return { child, url };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGTERM');
+  throw new Error('Server did not become ready within 60 s');
+}
+
+/** Reads one export to its end; counts records by line ends (native indexOf, not a JS loop). */
+async function readExport(
+  url: string,
+  apiKey: string,
+  format: string,
+): Promise<ExportResult> {
+  const started = performance.now();
+  const res = await fetch(`${url}?format=${format}`, {
+    headers: { 'x-api-key': apiKey },
+  });
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    for (
+      let at = buffer.indexOf(10);
+      at !== -1;
+      at = buffer.indexOf(10, at + 1)
+    )
+      lines++;
+  }
+  return {
+    format,
+    status: res.status,
+    rows: format === 'csv' ? lines - 1 : lines,
+    bytes,
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+  };
+}
+
+/** In the worker thread: run the concurrent exports and report them to the main thread. */
+async function exportWorker(): Promise<void> {
+  const { url, apiKey, count } = workerData as {
+    url: string;
+    apiKey: string;
+    count: number;
+  };
+  const results = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      readExport(url, apiKey, i % 2 === 0 ? 'csv' : 'ndjson'),
+    ),
+  );
+  parentPort?.postMessage(results);
+}
+
+function exportsInWorker(
+  url: string,
+  apiKey: string,
+  count: number,
+): Promise<ExportResult[]> {
+  const worker = new Worker(new URL(import.meta.url), {
+    workerData: { url, apiKey, count },
+  });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (results: ExportResult[]) => resolve(results));
+    worker.once('error', reject);
+  });
+}
+
+/** Pages through a search that matches nothing, `clients` at a time, for `seconds`. */
+async function searches(
+  url: string,
+  apiKey: string,
+  clients: number,
+  seconds: number,
+): Promise<number> {
+  const until = performance.now() + seconds * 1000;
+  let requests = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      let cursor: string | null = null;
+      while (performance.now() < until) {
+        const res = await fetch(
+          `${url}?limit=25&q=${RARE_TERM}${cursor ? `&cursor=${cursor}` : ''}`,
+          { headers: { 'x-api-key': apiKey } },
+        );
+        const body = (await res.json()) as { nextCursor: string | null };
+        requests++;
+        cursor = body.nextCursor;
+      }
+    }),
+  );
+  return requests;
+}
+
+async function prepare(): Promise<{
+  exportFormId: string;
+  submitFormId: string;
+  apiKey: string;
+  total: number;
+}> {
+  const config = loadConfig({
+    DATABASE_URL,
+    APP_SECRET: BENCH_SECRET,
+    LOG_LEVEL: 'warn',
+  });
+  // Only prepares data (account, forms, key, rows), then closes: the measured server is
+  // a separate process.
+  const app = await createApp(config, {
+    logDestination: new Writable({ write: (_c, _e, done) => done() }),
+  });
+  try {
+    await app.get(DatabaseStateService).whenConnected();
+    const dataSource = app.get(DataSource);
+    const accounts = app.get(AccountsService);
+    const forms = app.get(FormsService);
+    const account =
+      (await accounts.findByEmail(BENCH_EMAIL)) ??
+      (await accounts.create(BENCH_EMAIL, 'bench-password-0123456789'));
+    const formNamed = async (name: string) =>
+      (await dataSource
+        .getRepository(Form)
+        .findOneBy({ accountId: account.id, name })) ??
+      (
+        await forms.create(account.id, {
+          name,
+          fields: [
+            { id: 'name', type: 'text', label: 'Name', required: true },
+            { id: 'email', type: 'email', label: 'Email', required: true },
+            { id: 'company', type: 'text', label: 'Company' },
+            { id: 'message', type: 'textarea', label: 'Message' },
+          ],
+        })
+      ).form;
+    const exportForm = await formNamed(EXPORT_FORM);
+    const submitForm = await formNamed(SUBMIT_FORM);
+    const submissions = dataSource.getRepository(Submission);
+    const existing = await submissions.countBy({ formId: exportForm.id });
+    if (existing < ROWS) {
+      log(`Seeding ${(ROWS - existing).toLocaleString('en-US')} submissions …`);
+      await seedSubmissions(dataSource, {
+        formId: exportForm.id,
+        count: ROWS - existing,
+        seed: 7 + existing,
+      });
+    }
+    const total = await submissions.countBy({ formId: exportForm.id });
+    const { apiKey } = await accounts.createApiKey(
+      account.id,
+      `bench ${new Date().toISOString()}`,
+    );
+    return {
+      exportFormId: exportForm.id,
+      submitFormId: submitForm.id,
+      apiKey,
+      total,
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+async function main(): Promise<void> {
+  if (!DATABASE_URL.startsWith('sqlite:')) {
+    throw new Error('BENCH_STALL_DATABASE_URL must be an sqlite: URL');
+  }
+  const { exportFormId, submitFormId, apiKey, total } = await prepare();
+  const server = await startServer(await freePort());
+  const submitUrl = `${server.url}/api/submit/${submitFormId}`;
+  const listUrl = `${server.url}/api/v1/forms/${exportFormId}/submissions`;
+  try {
+    log(`Server pid ${server.child.pid} on ${server.url}; warming up …`);
+    for (let i = 0; i < 50; i++) {
+      await fetch(submitUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Warm-up', email: 'bench@example.com' }),
+      }).then((res) => res.arrayBuffer());
+      await fetch(`${listUrl}?limit=25&q=${RARE_TERM}`, {
+        headers: { 'x-api-key': apiKey },
+      }).then((res) => res.arrayBuffer());
+    }
+    const submits = submitRequest(submitUrl);
+    const healthChecks = healthRequest(server.url);
+    const exportAll = async () => {
+      const results = await exportsInWorker(
+        `${listUrl}/export`,
+        apiKey,
+        EXPORTS,
+      );
+      exportResults.push(...results);
+    };
+    const exportResults: ExportResult[] = [];
+    let searchRequests = 0;
+
+    log('Idle phase …');
+    let posted = 0;
+    const idle = await phase(server.child, submits, async () => {
+      while (posted++ < IDLE_SUBMITS) {
+        await new Promise((resolve) => setTimeout(resolve, TIMED_EVERY_MS));
+      }
+    });
+    // Exports run twice: timed with health checks, the stall is the exports' own; timed
+    // with submissions, it also holds each submission's commit (SQLite writes on the loop).
+    log(
+      `${EXPORTS} concurrent exports of ${total.toLocaleString('en-US')} rows, health checks …`,
+    );
+    const exporting = await phase(server.child, healthChecks, exportAll);
+    log(`${EXPORTS} concurrent exports again, submissions …`);
+    const exportingWrites = await phase(server.child, submits, exportAll);
+    log(`${EXPORTS} clients paging through a search that matches nothing …`);
+    const searching = await phase(server.child, healthChecks, async () => {
+      searchRequests = await searches(listUrl, apiKey, EXPORTS, SEARCH_SECONDS);
+    });
+
+    const pass = {
+      exportsComplete: exportResults.every(
+        (e) => e.status === 200 && e.rows === total,
+      ),
+      exportStall: exporting.stall.maxMs < MAX_STALL_MS,
+      exportSubmitP99: exportingWrites.latency.p99 < MAX_SUBMIT_P99_MS,
+      searchStall: searching.stall.maxMs < MAX_STALL_MS,
+    };
+    const row = (name: string, p: PhaseResult) =>
+      `| ${name.padEnd(40)} | ${p.timed.padEnd(12)} | ${String(p.latency.count).padStart(5)} | ${p.latency.median.toFixed(1).padStart(6)} | ${p.latency.p99.toFixed(1).padStart(6)} | ${p.latency.max.toFixed(1).padStart(7)} | ${p.stall.maxMs.toFixed(1).padStart(8)} | ${p.stall.p99Ms.toFixed(1).padStart(9)} | ${p.seconds.toFixed(1).padStart(5)} | ${p.load.toFixed(1).padStart(4)} |`;
+    console.log(
+      [
+        '',
+        `Event-loop stall benchmark — SQLite, ${total.toLocaleString('en-US')} submissions in one form; one timed request every ${TIMED_EVERY_MS} ms`,
+        '',
+        '| phase                                    | timed        | count | p50 ms | p99 ms |  max ms | stall ms | stall p99 |     s | load |',
+        '|------------------------------------------|--------------|------:|-------:|-------:|--------:|---------:|----------:|------:|-----:|',
+        row('idle', idle),
+        row(`${EXPORTS} concurrent exports (CSV + NDJSON)`, exporting),
+        row(`${EXPORTS} concurrent exports (CSV + NDJSON)`, exportingWrites),
+        row(`${EXPORTS} clients paging a no-match q search`, searching),
+        '',
+        `Exports: ${exportResults.map((e) => `${e.format} ${e.rows.toLocaleString('en-US')} rows ${(e.bytes / 1e6).toFixed(0)} MB ${e.seconds} s`).join('; ')}`,
+        `Search requests answered: ${searchRequests}`,
+        `Longest stall < ${MAX_STALL_MS} ms during exports and searches, submit p99 < ${MAX_SUBMIT_P99_MS} ms during exports: ${Object.values(pass).every(Boolean) ? 'PASS' : 'FAIL'} ${JSON.stringify(pass)}`,
+        '',
+      ].join('\n'),
+    );
+    console.log(
+      `BENCH_JSON ${JSON.stringify({
+        rows: total,
+        exports: EXPORTS,
+        idle,
+        exporting,
+        exportingWrites,
+        searching,
+        exportResults,
+        searchRequests,
+        pass,
+      })}`,
+    );
+    process.exitCode = Object.values(pass).every(Boolean) ? 0 : 1;
+  } finally {
+    if (server.child.exitCode === null) {
+      const exited = once(server.child, 'exit');
+      server.child.kill('SIGTERM');
+      await exited;
+    }
+  }
+}
+
+if (isMainThread) {
+  main().catch((error: unknown) => {
+    console.error(
+      error instanceof Error ? (error.stack ?? error.message) : error,
+    );
+    process.exit(1);
+  });
+} else {
+  void exportWorker();
+}
