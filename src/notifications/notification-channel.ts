@@ -1,0 +1,73 @@
+// The seam between the notification outbox and the ways an owner is notified. The outbox
+// (delivery rows written with their submission, a worker that claims and retries them)
+// knows nothing of HTTP or SMTP; each channel knows nothing of leases and retries.
+// Channels: webhooks (signed POSTs) and email (SMTP, to confirmed recipients only).
+
+export type ChannelName = 'webhook' | 'email';
+
+/** One delivery the worker hands to its channel for one attempt. */
+export interface DeliveryToSend {
+  /** The delivery id; a webhook sends it as `webhook-id`, the same on every retry. */
+  id: string;
+  formId: string;
+  channel: ChannelName;
+  /** The webhook id (webhook channel) or the email address (email channel). */
+  target: string;
+  /** `submission.created`, or `webhook.test` for a test delivery. */
+  event: string;
+  /** null for a test delivery. */
+  submissionId: string | null;
+  /** Attempts made before this one. */
+  attempts: number;
+}
+
+/** A stored submission as a notification describes it. */
+export interface SubmissionNotice {
+  id: string;
+  formId: string;
+  formName: string;
+  accountId: string;
+  createdAt: Date;
+  data: Record<string, unknown>;
+  meta: { ip: string | null; userAgent: string | null; origin: string | null };
+}
+
+/** What one attempt did, as the delivery log keeps it. */
+export interface AttemptOutcome {
+  ok: boolean;
+  /** The HTTP status (webhook) or the SMTP reply code (email), when one came back. */
+  statusCode: number | null;
+  /** A short, safe description of the failure for the log (never a secret). */
+  error: string | null;
+  durationMs: number;
+  /** The target refuses for good (a webhook answered 410, an address is no longer confirmed): no retry. */
+  final?: boolean;
+}
+
+export interface NotificationChannel {
+  readonly name: ChannelName;
+  /**
+   * The targets a new submission of this form is delivered to (enabled webhooks' ids,
+   * confirmed recipients' addresses). The submit path caches the answer with the form's
+   * config and drops it when FormChangesService reports a change of the form, so a channel
+   * reports every change of its targets there.
+   */
+  targetsFor(formId: string): Promise<string[]>;
+  /** One attempt; never throws for a failure of the target (returns it instead). */
+  send(
+    delivery: DeliveryToSend,
+    submission: SubmissionNotice | null,
+    signal: AbortSignal,
+  ): Promise<AttemptOutcome>;
+}
+
+/** Injection token: the channels the worker and the submit path use (an array). */
+export const NOTIFICATION_CHANNELS = Symbol('NOTIFICATION_CHANNELS');
+
+/** Tells an owner about something that needs their attention (a webhook disabled, say). */
+export interface OwnerAlerts {
+  alert(accountId: string, subject: string, text: string): Promise<void>;
+}
+
+/** Injection token for OwnerAlerts (email when mail is configured, else a log line). */
+export const OWNER_ALERTS = Symbol('OWNER_ALERTS');
