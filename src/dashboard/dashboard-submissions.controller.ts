@@ -11,7 +11,7 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { NoDeadline } from '../common/deadline.interceptor.js';
+import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
 import type { FieldDefinition } from '../forms/form.entity.js';
 import { FormsService } from '../forms/forms.service.js';
 import type { SubmissionDto } from '../submissions/dto/submission.dto.js';
@@ -62,6 +62,7 @@ function formPath(formId: string): string {
 
 /** One submission (read, delete) and deleting a date range of them, each with a confirm step. */
 @ApiExcludeController()
+@WithDeadline()
 @Controller('dashboard/forms/:formId/submissions')
 @UseGuards(SignedInGuard)
 @UseFilters(DashboardExceptionFilter)

@@ -1,10 +1,12 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { WithDeadline } from '../common/deadline.interceptor.js';
 import { DASHBOARD_PREFIX } from './dashboard-paths.js';
 
 /** The bare address of an installation leads a person to the dashboard. */
 @ApiExcludeController()
+@WithDeadline()
 @Controller()
 export class RootController {
   @Get()
