@@ -8,7 +8,7 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../config/app-config.js';
 
@@ -48,9 +48,11 @@ export class FormChangesService implements OnModuleInit, OnApplicationShutdown {
     return this.subscribed;
   }
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     const url = this.config.redisUrl;
     if (!url) return;
+    // Loaded only when used: a start without Redis stays lighter.
+    const { Redis } = await import('ioredis');
     const options = {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

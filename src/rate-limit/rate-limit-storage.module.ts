@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
-import { RedisRateLimitStorage } from './redis-rate-limit.storage.js';
 import {
   MemoryRateLimitStorage,
   RATE_LIMIT_STORAGE,
@@ -16,10 +15,13 @@ import {
     {
       provide: RATE_LIMIT_STORAGE,
       inject: [AppConfig],
-      useFactory: (config: AppConfig): RateLimitStorage =>
-        config.redisUrl
-          ? new RedisRateLimitStorage(config.redisUrl)
-          : new MemoryRateLimitStorage(),
+      // The Redis client is loaded only when it is used: a start without Redis stays lighter.
+      useFactory: async (config: AppConfig): Promise<RateLimitStorage> => {
+        if (!config.redisUrl) return new MemoryRateLimitStorage();
+        const { RedisRateLimitStorage } =
+          await import('./redis-rate-limit.storage.js');
+        return new RedisRateLimitStorage(config.redisUrl);
+      },
     },
   ],
   exports: [RATE_LIMIT_STORAGE],
