@@ -9,7 +9,7 @@ export const MAX_REDIRECT_URL_LENGTH = 2000;
 const ABSOLUTE_HTTP = /^https?:\/\/[^/]/i;
 
 /** Whitespace, controls and backslashes: the WHATWG parser strips or rewrites them. */
-function hasUnsafeCharacter(text: string): boolean {
+export function hasUnsafeCharacter(text: string): boolean {
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (code <= 0x20 || code === 0x7f || code === 0x5c) return true;

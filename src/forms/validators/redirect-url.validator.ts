@@ -7,6 +7,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import {
+  hasUnsafeCharacter,
   MAX_REDIRECT_URL_LENGTH,
   parseAbsoluteHttpUrl,
 } from '../redirect-url.js';
@@ -26,6 +27,9 @@ class RedirectUrlConstraint implements ValidatorConstraintInterface {
     if (typeof value !== 'string') return '$property must be a string or null';
     if (value.length > MAX_REDIRECT_URL_LENGTH) {
       return `$property must be at most ${MAX_REDIRECT_URL_LENGTH} characters long`;
+    }
+    if (hasUnsafeCharacter(value)) {
+      return '$property must not contain spaces, control characters or backslashes';
     }
     if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value)) {
       return '$property must not contain user info (user:password@)';
