@@ -258,8 +258,10 @@ describe('native form posts over the rate limit (e2e)', () => {
     expect(
       await t.dataSource.getRepository(Submission).countBy({ formId }),
     ).toBe(2);
-    // A script over the limit still reads JSON.
-    const script = await post(url, new URLSearchParams(VALID));
+    // A script over the limit (here posting FormData) still reads JSON.
+    const data = new FormData();
+    data.append('name', 'Ada');
+    const script = await post(url, data);
     expect(script.status).toBe(429);
     expect(Object.keys(script.body)).toEqual(['error']);
   });
