@@ -19,10 +19,14 @@ const FORM_KEYS = [
   'name',
   'fields',
   'domainVerification',
+  'redirectUrl',
+  'successMessage',
   'apiKeyPrefix',
   'createdAt',
   'updatedAt',
 ];
+/** A form's native-post answer settings when none are set. */
+const NO_REDIRECT = { redirectUrl: null, successMessage: null };
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const NO_VERIFIED_DOMAIN =
   'Domain verification is on but no domain is verified yet: only development hosts (localhost, 127.0.0.1, 192.168.x.x) can submit.';
@@ -109,6 +113,7 @@ describe('forms API (e2e)', () => {
         name: 'Contact us',
         fields,
         domainVerification: true,
+        ...NO_REDIRECT,
         apiKeyPrefix: apiKey.slice(0, 12),
         createdAt,
         updatedAt: createdAt,
@@ -216,6 +221,7 @@ describe('forms API (e2e)', () => {
             name: 'Mine',
             fields: CONTACT_FIELDS,
             domainVerification: false,
+            ...NO_REDIRECT,
             apiKeyPrefix: mine.apiKey.slice(0, 12),
             createdAt: mine.form.createdAt.toISOString(),
             updatedAt: mine.form.updatedAt.toISOString(),
@@ -240,6 +246,7 @@ describe('forms API (e2e)', () => {
         name: 'Contact',
         fields: CONTACT_FIELDS,
         domainVerification: false,
+        ...NO_REDIRECT,
         apiKeyPrefix: form.apiKey.slice(0, 12),
         createdAt: form.form.createdAt.toISOString(),
         updatedAt: form.form.updatedAt.toISOString(),
@@ -368,6 +375,7 @@ describe('forms API (e2e)', () => {
         name: 'Leads',
         fields,
         domainVerification: true,
+        ...NO_REDIRECT,
         apiKeyPrefix: form.apiKey.slice(0, 12),
         createdAt: form.form.createdAt.toISOString(),
         updatedAt: res.body.updatedAt,
@@ -472,6 +480,7 @@ describe('forms API (e2e)', () => {
         name: 'Renamed',
         fields: CONTACT_FIELDS,
         domainVerification: false,
+        ...NO_REDIRECT,
         apiKeyPrefix: form.apiKey.slice(0, 12),
         createdAt: form.form.createdAt.toISOString(),
         updatedAt: renamed.body.updatedAt,
@@ -1047,6 +1056,8 @@ describe('forms API (e2e)', () => {
         'domainVerification',
         'fields',
         'name',
+        'redirectUrl',
+        'successMessage',
       ]);
       expect(schemas.FieldDefinitionDto.required).toEqual(['id', 'type']);
       expect(schemas.FieldDefinitionDto.properties.type.enum).toEqual([

@@ -550,10 +550,6 @@ describe('POST /api/submit/:formId (e2e)', () => {
   describe('content types and limits', () => {
     it.each([
       ['text/plain', 'name=A&email=a@example.com'],
-      [
-        'multipart/form-data; boundary=X',
-        '--X\r\nContent-Disposition: form-data; name="name"\r\n\r\nA\r\n--X--\r\n',
-      ],
       ['application/xml', '<form><name>A</name></form>'],
       ['text/xml', '<form><name>A</name></form>'],
     ])('answers %s with a 415 {error}', async (contentType, body) => {
@@ -649,16 +645,18 @@ describe('POST /api/submit/:formId (e2e)', () => {
   });
 
   describe('OpenAPI', () => {
-    it('documents both body types, every response and the rate-limit headers', async () => {
+    it('documents the three body types, every response and the rate-limit headers', async () => {
       const res = await request(`${t.url}/docs-json`);
       expect(res.status).toBe(200);
       const operation = res.body.paths['/api/submit/{formId}'].post;
       expect(Object.keys(operation.requestBody.content).sort()).toEqual([
         'application/json',
         'application/x-www-form-urlencoded',
+        'multipart/form-data',
       ]);
       expect(Object.keys(operation.responses).sort()).toEqual([
         '200',
+        '303',
         '400',
         '403',
         '404',
@@ -679,6 +677,8 @@ describe('POST /api/submit/:formId (e2e)', () => {
             'RateLimit-Policy',
           ]),
         );
+        // 303 is a browser's redirect: no body.
+        if (status === '303') continue;
         expect(
           response.content['application/json'].example,
           status,

@@ -44,12 +44,16 @@ const NOTICES: Record<string, string> = {
   'domain-added': 'Domain added. Publish its TXT record, then select Verify.',
   'domain-removed': 'Domain removed.',
   'domain-verified': 'Domain verified: its sites can now submit.',
+  'after-submit-saved':
+    'Saved. Visitors who post the form from your site now see this after sending it.',
   'domain-not-verified':
     'The TXT record was not found yet. DNS changes can take a while to spread; try again in a few minutes.',
 };
 
 interface SettingsState {
   name?: string;
+  redirectUrl?: string;
+  successMessage?: string;
   rows?: EditorRow[];
   domain?: string;
   errors?: PageErrors;
@@ -118,6 +122,49 @@ export class DashboardFormSettingsController {
       fields: result.value.fields ?? [],
     });
     return this.redirect(reply, formId, 'settings', 'saved');
+  }
+
+  /** What a visitor's browser shows after a native form post: a redirect or a message. */
+  @Post('settings/after-submit')
+  async saveAfterSubmit(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Body() body: unknown,
+  ) {
+    const redirectUrl = textOf(body, 'redirectUrl');
+    const successMessage = textOf(body, 'successMessage');
+    const result = await validateFormInput(
+      { redirectUrl, successMessage },
+      'patch',
+    );
+    if (!result.value) {
+      const errors = new PageErrors();
+      for (const message of result.errors) {
+        const field = message.startsWith('redirectUrl')
+          ? 'redirectUrl'
+          : 'successMessage';
+        const label =
+          field === 'redirectUrl' ? 'Redirect address' : 'Thank-you message';
+        errors.add(sentence(message.replace(field, label)), field);
+      }
+      return this.settingsPage(context, reply, formId, 400, {
+        redirectUrl,
+        successMessage,
+        errors,
+      });
+    }
+    await this.forms.patch(ownerPrincipal(context), formId, {
+      redirectUrl: result.value.redirectUrl ?? null,
+      successMessage: result.value.successMessage ?? null,
+    });
+    return this.redirect(
+      reply,
+      formId,
+      'settings',
+      'after-submit-saved',
+      'after-submit',
+    );
   }
 
   @Post('settings/verification')
@@ -300,6 +347,8 @@ export class DashboardFormSettingsController {
       domains: domains.data,
       warning,
       domain: state.domain,
+      redirectUrl: state.redirectUrl ?? form.redirectUrl ?? '',
+      successMessage: state.successMessage ?? form.successMessage ?? '',
       errors: state.errors,
       notice: state.notice,
     });

@@ -34,12 +34,24 @@ describe('snippets', () => {
     expect(htmlSnippet(URL, [])).toContain('name="message"');
   });
 
-  it('sends the same form with fetch as JSON, honeypot included', () => {
+  it('sends the same form with fetch as FormData, honeypot included', () => {
     const js = fetchSnippet(URL, [{ id: 'email', type: 'email' }]);
     expect(js).toContain(`fetch("${URL}"`);
     expect(js).toContain('name="_honeypot"');
-    expect(js).toContain(
-      'JSON.stringify(Object.fromEntries(new FormData(form)))',
+    expect(js).toContain('body: new FormData(form),');
+    expect(js).not.toContain('Content-Type');
+    expect(js).not.toContain('JSON.stringify');
+    expect(js).toContain("location.href = '/thanks'");
+  });
+
+  it('says in the HTML form how to redirect to a page of your own', () => {
+    const html = htmlSnippet(URL, []);
+    expect(html).toContain('thank-you page');
+    expect(html).toContain('redirect address');
+    expect(html).toContain(
+      '<input type="hidden" name="_redirect" value="https://www.example.com/thanks">',
     );
+    // The hint is a comment: the form itself carries no _redirect.
+    expect(html.replace(/<!--[\s\S]*?-->/g, '')).not.toContain('_redirect');
   });
 });

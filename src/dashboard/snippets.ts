@@ -1,5 +1,6 @@
-// Ready-to-paste code for a form's page: an HTML <form> that posts to the submit endpoint,
-// and the same form sent with fetch(). Both carry the honeypot input the API checks.
+// Ready-to-paste code for a form's page: an HTML <form> that posts to the submit endpoint
+// (the visitor lands on a thank-you page, or on the form's redirect address), and the same
+// form sent with fetch() and FormData. Both carry the honeypot input the API checks.
 import type { FieldDefinition } from '../forms/form.entity.js';
 
 /** Escapes text for the owner's HTML (the dashboard escapes the whole snippet again). */
@@ -76,19 +77,27 @@ function formBody(fields: FieldDefinition[]): string[] {
   ];
 }
 
-/** A plain HTML form: the browser posts it and shows the JSON answer. */
+const REDIRECT_HINT = [
+  '  <!-- After sending, the visitor sees a thank-you page. To send them to a page of your',
+  "       own instead, set the form's redirect address in its settings, or add (on that",
+  "       address's host or a verified domain):",
+  '       <input type="hidden" name="_redirect" value="https://www.example.com/thanks"> -->',
+];
+
+/** A plain HTML form: the browser posts it and shows the thank-you page (or redirects). */
 export function htmlSnippet(
   submitUrl: string,
   fields: FieldDefinition[],
 ): string {
   return [
     `<form action="${html(submitUrl)}" method="POST">`,
+    ...REDIRECT_HINT,
     ...formBody(fields),
     '</form>',
   ].join('\n');
 }
 
-/** The same form sent with fetch(), showing the result on the page. */
+/** The same form sent with fetch() and FormData, showing the result on the page. */
 export function fetchSnippet(
   submitUrl: string,
   fields: FieldDefinition[],
@@ -105,13 +114,13 @@ export function fetchSnippet(
     '    event.preventDefault();',
     `    const response = await fetch(${jsString(submitUrl)}, {`,
     "      method: 'POST',",
-    "      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },",
-    '      body: JSON.stringify(Object.fromEntries(new FormData(form))),',
+    '      body: new FormData(form),',
     '    });',
     '    const result = await response.json();',
     '    if (response.ok) {',
     "      status.textContent = 'Thank you! Your message was sent.';",
     '      form.reset();',
+    "      // To send the visitor to a page of your own instead: location.href = '/thanks';",
     '    } else {',
     "      status.textContent = (result.errors ?? [result.error]).join(' ');",
     '    }',

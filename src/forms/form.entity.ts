@@ -75,6 +75,14 @@ export class Form {
   @Column({ type: 'integer', default: 0 })
   honeypotHits: number;
 
+  /** Where a browser posting the form natively is sent after a success (303), or null. */
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  redirectUrl: string | null;
+
+  /** The thank-you page's text for a native form post, or null for the default. */
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  successMessage: string | null;
+
   @TimestampColumn()
   createdAt: Date;
 

@@ -25,6 +25,8 @@ export interface FormInput {
   name: string;
   fields?: FieldDefinition[];
   domainVerification?: boolean;
+  redirectUrl?: string | null;
+  successMessage?: string | null;
 }
 
 export interface CreatedForm {
@@ -80,6 +82,8 @@ export class FormsService {
       name: form.name,
       fields: storedFields(form.fields).map(toStoredField),
       domainVerification: Boolean(form.domainVerification),
+      redirectUrl: form.redirectUrl ?? null,
+      successMessage: form.successMessage ?? null,
       apiKeyPrefix: form.apiKeyPrefix,
       createdAt: form.createdAt.toISOString(),
       updatedAt: form.updatedAt.toISOString(),
@@ -100,6 +104,8 @@ export class FormsService {
       name: input.name,
       fields: (input.fields ?? []).map(toStoredField),
       domainVerification: input.domainVerification ?? false,
+      redirectUrl: input.redirectUrl ?? null,
+      successMessage: input.successMessage ?? null,
       apiKeyHash: key.hash,
       apiKeyEncrypted: this.secretBox.encrypt(key.key),
       apiKeyPrefix: key.prefix,
@@ -154,7 +160,7 @@ export class FormsService {
     return this.toDetailedResponse(await this.findAccessible(principal, id));
   }
 
-  /** PUT: name, fields and domainVerification all take the new values (or their defaults). */
+  /** PUT: every writable property takes the new value (or its default). */
   replace(
     principal: ApiPrincipal,
     id: string,
@@ -164,6 +170,8 @@ export class FormsService {
       name: input.name,
       fields: input.fields ?? [],
       domainVerification: input.domainVerification ?? false,
+      redirectUrl: input.redirectUrl ?? null,
+      successMessage: input.successMessage ?? null,
     });
   }
 
@@ -178,6 +186,11 @@ export class FormsService {
     if (input.fields !== undefined) changes.fields = input.fields;
     if (input.domainVerification !== undefined) {
       changes.domainVerification = input.domainVerification;
+    }
+    if (input.redirectUrl !== undefined)
+      changes.redirectUrl = input.redirectUrl;
+    if (input.successMessage !== undefined) {
+      changes.successMessage = input.successMessage;
     }
     return this.update(principal, id, changes);
   }

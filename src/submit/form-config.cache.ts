@@ -14,6 +14,8 @@ import { DomainVerificationService } from '../domain-verification/domain-verific
 import { FormChangesService } from '../forms/form-changes.service.js';
 import { Form } from '../forms/form.entity.js';
 import { storedFields } from '../forms/forms.service.js';
+import { parseAbsoluteHttpUrl, bareHostname } from '../forms/redirect-url.js';
+import type { RedirectPolicy } from './submit-navigation.js';
 import {
   compileSubmissionValidator,
   type SubmissionValidator,
@@ -29,11 +31,12 @@ const MAX_FORMS = 10_000;
 const MAX_UNKNOWN = 10_000;
 
 /** A form as the submit route sees it. */
-export interface SubmitForm {
+export interface SubmitForm extends RedirectPolicy {
   id: string;
   domainVerification: boolean;
-  /** Verified domains (ASCII, lower-case); empty unless domain verification is on. */
+  /** Verified domains (ASCII, lower-case): the origin check and `_redirect` targets. */
   verifiedDomains: ReadonlySet<string>;
+  successMessage: string | null;
   validate: SubmissionValidator;
 }
 
@@ -41,8 +44,6 @@ interface Entry<T> {
   value: T;
   expiresAt: number;
 }
-
-const NO_DOMAINS: ReadonlySet<string> = new Set();
 
 /** Keeps at most `max` entries, dropping the oldest first. */
 function remember<T>(
@@ -134,17 +135,24 @@ export class FormConfigCache implements OnModuleInit {
 
   private async read(formId: string): Promise<SubmitForm | null> {
     const row = await this.formRows.findOne({
-      select: { id: true, fields: true, domainVerification: true },
+      select: {
+        id: true,
+        fields: true,
+        domainVerification: true,
+        redirectUrl: true,
+        successMessage: true,
+      },
       where: { id: formId },
     });
     if (row === null) return null;
-    const domainVerification = Boolean(row.domainVerification);
+    const redirectUrl = parseAbsoluteHttpUrl(row.redirectUrl);
     return {
       id: row.id,
-      domainVerification,
-      verifiedDomains: domainVerification
-        ? await this.domains.findVerifiedDomains(row.id)
-        : NO_DOMAINS,
+      domainVerification: Boolean(row.domainVerification),
+      verifiedDomains: await this.domains.findVerifiedDomains(row.id),
+      redirectUrl: row.redirectUrl ?? null,
+      redirectHost: redirectUrl === null ? null : bareHostname(redirectUrl),
+      successMessage: row.successMessage ?? null,
       validate: compileSubmissionValidator(storedFields(row.fields)),
     };
   }

@@ -14,7 +14,9 @@ import {
   RATE_LIMIT_STORAGE,
   type RateLimitStorage,
 } from '../rate-limit/rate-limit.storage.js';
+import { multipartParser } from './multipart-body.js';
 import { submitRateLimitKey } from './rate-limit/submit-throttler.guard.js';
+import { MULTIPART_TYPE, pageFor } from './submit-navigation.js';
 
 export const SUBMIT_PREFIX = '/api/submit';
 
@@ -31,7 +33,7 @@ export const SUBMIT_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
 };
 
 export const SUBMIT_GET_MESSAGE =
-  'This address receives form submissions: send them with POST, from an HTML form (method="POST") or from a script (fetch with method "POST"), as JSON or form-encoded data.';
+  'This address receives form submissions: send them with POST, from an HTML form (method="POST") or from a script (fetch with method "POST"), as JSON, form-encoded or multipart/form-data.';
 
 export function isSubmitUrl(url: string): boolean {
   if (!url.startsWith(SUBMIT_PREFIX)) return false;
@@ -77,7 +79,8 @@ export function configureSubmit(app: NestFastifyApplication): void {
     },
   });
   // A submission refused before the guard ran (413, 415, malformed JSON) still tells the
-  // client where it stands, without spending any of its budget.
+  // client where it stands, without spending any of its budget. A browser navigating
+  // (a native form post) gets its answer as a page (submit-navigation.ts).
   fastify.addHook(
     'onSend',
     (
@@ -86,11 +89,16 @@ export function configureSubmit(app: NestFastifyApplication): void {
       payload: unknown,
       done: (error: null, payload: unknown) => void,
     ) => {
-      if (
-        request.method !== 'POST' ||
-        reply.hasHeader('x-ratelimit-limit') ||
-        !isSubmitUrl(request.url)
-      ) {
+      if (request.method !== 'POST') {
+        done(null, payload);
+        return;
+      }
+      // Only the submit route's guard sets this header.
+      if (reply.hasHeader('x-ratelimit-limit')) {
+        done(null, pageFor(request, reply, payload));
+        return;
+      }
+      if (!isSubmitUrl(request.url)) {
         done(null, payload);
         return;
       }
@@ -104,10 +112,14 @@ export function configureSubmit(app: NestFastifyApplication): void {
               resetSeconds: snapshot.timeToExpire,
             }),
           );
-          done(null, payload);
+          done(null, pageFor(request, reply, payload));
         },
-        () => done(null, payload),
+        () => done(null, pageFor(request, reply, payload)),
       );
     },
+  );
+  fastify.addContentTypeParser(
+    MULTIPART_TYPE,
+    multipartParser(config.submitBodyLimit, isSubmitUrl),
   );
 }

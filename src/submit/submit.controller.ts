@@ -13,29 +13,40 @@ import { ApiSubmitRoute } from './dto/submit-openapi.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
 import { SubmitThrottlerGuard } from './rate-limit/submit-throttler.guard.js';
 import { SubmitService } from './submit.service.js';
+import {
+  answerWithPage,
+  FORM_TYPE,
+  isNavigation,
+  JSON_TYPE,
+  mediaTypeOf,
+  MULTIPART_TYPE,
+  redirectTarget,
+} from './submit-navigation.js';
 
-const ACCEPTED_TYPES = new Set([
-  'application/json',
-  'application/x-www-form-urlencoded',
-]);
+/** Worded as Fastify's own 415 (error-response.ts), which answers every other type. */
+const UNSUPPORTED_SUBMIT_TYPE =
+  'Unsupported content type: send application/json or application/x-www-form-urlencoded';
+
+const RECEIVED = SubmitResponseDto.received();
 
 /**
- * Fastify only parses JSON and form bodies for this app; this keeps the route to those
- * two even if another parser is ever registered globally.
+ * The body's media type when the route reads it (JSON, form-encoded, multipart), or
+ * undefined without a body; this keeps the route to those even if another parser is
+ * ever registered globally.
  */
-function assertAcceptedContentType(request: FastifyRequest): void {
+function acceptedMediaType(request: FastifyRequest): string | undefined {
   const header = request.headers['content-type'];
-  if (header === undefined) return; // no body at all
-  const type = header.split(';', 1)[0].trim().toLowerCase();
-  if (!ACCEPTED_TYPES.has(type)) {
-    throw new UnsupportedMediaTypeException(
-      'Unsupported content type: send application/json or application/x-www-form-urlencoded',
-    );
+  if (header === undefined) return undefined; // no body at all
+  const type = mediaTypeOf(header);
+  if (type !== JSON_TYPE && type !== FORM_TYPE && type !== MULTIPART_TYPE) {
+    throw new UnsupportedMediaTypeException(UNSUPPORTED_SUBMIT_TYPE);
   }
+  return type;
 }
 
 /**
- * The public submit route: POST /api/submit/:formId. CORS: see submit-cors.ts. Unlike the
+ * The public submit route: POST /api/submit/:formId. CORS: see submit-cors.ts; the pages
+ * a browser gets after a native form post: submit-navigation.ts. Unlike the
  * other controllers it has no request-deadline interceptor: the form cache and the commit
  * queue bound their own database work, and the hot path skips the interceptor machinery.
  */
@@ -48,11 +59,11 @@ export class SubmitController {
   @Post(':formId')
   @HttpCode(HttpStatus.OK)
   @ApiSubmitRoute()
-  submit(
+  async submit(
     @Req() request: FastifyRequest<{ Params: { formId: string } }>,
   ): Promise<SubmitResponseDto> {
-    assertAcceptedContentType(request);
-    return this.submitService.submit({
+    const type = acceptedMediaType(request);
+    const form = await this.submitService.submit({
       formId: request.params.formId,
       body: request.body,
       ip: request.ip,
@@ -60,5 +71,12 @@ export class SubmitController {
       origin: request.headers.origin,
       referer: request.headers.referer,
     });
+    if (type !== JSON_TYPE && isNavigation(request.headers, type)) {
+      answerWithPage(request, {
+        location: redirectTarget(form, request.body),
+        message: form.successMessage,
+      });
+    }
+    return RECEIVED;
   }
 }

@@ -7,10 +7,10 @@ import { ValidationFailedException } from '../common/errors.js';
 import { decideOrigin } from '../domain-verification/origin-policy.js';
 import { FORM_NOT_FOUND } from '../forms/forms.service.js';
 import { CommitQueue } from './commit/commit-queue.js';
-import { SubmitResponseDto } from './dto/submit-response.dto.js';
 import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
 import { normalizeClientIp } from '../rate-limit/client-ip.js';
 import { newSubmissionId } from './submission-id.js';
+import { fileFieldsOf } from './multipart-body.js';
 
 /** The spam trap: a hidden input people leave empty and form-filling bots do not. */
 export const HONEYPOT_KEY = '_honeypot';
@@ -25,7 +25,7 @@ const MAX_ORIGIN = 1024;
 
 export interface SubmitRequest {
   formId: string;
-  /** As parsed by Fastify: a JSON value, a null-prototype object for forms, or undefined. */
+  /** As parsed: a JSON value, a null-prototype object for form and multipart posts, or undefined. */
   body: unknown;
   ip: string | undefined;
   userAgent: string | undefined;
@@ -62,7 +62,8 @@ export class SubmitService {
     private readonly queue: CommitQueue,
   ) {}
 
-  async submit(request: SubmitRequest): Promise<SubmitResponseDto> {
+  /** Resolves with the form once the submission is committed (or trapped). */
+  async submit(request: SubmitRequest): Promise<SubmitForm> {
     const form = FORM_ID.test(request.formId)
       ? await this.forms.get(request.formId)
       : null;
@@ -71,7 +72,13 @@ export class SubmitService {
     // A bot gets the very answer a person would, so it learns nothing.
     if (isHoneypotFilled(request.body)) {
       await this.queue.countHoneypotHit(form.id);
-      return SubmitResponseDto.received();
+      return form;
+    }
+    const files = fileFieldsOf(request.body);
+    if (files.length > 0) {
+      throw new ValidationFailedException(
+        files.map((name) => `${name}: file uploads are not accepted`),
+      );
     }
     const result = form.validate(request.body);
     if (!result.ok) throw new ValidationFailedException(result.errors);
@@ -92,7 +99,7 @@ export class SubmitService {
         createdAt: new Date(createdAt),
       },
     });
-    return SubmitResponseDto.received();
+    return form;
   }
 
   private async checkOrigin(

@@ -5,22 +5,40 @@ import {
   IsArray,
   IsBoolean,
   IsObject,
+  IsOptional,
   IsString,
   Length,
+  MaxLength,
   ValidateNested,
 } from 'class-validator';
+import {
+  MAX_REDIRECT_URL_LENGTH,
+  parseAbsoluteHttpUrl,
+} from '../redirect-url.js';
 import {
   Optional,
   Required,
   UniqueFieldIds,
 } from '../validators/form-validators.js';
+import { IsRedirectUrl } from '../validators/redirect-url.validator.js';
 import { FieldDefinitionDto } from './field-definition.dto.js';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_FIELDS = 100;
+export const MAX_SUCCESS_MESSAGE_LENGTH = 500;
 
 const trimmed = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim() : value;
+
+/** Trimmed; a blank string clears the property like null. */
+const trimmedOrNull = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.trim() || null : value;
+
+/** Trimmed, blank → null, and a valid URL in its canonical form (what Location carries). */
+const redirectUrl = (params: { value: unknown }) => {
+  const value = trimmedOrNull(params);
+  return parseAbsoluteHttpUrl(value)?.href ?? value;
+};
 
 // Checks run bottom-up (see field-definition.dto.ts).
 
@@ -80,4 +98,33 @@ export class CreateFormDto {
   @IsBoolean({ message: '$property must be true or false' })
   @Optional()
   domainVerification?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      'Where a browser that posted the form natively (an HTML form, not a script) is sent after a success: an absolute http or https URL without user info, at most 2000 characters. `null` (or an empty string) shows the thank-you page instead. A `_redirect` field in a submission may override it with a URL on the same host or on a verified domain of the form. `null` when omitted on create or replace.',
+    type: String,
+    nullable: true,
+    maxLength: MAX_REDIRECT_URL_LENGTH,
+    example: 'https://www.example.com/thanks',
+  })
+  @IsRedirectUrl()
+  @IsOptional()
+  @Transform(redirectUrl)
+  redirectUrl?: string | null;
+
+  @ApiPropertyOptional({
+    description:
+      'The text of the thank-you page a browser sees after posting the form natively (trimmed, at most 500 characters, shown as plain text). `null` (or an empty string) shows a default message. `null` when omitted on create or replace.',
+    type: String,
+    nullable: true,
+    maxLength: MAX_SUCCESS_MESSAGE_LENGTH,
+    example: 'Thank you! We will answer within two working days.',
+  })
+  @MaxLength(MAX_SUCCESS_MESSAGE_LENGTH, {
+    message: `$property must be at most ${MAX_SUCCESS_MESSAGE_LENGTH} characters long`,
+  })
+  @IsString({ message: '$property must be a string or null' })
+  @IsOptional()
+  @Transform(trimmedOrNull)
+  successMessage?: string | null;
 }

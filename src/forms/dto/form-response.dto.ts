@@ -28,6 +28,24 @@ export class FormResponseDto {
 
   @ApiProperty({
     description:
+      'Where a browser that posted the form natively is sent after a success (303), or null for the thank-you page.',
+    type: String,
+    nullable: true,
+    example: 'https://www.example.com/thanks',
+  })
+  redirectUrl: string | null;
+
+  @ApiProperty({
+    description:
+      "The thank-you page's text for a native form post, or null for the default.",
+    type: String,
+    nullable: true,
+    example: 'Thank you! We will answer within two working days.',
+  })
+  successMessage: string | null;
+
+  @ApiProperty({
+    description:
       "The first characters of the form's API key, to tell keys apart; not usable as a key.",
     example: 'fgk_Zx81Qa0d',
   })

@@ -63,7 +63,8 @@ export function ApiSubmitRoute(): MethodDecorator {
     ApiOperation({
       summary: 'Submit data to a form (public, CORS open, rate-limited per IP)',
       description: [
-        'Post an HTML form (`application/x-www-form-urlencoded`) or JSON. Keys must equal the',
+        'Post an HTML form (`application/x-www-form-urlencoded` or `multipart/form-data`, which',
+        '`fetch` sends for `new FormData(form)`) or JSON. Keys must equal the',
         "form's field ids exactly (case included). Keys starting with `_` are control keys and",
         'are never stored; `_honeypot` is a spam trap: when it is filled the answer is the',
         'usual 200 but nothing is stored. Checks run in this order, the first failure wins:',
@@ -73,16 +74,28 @@ export function ApiSubmitRoute(): MethodDecorator {
         'Any origin may call this route from a browser: every response carries',
         '`Access-Control-Allow-Origin: *` and the rate-limit headers, which are exposed to',
         'scripts; the CORS preflight (`OPTIONS`) answers 204 and does not count.',
+        '',
+        'A browser navigating (a native form post: `Sec-Fetch-Mode: navigate`, or an `Accept`',
+        'listing `text/html` first without `application/json`) with a form-encoded or multipart',
+        'body gets the same statuses as small HTML pages instead of JSON: a thank-you page (the',
+        "form's `successMessage`), the validation errors, or why the post was refused. When the",
+        'form has a `redirectUrl`, a success answers **303** to it instead; a `_redirect` field',
+        "overrides it only with a URL on redirectUrl's host or on a verified domain of the form.",
+        'Every other client gets the JSON answers below.',
       ].join('\n'),
     }),
     ApiParam({
       name: 'formId',
       description: 'The form identifier shown in the dashboard.',
     }),
-    ApiConsumes('application/json', 'application/x-www-form-urlencoded'),
+    ApiConsumes(
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+    ),
     ApiBody({
       description:
-        'A flat set of field id → value. Values are strings (form posts) or JSON strings, numbers, booleans or null; lists and objects are refused.',
+        'A flat set of field id → value. Values are strings (form posts) or JSON strings, numbers, booleans or null; lists, objects and file parts are refused.',
       schema: {
         type: 'object',
         additionalProperties: {
@@ -104,9 +117,21 @@ export function ApiSubmitRoute(): MethodDecorator {
       example: { success: true, message: 'Submission received' },
       headers: RESPONSE_HEADERS,
     }),
+    ApiResponse({
+      status: 303,
+      description:
+        'Only for a browser navigating (a native form post) to a form with a `redirectUrl`: the submission was accepted (or the honeypot caught it) and the browser is sent to `redirectUrl`, or to an allowed `_redirect`.',
+      headers: {
+        ...RESPONSE_HEADERS,
+        Location: {
+          description: 'The redirect target.',
+          schema: { type: 'string', example: 'https://www.example.com/thanks' },
+        },
+      },
+    }),
     ApiBadRequestResponse({
       description:
-        'Validation failed: one entry per problem, each naming the field. Also malformed JSON (`{error}` only).',
+        'Validation failed: one entry per problem, each naming the field (a file part: `<name>: file uploads are not accepted`). Also a malformed JSON or multipart body (`{error}` only).',
       type: ValidationErrorDto,
       example: {
         error: 'Validation failed',
@@ -133,7 +158,7 @@ export function ApiSubmitRoute(): MethodDecorator {
     }),
     ApiUnsupportedMediaTypeResponse({
       description:
-        'Any content type but JSON and form-encoded (text/plain, multipart, XML…).',
+        'Any content type but JSON, form-encoded and multipart (text/plain, XML…).',
       ...error(
         'Unsupported content type: send application/json or application/x-www-form-urlencoded',
       ),

@@ -1,0 +1,147 @@
+// multipart/form-data bodies (what `new FormData(form)` and `<form enctype="multipart/
+// form-data">` send), parsed by @fastify/busboy into the very shape the form-encoded parser
+// gives: a null-prototype object of strings, a repeated key becoming a list. Registered on
+// the root instance, where Nest puts every route, but it only runs for multipart bodies,
+// so JSON and form-encoded posts never reach it; any route but submit answers 415 as before.
+import { BadRequestException } from '@nestjs/common';
+import { Busboy, type BusboyInstance } from '@fastify/busboy';
+import { errorCodes, type FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+
+type ContentTypeParser = (
+  request: FastifyRequest,
+  payload: Readable,
+  done: (error: Error | null, body: unknown) => void,
+) => void;
+
+/** File parts met in a multipart body, by field name; kept out of `Object.keys(body)`. */
+export const FILE_FIELDS = Symbol('fileFields');
+
+export type MultipartBody = Record<string, string | string[]> & {
+  [FILE_FIELDS]?: string[];
+};
+
+export const MALFORMED_MULTIPART =
+  'Request body is not valid multipart/form-data';
+const FORBIDDEN_KEY =
+  'Request body contains a forbidden key (__proto__ or constructor)';
+
+/** The names of the file parts of `body`, if it came from a multipart post. */
+export function fileFieldsOf(body: unknown): readonly string[] {
+  if (typeof body !== 'object' || body === null) return [];
+  return (body as MultipartBody)[FILE_FIELDS] ?? [];
+}
+
+function add(body: MultipartBody, name: string, value: string): void {
+  const previous = body[name];
+  if (previous === undefined) body[name] = value;
+  else if (Array.isArray(previous)) previous.push(value);
+  else body[name] = [previous, value];
+}
+
+/**
+ * Reads a multipart body of at most `limit` bytes. Text parts become values; a part
+ * carrying a file is drained and its field name noted (the submission is then refused
+ * with a message naming it), unless it is an empty file input (no file chosen).
+ */
+export function parseMultipart(
+  headers: IncomingHttpHeaders,
+  payload: Readable,
+  limit: number,
+): Promise<MultipartBody> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(headers['content-length']);
+    if (declared > limit) {
+      payload.resume();
+      reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      return;
+    }
+    let parser: BusboyInstance;
+    try {
+      parser = Busboy({
+        headers: headers as IncomingHttpHeaders & { 'content-type': string },
+        defCharset: 'utf8',
+        // Neither can be longer than the whole body, so nothing is ever cut silently.
+        limits: { fieldNameSize: limit, fieldSize: limit },
+      });
+    } catch {
+      payload.resume();
+      reject(new BadRequestException(`${MALFORMED_MULTIPART} (no boundary)`));
+      return;
+    }
+    const body = Object.create(null) as MultipartBody;
+    const files: string[] = [];
+    let received = 0;
+    let settled = false;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      payload.unpipe(parser);
+      payload.resume();
+      reject(error);
+    };
+
+    payload.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) fail(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+    });
+    payload.on('error', fail);
+    parser.on('field', (name: string, value: string) => {
+      if (name === '__proto__') fail(new BadRequestException(FORBIDDEN_KEY));
+      else add(body, name, value);
+    });
+    parser.on(
+      'file',
+      (name: string, stream: Readable, filename: string | undefined) => {
+        let size = 0;
+        stream.on('data', (chunk: Buffer) => (size += chunk.length));
+        stream.on('end', () => {
+          if (size > 0 || (filename !== undefined && filename !== '')) {
+            files.push(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+          }
+        });
+      },
+    );
+    parser.on('error', (error: Error) => {
+      // An empty body is an empty form, as an empty form-encoded body is.
+      if (received === 0) return;
+      fail(
+        new BadRequestException(`${MALFORMED_MULTIPART} (${error.message})`),
+      );
+    });
+    parser.on('finish', () => {
+      if (settled) return;
+      settled = true;
+      if (files.length > 0) body[FILE_FIELDS] = files;
+      resolve(body);
+    });
+    payload.pipe(parser);
+  });
+}
+
+/**
+ * The content-type parser of multipart bodies: parsed for the URLs `accepts` (the submit
+ * route), refused with 415 everywhere else, as when no parser existed.
+ */
+export function multipartParser(
+  limit: number,
+  accepts: (url: string) => boolean,
+): ContentTypeParser {
+  return (request, payload, done) => {
+    if (!accepts(request.url)) {
+      payload.resume();
+      done(
+        new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(
+          request.headers['content-type'],
+        ),
+        undefined,
+      );
+      return;
+    }
+    parseMultipart(request.headers, payload, limit).then(
+      (body) => done(null, body),
+      (error: Error) => done(error, undefined),
+    );
+  };
+}
