@@ -172,11 +172,20 @@ describe('native form posts get HTML pages (e2e)', () => {
     const queue = t.app.get(CommitQueue);
     const spy = vi
       .spyOn(queue, 'commit')
+      .mockRejectedValueOnce(new ServiceUnavailableError())
       .mockRejectedValueOnce(new ServiceUnavailableError());
     try {
       const res = await navigate(url(), VALID);
       expect(expectPage(res, 503)).toContain('Temporarily unavailable');
       expect(res.headers.get('retry-after')).toBe('5');
+      // A script posting FormData gets the JSON 503.
+      const data = new FormData();
+      data.append('name', 'Ada');
+      data.append('email', 'ada@example.com');
+      const script = await post(url(), data);
+      expect(script.status).toBe(503);
+      expect(script.headers.get('retry-after')).toBe('5');
+      expect(Object.keys(script.body)).toEqual(['error']);
     } finally {
       spy.mockRestore();
     }

@@ -177,10 +177,14 @@ describeBrowser('native form posts from another origin (browser)', () => {
         'name is required',
         'email must be a valid email address',
       ]);
-      expect(await tab.locator('a[data-back]').innerText()).toBe(
-        'Back to the form',
-      );
       expect((await rowsOf(thanksForm)).length).toBe(before);
+      // Back to the form, with what was typed still there.
+      await Promise.all([
+        tab.waitForURL(/\/contact\?/),
+        tab.click('a[data-back]:has-text("Back to the form")'),
+      ]);
+      expect(await tab.inputValue('[name=email]')).toBe('not-an-address');
+      expect(await tab.inputValue('[name=message]')).toBe('Hi');
     }
   });
 

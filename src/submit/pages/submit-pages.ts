@@ -120,7 +120,7 @@ export function validationPage(
     'Please check the form',
     `<h1>Please check the form</h1>
 <p>The form was not sent. Please correct the following and send it again:</p>
-<ul role="alert">
+<ul>
 ${items}
 </ul>
 ${back(backLink(referer), 'Back to the form')}`,
