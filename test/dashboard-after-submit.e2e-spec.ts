@@ -118,6 +118,9 @@ describe('dashboard: after a visitor sends the form (e2e)', () => {
     expect(page.status).toBe(200);
     expect(page.html).toContain('body: new FormData(form),');
     expect(page.html).toContain('name=&quot;_redirect&quot;');
-    expect(textOf(page.html)).toContain('set a redirect address in Settings');
+    expect(textOf(page.html)).toContain(
+      'set a redirect address under After a visitor sends the form in the settings',
+    );
+    expect(page.html).toContain(`/settings#after-submit`);
   });
 });
