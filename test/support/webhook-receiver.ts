@@ -30,6 +30,8 @@ export interface WebhookReceiver {
   open: Map<string, number>;
   /** Most requests that carried the same webhook-id while open at once. */
   maxSameIdInFlight: number;
+  /** Most requests open at once, whatever their id. */
+  maxOpen: number;
   /** Resolves once `count` requests verified and were answered 2xx. */
   waitForSuccesses(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -44,8 +46,10 @@ export async function startWebhookReceiver(
     answer: (() => 200) as WebhookReceiver['answer'],
     open: new Map<string, number>(),
     maxSameIdInFlight: 0,
+    maxOpen: 0,
   } as WebhookReceiver;
   let served = 0;
+  let open = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -56,6 +60,8 @@ export async function startWebhookReceiver(
         const id = header('webhook-id');
         const inFlight = (receiver.open.get(id) ?? 0) + 1;
         receiver.open.set(id, inFlight);
+        open += 1;
+        receiver.maxOpen = Math.max(receiver.maxOpen, open);
         receiver.maxSameIdInFlight = Math.max(
           receiver.maxSameIdInFlight,
           inFlight,
@@ -89,6 +95,7 @@ export async function startWebhookReceiver(
           at: Date.now(),
         });
         receiver.open.set(id, (receiver.open.get(id) ?? 1) - 1);
+        open -= 1;
         res.writeHead(status, { 'content-type': 'text/plain' });
         res.end(status < 300 ? 'ok' : `nope ${status}`);
       })();
