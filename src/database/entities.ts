@@ -3,6 +3,7 @@ import { Account } from '../accounts/account.entity.js';
 import { DashboardSession } from '../dashboard/dashboard-session.entity.js';
 import { FormDomain } from '../domain-verification/form-domain.entity.js';
 import { Form } from '../forms/form.entity.js';
+import { EmailRecipient } from '../notifications/email/email-recipient.entity.js';
 import { Submission } from '../submissions/submission.entity.js';
 
 /** Every entity, listed once for the app and the migration CLI alike. */
@@ -13,4 +14,5 @@ export const ENTITIES = [
   Submission,
   FormDomain,
   DashboardSession,
+  EmailRecipient,
 ];
