@@ -35,6 +35,7 @@ import {
 } from './form-editor.js';
 import { formInputErrors, PageErrors, sentence } from './page-errors.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
+import { RecipientsSectionBuilder } from '../notifications/email/recipients-section.js';
 
 const NOTICES: Record<string, string> = {
   saved: 'Changes saved. New submissions are validated against these fields.',
@@ -68,6 +69,7 @@ export class DashboardFormSettingsController {
     private readonly domains: DomainsService,
     private readonly verification: DomainVerificationService,
     private readonly submissions: SubmissionsService,
+    private readonly recipientsSection: RecipientsSectionBuilder,
   ) {}
 
   @Get('settings')
@@ -288,9 +290,10 @@ export class DashboardFormSettingsController {
     const principal = ownerPrincipal(context);
     const entity = await this.forms.findAccessible(principal, formId);
     const form = this.forms.toResponse(entity);
-    const [domains, warning] = await Promise.all([
+    const [domains, warning, recipients] = await Promise.all([
       this.domains.list(principal, form.id),
       this.verification.warningFor(entity),
+      this.recipientsSection.build(entity.accountId, form.notifyEmails),
     ]);
     return reply.status(status).view('form-settings', {
       form,
@@ -299,6 +302,7 @@ export class DashboardFormSettingsController {
       fieldTypes: FIELD_TYPES,
       domains: domains.data,
       warning,
+      recipients,
       domain: state.domain,
       errors: state.errors,
       notice: state.notice,

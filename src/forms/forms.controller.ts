@@ -112,7 +112,7 @@ export class FormsController {
   @ApiOperation({
     summary: 'Replace a form',
     description:
-      'Replaces name, fields and domainVerification; omitted fields and domainVerification become [] and false. Use PATCH to change only some properties.',
+      'Replaces name, fields, domainVerification and notifyEmails; omitted fields, domainVerification and notifyEmails become [], false and []. Use PATCH to change only some properties.',
   })
   @ApiParam(FORM_ID_PARAM)
   @ApiBody({ type: UpdateFormDto })

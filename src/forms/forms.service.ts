@@ -14,6 +14,10 @@ import type { FormResponseDto } from './dto/form-response.dto.js';
 import { FormChangesService } from './form-changes.service.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
+import {
+  EmailRecipientsService,
+  storedAddresses,
+} from '../notifications/email/email-recipients.service.js';
 
 export const FORM_NOT_FOUND = 'Form not found';
 
@@ -25,6 +29,8 @@ export interface FormInput {
   name: string;
   fields?: FieldDefinition[];
   domainVerification?: boolean;
+  /** Lower-cased, unique, valid addresses (the DTO checks them). */
+  notifyEmails?: string[];
 }
 
 export interface CreatedForm {
@@ -63,23 +69,42 @@ export class FormsService {
     private readonly domainVerification: DomainVerificationService,
     private readonly changes: FormChangesService,
     private readonly config: AppConfig,
+    private readonly recipients: EmailRecipientsService,
   ) {}
 
   /** toResponse plus the warning a single-form answer carries when the form needs attention. */
   private async toDetailedResponse(form: Form): Promise<FormResponseDto> {
-    const response = this.toResponse(form);
+    const confirmed = await this.recipients.confirmedAmong(
+      form.accountId,
+      storedAddresses(form.notifyEmails),
+    );
+    const response = this.toResponse(form, confirmed);
     const warning = await this.domainVerification.warningFor(form);
     if (warning) response.warning = warning;
     return response;
   }
 
-  /** The one place a form becomes what the API shows: new columns never leak by accident. */
-  toResponse(form: Form): FormResponseDto {
+  /**
+   * The one place a form becomes what the API shows: new columns never leak by accident.
+   * `confirmed`: the account's confirmed addresses among the form's (all pending without).
+   */
+  toResponse(
+    form: Form,
+    confirmed: ReadonlySet<string> = new Set(),
+  ): FormResponseDto {
+    const notifyEmails = storedAddresses(form.notifyEmails);
     return {
       id: form.id,
       name: form.name,
       fields: storedFields(form.fields).map(toStoredField),
       domainVerification: Boolean(form.domainVerification),
+      notifyEmails,
+      notifyEmailStatus: Object.fromEntries(
+        notifyEmails.map((address) => [
+          address,
+          confirmed.has(address) ? 'confirmed' : 'pending',
+        ]),
+      ),
       apiKeyPrefix: form.apiKeyPrefix,
       createdAt: form.createdAt.toISOString(),
       updatedAt: form.updatedAt.toISOString(),
@@ -100,12 +125,14 @@ export class FormsService {
       name: input.name,
       fields: (input.fields ?? []).map(toStoredField),
       domainVerification: input.domainVerification ?? false,
+      notifyEmails: input.notifyEmails ?? [],
       apiKeyHash: key.hash,
       apiKeyEncrypted: this.secretBox.encrypt(key.key),
       apiKeyPrefix: key.prefix,
     });
     await this.forms.insert(form);
     this.changes.created(form.id);
+    await this.recipients.requestConfirmations(accountId, form.notifyEmails!);
     return { form, apiKey: key.key };
   }
 
@@ -130,7 +157,11 @@ export class FormsService {
       },
       order: { createdAt: 'DESC', id: 'ASC' },
     });
-    return forms.map((form) => this.toResponse(form));
+    const confirmed = await this.recipients.confirmedAmong(
+      principal.accountId,
+      forms.flatMap((form) => storedAddresses(form.notifyEmails)),
+    );
+    return forms.map((form) => this.toResponse(form, confirmed));
   }
 
   /**
@@ -164,6 +195,7 @@ export class FormsService {
       name: input.name,
       fields: input.fields ?? [],
       domainVerification: input.domainVerification ?? false,
+      notifyEmails: input.notifyEmails ?? [],
     });
   }
 
@@ -178,6 +210,9 @@ export class FormsService {
     if (input.fields !== undefined) changes.fields = input.fields;
     if (input.domainVerification !== undefined) {
       changes.domainVerification = input.domainVerification;
+    }
+    if (input.notifyEmails !== undefined) {
+      changes.notifyEmails = input.notifyEmails;
     }
     return this.update(principal, id, changes);
   }
@@ -243,6 +278,12 @@ export class FormsService {
     // Deleted between the read and the write.
     if (!result.affected) throw new NotFoundException(FORM_NOT_FOUND);
     this.changes.changed(form.id);
+    if (changes.notifyEmails) {
+      await this.recipients.requestConfirmations(
+        form.accountId,
+        changes.notifyEmails,
+      );
+    }
     return this.toDetailedResponse(Object.assign(form, values));
   }
 }

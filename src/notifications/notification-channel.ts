@@ -19,6 +19,11 @@ export interface DeliveryToSend {
   submissionId: string | null;
   /** Attempts made before this one. */
   attempts: number;
+  /**
+   * Control values the submission carried that are not stored with its data (`_subject`,
+   * `_replyto`), kept with the delivery by the outbox; absent or null when there were none.
+   */
+  payload?: Record<string, unknown> | null;
 }
 
 /** A stored submission as a notification describes it. */
