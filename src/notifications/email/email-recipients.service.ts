@@ -175,7 +175,7 @@ export class EmailRecipientsService implements BeforeApplicationShutdown {
 
   /** Resolves once every confirmation mail started so far has been handed over (or failed). */
   async settled(): Promise<void> {
-    while (this.sending.size > 0) await Promise.allSettled([...this.sending]);
+    while (this.sending.size > 0) await Promise.allSettled(this.sending);
   }
 
   beforeApplicationShutdown(): Promise<void> {

@@ -10,10 +10,15 @@ const UNSAFE_IN_HEADER = /[\p{Cc}\u2028\u2029]/gu;
  */
 export function headerText(value: string, max: number): string {
   const line = value.replace(UNSAFE_IN_HEADER, ' ').trim();
-  const characters = [...line];
-  return characters.length > max
-    ? characters.slice(0, max).join('').trimEnd()
-    : line;
+  // Counted in code points, so a cut never splits a surrogate pair.
+  let end = 0;
+  let count = 0;
+  for (const character of line) {
+    if (count === max) return line.slice(0, end).trimEnd();
+    end += character.length;
+    count += 1;
+  }
+  return line;
 }
 
 const HTML_ESCAPES: Record<string, string> = {
