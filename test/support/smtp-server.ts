@@ -138,7 +138,7 @@ export class TestSmtpServer {
 
   private record(mail: ReceivedMail): void {
     this.messages.push(mail);
-    for (const waiter of [...this.waiters]) waiter();
+    for (const waiter of this.waiters) waiter();
   }
 }
 
