@@ -263,7 +263,7 @@ function parsePublicUrl(raw: string): string {
   ) {
     throw new ConfigError(
       'PUBLIC_URL',
-      `must be an http:// or https:// address without query or credentials, e.g. https://forms.example.com, got "${raw}"`,
+      `must be an http:// or https:// address without query or credentials, e.g. https://forms.example.com`,
     );
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
