@@ -1,0 +1,85 @@
+// The form's settings page shows its email recipients with their confirmation state, and
+// says plainly when the server has no mail settings.
+import { EmailRecipient } from '../src/notifications/email/email-recipient.entity.js';
+import { EmailRecipientsService } from '../src/notifications/email/email-recipients.service.js';
+import { createAccount } from './factories/accounts.js';
+import { DashboardClient, textOf } from './support/dashboard-client.js';
+import { request } from './support/http.js';
+import { TestSmtpServer } from './support/smtp-server.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+async function settingsText(
+  t: TestApp,
+  addresses: string[],
+  confirm: string[] = [],
+): Promise<{ status: number; text: string; html: string }> {
+  const email = `owner-${addresses.length}-${Date.now()}@example.com`;
+  const { account, apiKey } = await createAccount(t, email);
+  const created = await request(`${t.url}/api/v1/forms`, {
+    apiKey,
+    json: { name: 'Leads', notifyEmails: addresses },
+  });
+  expect(created.status).toBe(201);
+  await t.app.get(EmailRecipientsService).settled();
+  for (const address of confirm) {
+    await t.dataSource
+      .getRepository(EmailRecipient)
+      .update({ accountId: account.id, address }, { status: 'confirmed' });
+  }
+  const client = new DashboardClient(t.url);
+  expect((await client.logIn(email)).status).toBe(303);
+  const page = await client.get(`/dashboard/forms/${created.body.id}/settings`);
+  return { status: page.status, text: textOf(page.html), html: page.html };
+}
+
+describe('recipients on the settings page, mail off (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('lists the addresses as pending and says email is off', async () => {
+    const page = await settingsText(t, ['a@example.com']);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Email recipients');
+    expect(page.text).toContain(
+      'Email is off: this server has no mail settings (SMTP_URL and MAIL_FROM)',
+    );
+    expect(page.text).toContain('a@example.com Pending confirmation');
+  });
+});
+
+describe('recipients on the settings page, mail on (e2e)', () => {
+  let smtp: TestSmtpServer;
+  let t: TestApp;
+  beforeAll(async () => {
+    smtp = await TestSmtpServer.start();
+    t = await createTestApp({
+      env: { SMTP_URL: smtp.url, MAIL_FROM: 'forms@example.com' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('shows each address with its state, escaped', async () => {
+    const page = await settingsText(
+      t,
+      ['done@example.com', "o'brien@example.com"],
+      ['done@example.com'],
+    );
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('Email is off');
+    expect(page.text).toContain('done@example.com Confirmed');
+    expect(page.text).toContain('o&#39;brien@example.com Pending confirmation');
+  });
+
+  it('says how to add recipients when there are none', async () => {
+    const page = await settingsText(t, []);
+    expect(page.text).toContain('No recipients.');
+  });
+});
