@@ -266,7 +266,9 @@ function parsePublicUrl(raw: string): string {
       `must be an http:// or https:// address without query or credentials, e.g. https://forms.example.com`,
     );
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  let path = url.pathname;
+  while (path.endsWith('/')) path = path.slice(0, -1);
+  return `${url.origin}${path}`;
 }
 
 /** The SMTP server in words, never with its credentials. */
