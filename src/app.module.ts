@@ -11,6 +11,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { DomainVerificationModule } from './domain-verification/domain-verification.module.js';
 import { FormsModule } from './forms/forms.module.js';
 import { HealthModule } from './health/health.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 import { SubmissionsModule } from './submissions/submissions.module.js';
 import { SubmitModule } from './submit/submit.module.js';
 
@@ -28,6 +29,7 @@ export class AppModule {
         SubmitModule,
         SubmissionsModule,
         DomainVerificationModule,
+        NotificationsModule,
         DashboardModule,
         HealthModule,
       ],

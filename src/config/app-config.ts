@@ -48,10 +48,35 @@ export class AppConfig {
   logFormat: LogFormat;
   signupEnabled: boolean;
   maxFormsPerAccount: number;
+  /** Run the notification worker in this process. */
+  workerEnabled: boolean;
+  /** Deliveries one worker sends at once. */
+  workerConcurrency: number;
+  /** Seconds between attempts of a delivery (N delays → N + 1 attempts). */
+  webhookRetrySchedule: number[];
+  /** Allow webhook targets on private, loopback and link-local addresses. */
+  webhookAllowPrivate: boolean;
   /** null when SMTP_URL and MAIL_FROM are unset: the email channel is off. */
   mail: MailConfig | null;
   /** The address people use (no trailing slash), for links in emails. */
   publicUrl: string;
+}
+
+export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+
+export function parseRetrySchedule(raw: string | undefined): number[] {
+  if (raw === undefined) return [...DEFAULT_RETRY_SCHEDULE];
+  const parts = raw.split(',').map((part) => part.trim());
+  const bad = parts.find(
+    (part) => !/^\d+(\.\d+)?$/.test(part) || Number(part) > 604_800,
+  );
+  if (bad !== undefined || parts.length > 50) {
+    throw new ConfigError(
+      'WEBHOOK_RETRY_SCHEDULE',
+      `must be a comma list of at most 50 delays in seconds (0–604800), got "${raw}"`,
+    );
+  }
+  return parts.map(Number);
 }
 
 export class ConfigError extends Error {
@@ -369,6 +394,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     1,
     1_000_000,
   );
+  config.workerEnabled = boolean(env, 'WORKER_ENABLED', true);
+  config.workerConcurrency = integer(env, 'WORKER_CONCURRENCY', 8, 1, 256);
+  config.webhookRetrySchedule = parseRetrySchedule(
+    read(env, 'WEBHOOK_RETRY_SCHEDULE'),
+  );
+  config.webhookAllowPrivate = boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false);
   config.mail = parseMail(read(env, 'SMTP_URL'), read(env, 'MAIL_FROM'));
   config.publicUrl = parsePublicUrl(
     read(env, 'PUBLIC_URL') ?? `http://localhost:${config.port}`,

@@ -3,6 +3,9 @@ import { Account } from '../accounts/account.entity.js';
 import { DashboardSession } from '../dashboard/dashboard-session.entity.js';
 import { FormDomain } from '../domain-verification/form-domain.entity.js';
 import { Form } from '../forms/form.entity.js';
+import { DeliveryAttempt } from '../notifications/delivery-attempt.entity.js';
+import { Delivery } from '../notifications/delivery.entity.js';
+import { Webhook } from '../notifications/webhook.entity.js';
 import { EmailRecipient } from '../notifications/email/email-recipient.entity.js';
 import { Submission } from '../submissions/submission.entity.js';
 
@@ -14,5 +17,8 @@ export const ENTITIES = [
   Submission,
   FormDomain,
   DashboardSession,
+  Webhook,
+  Delivery,
+  DeliveryAttempt,
   EmailRecipient,
 ];

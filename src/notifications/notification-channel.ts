@@ -19,11 +19,14 @@ export interface DeliveryToSend {
   submissionId: string | null;
   /** Attempts made before this one. */
   attempts: number;
+  /** When the delivery was created (a test event's timestamp). */
+  createdAt?: Date;
   /**
-   * Control values the submission carried that are not stored with its data (`_subject`,
-   * `_replyto`), kept with the delivery by the outbox; absent or null when there were none.
+   * Control values the submission does not store, kept on the delivery for send time:
+   * `_subject` / `_replyto` of an email delivery (absent keys when not sent). Empty for
+   * other channels.
    */
-  payload?: Record<string, unknown> | null;
+  payload?: Readonly<Record<string, string>>;
 }
 
 /** A stored submission as a notification describes it. */

@@ -3,9 +3,11 @@
 // costs no read of the database. A change to a form drops its entry at once on this
 // instance, and on the others too through the form-changes channel when Redis is set;
 // without it, entries live FORM_TTL_MS so a change elsewhere shows within that time.
+// The form's notification targets are kept with it (a delivery per target is written with
+// each submission), so its channels report every change of them as a change of the form.
 // Unknown ids are remembered for a moment too (a flood of posts to a deleted form costs
 // no reads), and forgotten as soon as a form with that id is created.
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ServiceUnavailableError } from '../common/errors.js';
@@ -14,6 +16,11 @@ import { DomainVerificationService } from '../domain-verification/domain-verific
 import { FormChangesService } from '../forms/form-changes.service.js';
 import { Form } from '../forms/form.entity.js';
 import { storedFields } from '../forms/forms.service.js';
+import {
+  NOTIFICATION_CHANNELS,
+  type NotificationChannel,
+} from '../notifications/notification-channel.js';
+import type { DeliveryTarget } from '../notifications/outbox.js';
 import {
   compileSubmissionValidator,
   type SubmissionValidator,
@@ -35,6 +42,8 @@ export interface SubmitForm {
   /** Verified domains (ASCII, lower-case); empty unless domain verification is on. */
   verifiedDomains: ReadonlySet<string>;
   validate: SubmissionValidator;
+  /** Where each submission is notified: one delivery per entry (webhooks, recipients). */
+  targets: readonly DeliveryTarget[];
 }
 
 interface Entry<T> {
@@ -72,6 +81,8 @@ export class FormConfigCache implements OnModuleInit {
     @InjectRepository(Form) private readonly formRows: Repository<Form>,
     private readonly domains: DomainVerificationService,
     private readonly changes: FormChangesService,
+    @Inject(NOTIFICATION_CHANNELS)
+    private readonly channels: NotificationChannel[],
   ) {}
 
   onModuleInit(): void {
@@ -146,7 +157,20 @@ export class FormConfigCache implements OnModuleInit {
         ? await this.domains.findVerifiedDomains(row.id)
         : NO_DOMAINS,
       validate: compileSubmissionValidator(storedFields(row.fields)),
+      targets: await this.targetsOf(row.id),
     };
+  }
+
+  private async targetsOf(formId: string): Promise<DeliveryTarget[]> {
+    const lists = await Promise.all(
+      this.channels.map(async (channel) =>
+        (await channel.targetsFor(formId)).map((target) => ({
+          channel: channel.name,
+          target,
+        })),
+      ),
+    );
+    return lists.flat();
   }
 }
 

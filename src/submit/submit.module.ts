@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainVerificationCoreModule } from '../domain-verification/domain-verification-core.module.js';
 import { FormChangesModule } from '../forms/form-changes.module.js';
 import { Form } from '../forms/form.entity.js';
+import { NotificationsModule } from '../notifications/notifications.module.js';
 import { CommitQueue } from './commit/commit-queue.js';
 import { SubmissionWriters } from './commit/submission-writers.js';
 import { FormConfigCache } from './form-config.cache.js';
@@ -20,6 +21,7 @@ import { SubmitService } from './submit.service.js';
     DomainVerificationCoreModule,
     FormChangesModule,
     SubmitThrottlerModule,
+    NotificationsModule,
   ],
   controllers: [SubmitController],
   providers: [SubmitService, FormConfigCache, CommitQueue, SubmissionWriters],

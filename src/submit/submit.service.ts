@@ -6,6 +6,7 @@ import {
 import { ValidationFailedException } from '../common/errors.js';
 import { decideOrigin } from '../domain-verification/origin-policy.js';
 import { FORM_NOT_FOUND } from '../forms/forms.service.js';
+import { submissionDeliveries } from '../notifications/outbox.js';
 import { CommitQueue } from './commit/commit-queue.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
 import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
@@ -80,17 +81,20 @@ export class SubmitService {
         ? request.origin
         : request.referer;
     const createdAt = Date.now();
-    // Resolves once the row is committed: the 200 is never sent before that.
+    const submission = {
+      id: newSubmissionId(createdAt),
+      formId: form.id,
+      data: JSON.stringify(result.data),
+      ip: clip(normalizeClientIp(request.ip), MAX_IP),
+      userAgent: clip(request.userAgent, MAX_USER_AGENT),
+      origin: clip(origin, MAX_ORIGIN),
+      createdAt: new Date(createdAt),
+    };
+    // Resolves once the row (and its notifications) are committed: the 200 is never sent
+    // before that.
     await this.queue.commit({
-      submission: {
-        id: newSubmissionId(createdAt),
-        formId: form.id,
-        data: JSON.stringify(result.data),
-        ip: clip(normalizeClientIp(request.ip), MAX_IP),
-        userAgent: clip(request.userAgent, MAX_USER_AGENT),
-        origin: clip(origin, MAX_ORIGIN),
-        createdAt: new Date(createdAt),
-      },
+      submission,
+      deliveries: submissionDeliveries(form.targets, submission, request.body),
     });
     return SubmitResponseDto.received();
   }

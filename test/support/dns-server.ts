@@ -6,6 +6,7 @@
 //   dns.setTxt('big.example', [['chunk1', 'chunk2']]);         // one record of two strings
 //   dns.setTxt('two.example', ['v=spf1 -all', 'formgate-verification=abc']); // two records
 //   dns.setRcode('broken.example', 'SERVFAIL');                // answer with an error code
+//   dns.setAddresses('hooks.example', ['203.0.113.7', '::1']);  // A and AAAA records
 //   dns.setSilent(true);                                       // never answer (→ client timeout)
 //   dns.port; dns.address;                                     // 12345, '127.0.0.1:12345'
 //   await dns.close();
@@ -43,6 +44,8 @@ export interface TestDnsServer {
    * strings for a record split into several character-strings (each at most 255 bytes).
    */
   setTxt(name: string, records: TxtRecord[]): void;
+  /** Replaces the A / AAAA records of `name` (IPv4 and IPv6 addresses, mixed). */
+  setAddresses(name: string, addresses: string[]): void;
   /** Answers every query for `name` with this response code. */
   setRcode(name: string, rcode: FailureCode): void;
   /** Forgets `name`: it answers NXDOMAIN again. */
@@ -54,7 +57,8 @@ export interface TestDnsServer {
   close(): Promise<void>;
 }
 
-type Entry = { txt: string[][] } | { rcode: FailureCode };
+type Entry =
+  { txt: string[][] } | { addresses: string[] } | { rcode: FailureCode };
 
 function key(name: string): string {
   return name.toLowerCase().replace(/\.$/, '');
@@ -78,6 +82,21 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       response.header.rcode = RCODE.NXDOMAIN;
     } else if ('rcode' in entry) {
       response.header.rcode = RCODE[entry.rcode];
+    } else if ('addresses' in entry) {
+      const v6 = question.type === Packet.TYPE.AAAA;
+      if (v6 || question.type === Packet.TYPE.A) {
+        for (const address of entry.addresses) {
+          if (address.includes(':') !== v6) continue;
+          response.answers.push(
+            Packet.createResourceFromQuestion(question, {
+              type: question.type,
+              class: Packet.CLASS.IN,
+              ttl: 0,
+              address,
+            }),
+          );
+        }
+      }
     } else if (question.type === Packet.TYPE.TXT) {
       for (const data of entry.txt) {
         response.answers.push(
@@ -107,6 +126,9 @@ export async function startDnsServer(): Promise<TestDnsServer> {
           Array.isArray(record) ? [...record] : [record],
         ),
       });
+    },
+    setAddresses(name, addresses) {
+      zone.set(key(name), { addresses: [...addresses] });
     },
     setRcode(name, rcode) {
       zone.set(key(name), { rcode });

@@ -35,6 +35,7 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
     EmailRecipientsService,
     RecipientsSectionBuilder,
     OWNER_ALERTS,
+    MailOwnerAlerts,
     Mailer,
   ],
 })

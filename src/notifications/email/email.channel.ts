@@ -5,6 +5,7 @@ import { Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
 import { Form } from '../../forms/form.entity.js';
 import { storedFields } from '../../forms/forms.service.js';
+import { SUBMISSION_CREATED } from '../outbox.js';
 import type {
   AttemptOutcome,
   DeliveryToSend,
@@ -18,15 +19,12 @@ import {
 import { Mailer } from './mailer.js';
 import { composeSubmissionMail } from './submission-mail.js';
 
-export const SUBMISSION_CREATED = 'submission.created';
-
 /** The control values of a delivery's payload this channel reads. */
 export function controlValuesOf(delivery: DeliveryToSend): {
   subject?: unknown;
   replyTo?: unknown;
 } {
-  const payload = delivery.payload;
-  if (!payload || typeof payload !== 'object') return {};
+  const payload = delivery.payload ?? {};
   return { subject: payload._subject, replyTo: payload._replyto };
 }
 

@@ -6,6 +6,7 @@ import {
   Injectable,
   Logger,
   NotFoundException,
+  Optional,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { isDatabaseUnavailable } from '../../common/error-response.js';
@@ -13,6 +14,7 @@ import { ServiceUnavailableError } from '../../common/errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { DB_DEADLINE_MS } from '../../database/database-options.js';
 import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
+import { DeliverySignal } from '../../notifications/delivery-signal.js';
 import { SubmissionWriters } from './submission-writers.js';
 import type { CommitItem, SubmissionWriter } from './submission-writer.js';
 
@@ -62,6 +64,8 @@ export class CommitQueue implements OnApplicationShutdown {
   constructor(
     private readonly writers: SubmissionWriters,
     config: AppConfig,
+    /** Told when a batch committed notification deliveries (wakes the worker). */
+    @Optional() private readonly deliveries?: DeliverySignal,
   ) {
     this.limit = config.submitQueueLimit;
   }
@@ -217,6 +221,9 @@ export class CommitQueue implements OnApplicationShutdown {
       ]);
       this.logger.debug(`Committed a batch of ${items.length} submissions`);
       stored.forEach((waiter, i) => this.settle(waiter, outcomes[i]));
+      if (items.some((item) => (item.deliveries?.length ?? 0) > 0)) {
+        this.deliveries?.committed();
+      }
       for (const waiter of trapped) this.settle(waiter, 'stored');
     } catch (error) {
       if (

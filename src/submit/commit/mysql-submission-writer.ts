@@ -12,6 +12,8 @@ import {
 
 const INSERT_SUBMISSIONS =
   'INSERT INTO `submission` (`id`, `formId`, `data`, `ip`, `userAgent`, `origin`, `createdAt`) VALUES ?';
+const INSERT_DELIVERIES =
+  'INSERT INTO `delivery` (`id`, `formId`, `submissionId`, `channel`, `target`, `event`, `payload`, `nextAttemptAt`, `createdAt`, `status`, `attempts`, `scheduleStart`) VALUES ?';
 const COUNT_HONEYPOT =
   'UPDATE `form` SET `honeypotHits` = `honeypotHits` + ? WHERE `id` = ?';
 
@@ -27,6 +29,29 @@ type Row = [
 
 function rowOf({ submission: s }: CommitItem): Row {
   return [s.id, s.formId, s.data, s.ip, s.userAgent, s.origin, s.createdAt];
+}
+
+function deliveryRowsOf(items: CommitItem[]): unknown[][] {
+  const rows: unknown[][] = [];
+  for (const item of items) {
+    for (const d of item.deliveries ?? []) {
+      rows.push([
+        d.id,
+        d.formId,
+        d.submissionId,
+        d.channel,
+        d.target,
+        d.event,
+        d.payload,
+        d.createdAt,
+        d.createdAt,
+        'pending',
+        0,
+        0,
+      ]);
+    }
+  }
+  return rows;
 }
 
 export class MysqlSubmissionWriter implements SubmissionWriter {
@@ -59,14 +84,18 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
     }
   }
 
-  /** All items in one statement; when that fails for a row's sake, row by row. */
+  /**
+   * All items in one statement (and their deliveries in a second, in one transaction with
+   * it); when that fails for a row's sake, item by item. A batch without deliveries needs
+   * no transaction: its one statement is atomic.
+   */
   private async insert(
     connection: PoolConnection,
     items: CommitItem[],
   ): Promise<ItemOutcome[]> {
     if (items.length === 0) return [];
     try {
-      await this.run(connection, INSERT_SUBMISSIONS, [items.map(rowOf)]);
+      await this.insertAll(connection, items);
       return items.map(() => 'stored');
     } catch (error) {
       if (isDatabaseUnavailable(error) || items.length === 1) {
@@ -79,7 +108,7 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
     const outcomes: ItemOutcome[] = [];
     for (const item of items) {
       try {
-        await this.run(connection, INSERT_SUBMISSIONS, [[rowOf(item)]]);
+        await this.insertAll(connection, [item]);
         outcomes.push('stored');
       } catch (error) {
         if (isDatabaseUnavailable(error)) throw error;
@@ -87,6 +116,28 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
       }
     }
     return outcomes;
+  }
+
+  private async insertAll(
+    connection: PoolConnection,
+    items: CommitItem[],
+  ): Promise<void> {
+    const deliveries = deliveryRowsOf(items);
+    if (deliveries.length === 0) {
+      await this.run(connection, INSERT_SUBMISSIONS, [items.map(rowOf)]);
+      return;
+    }
+    await this.run(connection, 'START TRANSACTION', []);
+    try {
+      await this.run(connection, INSERT_SUBMISSIONS, [items.map(rowOf)]);
+      await this.run(connection, INSERT_DELIVERIES, [deliveries]);
+      await this.run(connection, 'COMMIT', []);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) {
+        await this.run(connection, 'ROLLBACK', []);
+      }
+      throw error;
+    }
   }
 
   private connection(): Promise<PoolConnection> {

@@ -13,12 +13,15 @@ import {
 
 const INSERT_SUBMISSION =
   'INSERT INTO "submission" ("id", "formId", "data", "ip", "userAgent", "origin", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)';
+const INSERT_DELIVERY =
+  'INSERT INTO "delivery" ("id", "formId", "submissionId", "channel", "target", "event", "payload", "status", "attempts", "scheduleStart", "nextAttemptAt", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, \'pending\', 0, 0, ?, ?)';
 const COUNT_HONEYPOT =
   'UPDATE "form" SET "honeypotHits" = "honeypotHits" + ? WHERE "id" = ?';
 
 export class SqliteSubmissionWriter implements SubmissionWriter {
   private readonly insertSubmission: Statement;
   private readonly countHoneypot: Statement;
+  private readonly insertDelivery: Statement;
   private readonly transaction: Transaction<
     (batch: CommitBatch) => ItemOutcome[]
   >;
@@ -26,6 +29,7 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
   constructor(private readonly db: Database) {
     this.insertSubmission = db.prepare(INSERT_SUBMISSION);
     this.countHoneypot = db.prepare(COUNT_HONEYPOT);
+    this.insertDelivery = db.prepare(INSERT_DELIVERY);
     this.transaction = db.transaction((batch: CommitBatch) => {
       const outcomes = batch.items.map((item) => this.insert(item));
       for (const [formId, hits] of batch.honeypotHits) {
@@ -48,7 +52,7 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
   }
 
   /** A row that fails alone (its form just deleted) is undone alone: the others commit. */
-  private insert({ submission: s }: CommitItem): ItemOutcome {
+  private insert({ submission: s, deliveries }: CommitItem): ItemOutcome {
     try {
       this.insertSubmission.run(
         s.id,
@@ -59,6 +63,20 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
         s.origin,
         sqlDatetime(s.createdAt),
       );
+      for (const d of deliveries ?? []) {
+        const at = sqlDatetime(d.createdAt);
+        this.insertDelivery.run(
+          d.id,
+          d.formId,
+          d.submissionId,
+          d.channel,
+          d.target,
+          d.event,
+          d.payload,
+          at,
+          at,
+        );
+      }
       return 'stored';
     } catch (error) {
       if (isMissingForm(error)) return 'form-gone';

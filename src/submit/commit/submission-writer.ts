@@ -14,12 +14,27 @@ export interface NewSubmission {
   createdAt: Date;
 }
 
+/** A notification delivery row, written in the same transaction as its submission. */
+export interface NewDelivery {
+  id: string;
+  formId: string;
+  submissionId: string | null;
+  channel: string;
+  target: string;
+  event: string;
+  /** Small JSON for the channel (email: the `_subject` / `_replyto` values), or null. */
+  payload: string | null;
+  createdAt: Date;
+}
+
 /**
  * One accepted submission and every row that must be committed with it, in the same
  * transaction (the notification deliveries of its form, when there are any).
  */
 export interface CommitItem {
   submission: NewSubmission;
+  /** One per enabled notification target of the form; absent or empty when there is none. */
+  deliveries?: NewDelivery[];
 }
 
 export interface CommitBatch {

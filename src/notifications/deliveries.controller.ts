@@ -1,0 +1,56 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
+import type { ApiPrincipal } from '../auth/principal.js';
+import { WithDeadline } from '../common/deadline.interceptor.js';
+import { ValidationErrorDto } from '../common/dto/error.dto.js';
+import {
+  FORM_ID_PARAM,
+  FORM_NOT_FOUND_RESPONSE,
+} from '../forms/form-route.openapi.js';
+import { FormsService } from '../forms/forms.service.js';
+import { DeliveriesService } from './deliveries.service.js';
+import {
+  DeliveryListResponseDto,
+  ListDeliveriesQueryDto,
+} from './dto/delivery-response.dto.js';
+
+@ApiTags('webhooks')
+@ApiKeyAuth()
+@WithDeadline()
+@Controller('api/v1/forms/:id/deliveries')
+export class DeliveriesController {
+  constructor(
+    private readonly forms: FormsService,
+    private readonly deliveries: DeliveriesService,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "A form's notification deliveries",
+    description:
+      'Every channel (webhooks and email), newest first, `limit` per page (1–100, default 25).',
+  })
+  @ApiParam(FORM_ID_PARAM)
+  @ApiOkResponse({ type: DeliveryListResponseDto })
+  @ApiBadRequestResponse({
+    type: ValidationErrorDto,
+    description: 'A bad `limit` or `cursor`.',
+  })
+  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
+  async list(
+    @Principal() principal: ApiPrincipal,
+    @Param('id') id: string,
+    @Query() query: ListDeliveriesQueryDto,
+  ): Promise<DeliveryListResponseDto> {
+    const form = await this.forms.findAccessible(principal, id);
+    return this.deliveries.list(form.id, query);
+  }
+}

@@ -1,0 +1,173 @@
+// Reading the delivery log (per form, per webhook) and retrying a delivery.
+import {
+  ConflictException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, LessThan, Repository, type FindOptionsWhere } from 'typeorm';
+import { ValidationFailedException } from '../common/errors.js';
+import { DeliveryAttempt } from './delivery-attempt.entity.js';
+import { Delivery } from './delivery.entity.js';
+import { DeliverySignal } from './delivery-signal.js';
+import {
+  DEFAULT_DELIVERY_PAGE,
+  type DeliveryAttemptDto,
+  type DeliveryListResponseDto,
+  type DeliveryResponseDto,
+} from './dto/delivery-response.dto.js';
+
+export const DELIVERY_NOT_FOUND = 'Delivery not found';
+export const INVALID_DELIVERY_CURSOR =
+  'Invalid cursor: pass the nextCursor of the previous page unchanged';
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+@Injectable()
+export class DeliveriesService {
+  constructor(
+    @InjectRepository(Delivery)
+    private readonly deliveries: Repository<Delivery>,
+    @InjectRepository(DeliveryAttempt)
+    private readonly attempts: Repository<DeliveryAttempt>,
+    private readonly signal: DeliverySignal,
+  ) {}
+
+  /** The one place a delivery row becomes what the API shows. */
+  toResponse(row: Delivery): DeliveryResponseDto {
+    return {
+      id: row.id,
+      channel: row.channel,
+      target: row.target,
+      event: row.event,
+      submissionId: row.submissionId,
+      status: row.status,
+      attempts: row.attempts,
+      nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+      lastStatusCode: row.lastStatusCode,
+      lastError: row.lastError,
+      lastDurationMs: row.lastDurationMs,
+      createdAt: row.createdAt.toISOString(),
+      deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    };
+  }
+
+  /** Newest first; `webhookId` narrows the log to one webhook. */
+  async list(
+    formId: string,
+    query: { limit?: number; cursor?: string },
+    webhookId?: string,
+  ): Promise<DeliveryListResponseDto> {
+    const limit = query.limit ?? DEFAULT_DELIVERY_PAGE;
+    if (query.cursor !== undefined && !ULID.test(query.cursor)) {
+      throw new ValidationFailedException([INVALID_DELIVERY_CURSOR]);
+    }
+    const where: FindOptionsWhere<Delivery> = { formId };
+    if (webhookId !== undefined) {
+      where.channel = 'webhook';
+      where.target = webhookId;
+    }
+    if (query.cursor !== undefined) where.id = LessThan(query.cursor);
+    const rows = await this.deliveries.find({
+      where,
+      order: { id: 'DESC' },
+      take: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    return {
+      data: page.map((row) => this.toResponse(row)),
+      nextCursor: rows.length > limit ? page[page.length - 1].id : null,
+    };
+  }
+
+  /** Rows for the dashboard: the page and each delivery's attempts, oldest first. */
+  async attemptsOf(ids: string[]): Promise<Map<string, DeliveryAttemptDto[]>> {
+    const byDelivery = new Map<string, DeliveryAttemptDto[]>();
+    if (ids.length === 0) return byDelivery;
+    const rows = await this.attempts.find({
+      where: { deliveryId: In(ids) },
+      order: { at: 'ASC', id: 'ASC' },
+    });
+    for (const row of rows) {
+      const list = byDelivery.get(row.deliveryId) ?? [];
+      list.push({
+        at: row.at.toISOString(),
+        statusCode: row.statusCode,
+        error: row.error,
+        durationMs: row.durationMs,
+      });
+      byDelivery.set(row.deliveryId, list);
+    }
+    return byDelivery;
+  }
+
+  async find(
+    formId: string,
+    deliveryId: string,
+    webhookId?: string,
+  ): Promise<Delivery> {
+    const row = ULID.test(deliveryId)
+      ? await this.deliveries.findOneBy({ id: deliveryId, formId })
+      : null;
+    if (
+      row === null ||
+      (webhookId !== undefined &&
+        (row.channel !== 'webhook' || row.target !== webhookId))
+    ) {
+      throw new NotFoundException(DELIVERY_NOT_FOUND);
+    }
+    return row;
+  }
+
+  /**
+   * Makes a delivery due now with its retry schedule started afresh (`attempts` keeps
+   * counting). Refused while it is being sent or still waiting for its first try.
+   */
+  async retry(
+    formId: string,
+    deliveryId: string,
+    webhookId?: string,
+  ): Promise<DeliveryResponseDto> {
+    const row = await this.find(formId, deliveryId, webhookId);
+    const now = new Date();
+    if (row.leaseUntil !== null && row.leaseUntil > now) {
+      throw new ConflictException(
+        'This delivery is being sent right now: retry once the attempt is recorded',
+      );
+    }
+    if (row.status === 'pending') {
+      throw new ConflictException(
+        'This delivery has not been tried yet: it is sent as soon as a worker is free',
+      );
+    }
+    const result = await this.deliveries
+      .createQueryBuilder()
+      .update(Delivery)
+      .set({
+        status: 'pending',
+        nextAttemptAt: now,
+        scheduleStart: () => 'attempts',
+        leaseOwner: null,
+        leaseUntil: null,
+      })
+      .where(
+        'id = :id AND status = :status AND (leaseUntil IS NULL OR leaseUntil < :now)',
+        { id: row.id, status: row.status, now },
+      )
+      .execute();
+    if (!result.affected) {
+      throw new ConflictException(
+        'This delivery changed meanwhile: read it again before retrying',
+      );
+    }
+    this.signal.committed();
+    return this.toResponse(
+      Object.assign(row, {
+        status: 'pending',
+        nextAttemptAt: now,
+        scheduleStart: row.attempts,
+        leaseOwner: null,
+        leaseUntil: null,
+      }),
+    );
+  }
+}

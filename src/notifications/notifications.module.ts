@@ -1,0 +1,74 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { FormsModule } from '../forms/forms.module.js';
+import { Form } from '../forms/form.entity.js';
+import { Submission } from '../submissions/submission.entity.js';
+import { DeliveriesController } from './deliveries.controller.js';
+import { DeliveriesService } from './deliveries.service.js';
+import { DeliveryAttempt } from './delivery-attempt.entity.js';
+import { DeliverySignal } from './delivery-signal.js';
+import { Delivery } from './delivery.entity.js';
+import {
+  NOTIFICATION_CHANNELS,
+  OWNER_ALERTS,
+  type NotificationChannel,
+} from './notification-channel.js';
+import { EmailChannel } from './email/email.channel.js';
+import { EmailNotificationsModule } from './email/email-notifications.module.js';
+import { MailOwnerAlerts } from './email/owner-alerts.js';
+import { WebhookChannel } from './webhooks/webhook-channel.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
+import { WebhooksService } from './webhooks/webhooks.service.js';
+import { Webhook } from './webhook.entity.js';
+import { DeliveryStore } from './worker/delivery-store.js';
+import { DeliveryWorker } from './worker/delivery-worker.js';
+
+/**
+ * Notifications of new submissions: the outbox (delivery rows the submit path's commit
+ * queue writes with each submission), the worker that sends them, the webhook channel and
+ * its management API, and the delivery log.
+ *
+ * Channels reach the submit path and the worker through NOTIFICATION_CHANNELS: add a
+ * channel to the factory below. OWNER_ALERTS mails the owner (EmailNotificationsModule),
+ * or logs the alert while mail is off.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      Webhook,
+      Delivery,
+      DeliveryAttempt,
+      Submission,
+      Form,
+    ]),
+    FormsModule,
+    EmailNotificationsModule,
+  ],
+  controllers: [WebhooksController, DeliveriesController],
+  providers: [
+    DeliverySignal,
+    DeliveryStore,
+    DeliveryWorker,
+    DeliveriesService,
+    WebhooksService,
+    WebhookChannel,
+    // Mail to the account's address when mail is configured, else a log line.
+    { provide: OWNER_ALERTS, useExisting: MailOwnerAlerts },
+    {
+      provide: NOTIFICATION_CHANNELS,
+      inject: [WebhookChannel, EmailChannel],
+      useFactory: (
+        webhook: WebhookChannel,
+        email: EmailChannel,
+      ): NotificationChannel[] => [webhook, email],
+    },
+  ],
+  exports: [
+    NOTIFICATION_CHANNELS,
+    DeliverySignal,
+    DeliveriesService,
+    WebhooksService,
+    DeliveryWorker,
+  ],
+})
+export class NotificationsModule {}

@@ -1,0 +1,137 @@
+// The SSRF guard of webhook URLs: what a URL may look like, and which addresses it may
+// reach. A URL is checked when it is saved, and every address is checked again at connect
+// time (http-sender.ts hands Node a lookup that refuses non-public answers), so a name
+// whose DNS answer changes after the save cannot reach the inside of the network.
+import ipaddr from 'ipaddr.js';
+import { lookup } from 'node:dns/promises';
+import { Resolver } from 'node:dns/promises';
+import { isIP } from 'node:net';
+
+export const MAX_URL_LENGTH = 2048;
+const DNS_TIMEOUT_MS = 1500;
+const DNS_TRIES = 2;
+
+/**
+ * true when `address` is public unicast. Everything else is refused: loopback, private,
+ * link-local (169.254.0.0/16, the cloud metadata address), CGNAT, multicast, broadcast,
+ * unspecified, reserved and documentation ranges, IPv6 unique-local and link-local, and
+ * IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4, Teredo).
+ */
+export function isPublicAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!ipaddr.isValid(bare)) return false;
+  let parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+  }
+  return parsed.range() === 'unicast';
+}
+
+export type UrlCheck = { ok: true; url: URL } | { ok: false; problem: string };
+
+/** The URL's shape: absolute http(s), no credentials, not too long. */
+export function checkUrlShape(raw: string): UrlCheck {
+  if (raw.length > MAX_URL_LENGTH) {
+    return {
+      ok: false,
+      problem: `url must be at most ${MAX_URL_LENGTH} characters long`,
+    };
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, problem: 'url must be an absolute http or https URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { ok: false, problem: 'url must use http or https' };
+  }
+  if (url.username !== '' || url.password !== '') {
+    return {
+      ok: false,
+      problem:
+        'url must not carry a user name or password: the signature authenticates each request',
+    };
+  }
+  if (url.hostname === '') return { ok: false, problem: 'url needs a host' };
+  return { ok: true, url };
+}
+
+/** The host of a URL as a name or a bare IP (URL keeps IPv6 hosts in brackets). */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '');
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * The addresses of `host`: through `servers` when DNS_SERVERS is set (the resolver of the
+ * TXT lookups), else through the system's resolver (which also reads /etc/hosts).
+ */
+export async function resolveHost(
+  host: string,
+  servers: string[],
+): Promise<ResolvedAddress[]> {
+  const family = isIP(host);
+  if (family !== 0) return [{ address: host, family: family as 4 | 6 }];
+  if (servers.length === 0) {
+    const answers = await lookup(host, { all: true, verbatim: true });
+    return answers.map((a) => ({
+      address: a.address,
+      family: a.family === 6 ? 6 : 4,
+    }));
+  }
+  const resolver = new Resolver({ timeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
+  resolver.setServers(servers);
+  const [v4, v6] = await Promise.allSettled([
+    resolver.resolve4(host),
+    resolver.resolve6(host),
+  ]);
+  const addresses: ResolvedAddress[] = [
+    ...(v4.status === 'fulfilled' ? v4.value : []).map((address) => ({
+      address,
+      family: 4 as const,
+    })),
+    ...(v6.status === 'fulfilled' ? v6.value : []).map((address) => ({
+      address,
+      family: 6 as const,
+    })),
+  ];
+  if (addresses.length === 0) {
+    const reason = v4.status === 'rejected' ? (v4.reason as unknown) : null;
+    const raw = (reason as { code?: unknown } | null)?.code;
+    const code = typeof raw === 'string' ? raw : 'ENODATA';
+    throw Object.assign(new Error(`${host} has no address (${code})`), {
+      code,
+    });
+  }
+  return addresses;
+}
+
+export class BlockedAddressError extends Error {
+  readonly code = 'EBLOCKED';
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
+    super(
+      `${host} resolves to ${address}, which is not a public address (private, loopback and link-local targets are refused)`,
+    );
+  }
+}
+
+/** The addresses of `host`, all public; throws BlockedAddressError when one is not. */
+export async function resolvePublic(
+  host: string,
+  servers: string[],
+): Promise<ResolvedAddress[]> {
+  const addresses = await resolveHost(host, servers);
+  const blocked = addresses.find((a) => !isPublicAddress(a.address));
+  if (blocked !== undefined)
+    throw new BlockedAddressError(host, blocked.address);
+  return addresses;
+}

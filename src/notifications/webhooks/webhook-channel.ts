@@ -1,0 +1,192 @@
+// The webhook channel: one signed POST per attempt to the webhook's URL. It also keeps the
+// webhook's health: a 410 turns it off at once, and so do five days of nothing but failures
+// (the owner is told).
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { SecretBox } from '../../auth/secret-box.js';
+import { AppConfig } from '../../config/app-config.js';
+import { FormChangesService } from '../../forms/form-changes.service.js';
+import { Form } from '../../forms/form.entity.js';
+import {
+  OWNER_ALERTS,
+  type AttemptOutcome,
+  type DeliveryToSend,
+  type NotificationChannel,
+  type OwnerAlerts,
+  type SubmissionNotice,
+} from '../notification-channel.js';
+import { SUBMISSION_CREATED, WEBHOOK_TEST } from '../outbox.js';
+import { Webhook } from '../webhook.entity.js';
+import { postWebhook } from './http-sender.js';
+import { signedHeaders } from './signing.js';
+
+/** A webhook failing without a single success for this long is turned off. */
+export const FAILING_DISABLE_MS = 5 * 24 * 3600 * 1000;
+export const GONE_REASON =
+  'The endpoint answered 410 Gone: the webhook was turned off';
+export const FAILING_REASON =
+  'Every delivery failed for 5 days: the webhook was turned off';
+const MAX_ERROR = 500;
+
+/** The JSON body a receiver gets, as a string (the signature covers these exact bytes). */
+export function webhookBody(
+  delivery: DeliveryToSend,
+  submission: SubmissionNotice | null,
+): string | null {
+  if (delivery.event === SUBMISSION_CREATED) {
+    if (submission === null) return null;
+    return JSON.stringify({
+      type: SUBMISSION_CREATED,
+      timestamp: submission.createdAt.toISOString(),
+      data: {
+        formId: submission.formId,
+        submissionId: submission.id,
+        createdAt: submission.createdAt.toISOString(),
+        data: submission.data,
+        meta: submission.meta,
+      },
+    });
+  }
+  return JSON.stringify({
+    type: WEBHOOK_TEST,
+    timestamp: (delivery.createdAt ?? new Date()).toISOString(),
+    data: { formId: delivery.formId, webhookId: delivery.target },
+  });
+}
+
+function failureText(statusCode: number, body: string): string {
+  const redirect =
+    statusCode >= 300 && statusCode < 400
+      ? ' (redirects are not followed)'
+      : '';
+  const snippet = body.replace(/\s+/g, ' ').trim();
+  const text = `HTTP ${statusCode}${redirect}${snippet ? `: ${snippet}` : ''}`;
+  return text.length > MAX_ERROR ? `${text.slice(0, MAX_ERROR - 1)}…` : text;
+}
+
+@Injectable()
+export class WebhookChannel implements NotificationChannel {
+  readonly name = 'webhook' as const;
+  private readonly logger = new Logger('Webhooks');
+
+  constructor(
+    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
+    @InjectRepository(Form) private readonly forms: Repository<Form>,
+    private readonly secrets: SecretBox,
+    private readonly config: AppConfig,
+    private readonly changes: FormChangesService,
+    @Inject(OWNER_ALERTS) private readonly alerts: OwnerAlerts,
+  ) {}
+
+  async targetsFor(formId: string): Promise<string[]> {
+    const rows = await this.webhooks.find({
+      select: { id: true },
+      where: { formId, enabled: true },
+      order: { createdAt: 'ASC' },
+    });
+    return rows.map((row) => row.id);
+  }
+
+  async send(
+    delivery: DeliveryToSend,
+    submission: SubmissionNotice | null,
+    signal: AbortSignal,
+  ): Promise<AttemptOutcome> {
+    const hook = await this.webhooks
+      .createQueryBuilder('webhook')
+      .addSelect(['webhook.secretEncrypted', 'webhook.previousSecretEncrypted'])
+      .where('webhook.id = :id', { id: delivery.target })
+      .getOne();
+    const refuse = (error: string): AttemptOutcome => ({
+      ok: false,
+      statusCode: null,
+      error,
+      durationMs: 0,
+      final: true,
+    });
+    if (hook === null) return refuse('The webhook was deleted');
+    if (!hook.enabled) return refuse('The webhook is turned off');
+    const body = webhookBody(delivery, submission);
+    if (body === null) {
+      return refuse('The submission was deleted before it could be sent');
+    }
+    const now = Date.now();
+    const live = [this.secrets.decrypt(hook.secretEncrypted)];
+    if (
+      hook.previousSecretEncrypted &&
+      hook.previousSecretExpiresAt &&
+      hook.previousSecretExpiresAt.getTime() > now
+    ) {
+      live.push(this.secrets.decrypt(hook.previousSecretEncrypted));
+    }
+    const started = performance.now();
+    const result = await postWebhook({
+      url: hook.url,
+      headers: signedHeaders(live, delivery.id, Math.floor(now / 1000), body),
+      body,
+      signal,
+      allowPrivate: this.config.webhookAllowPrivate,
+      dnsServers: this.config.dnsServers,
+    });
+    const durationMs = Math.round(performance.now() - started);
+    const status = result.statusCode;
+    if (status !== null && status >= 200 && status < 300) {
+      if (hook.failingSince !== null) {
+        await this.webhooks.update({ id: hook.id }, { failingSince: null });
+      }
+      return { ok: true, statusCode: status, error: null, durationMs };
+    }
+    const error =
+      status === null
+        ? (result.error ?? 'Request failed')
+        : failureText(status, result.body);
+    if (status === 410) {
+      await this.disable(hook, GONE_REASON);
+      return { ok: false, statusCode: status, error, durationMs, final: true };
+    }
+    await this.noteFailure(hook, new Date(now));
+    return { ok: false, statusCode: status, error, durationMs };
+  }
+
+  private async noteFailure(hook: Webhook, now: Date): Promise<void> {
+    if (hook.failingSince === null) {
+      await this.webhooks.update(
+        { id: hook.id, failingSince: IsNull() },
+        { failingSince: now },
+      );
+      return;
+    }
+    if (now.getTime() - hook.failingSince.getTime() < FAILING_DISABLE_MS) {
+      return;
+    }
+    if (await this.disable(hook, FAILING_REASON)) {
+      const form = await this.forms.findOne({
+        select: { id: true, name: true, accountId: true },
+        where: { id: hook.formId },
+      });
+      if (form === null) return;
+      await this.alerts
+        .alert(
+          form.accountId,
+          `Webhook turned off: ${form.name}`,
+          `Every delivery to the webhook ${hook.url} of the form "${form.name}" has failed since ${hook.failingSince.toISOString()}, so it was turned off. Fix the endpoint, then turn the webhook on again in the dashboard (Notifications) or with PATCH /api/v1/forms/${form.id}/webhooks/${hook.id} {"enabled": true}; failed deliveries can be retried from the delivery log.`,
+        )
+        .catch((error: Error) =>
+          this.logger.warn(`Cannot alert the owner: ${error.message}`),
+        );
+    }
+  }
+
+  /** true when this call turned it off. */
+  private async disable(hook: Webhook, reason: string): Promise<boolean> {
+    const result = await this.webhooks.update(
+      { id: hook.id, enabled: true },
+      { enabled: false, disabledReason: reason, updatedAt: new Date() },
+    );
+    this.changes.changed(hook.formId);
+    if (!result.affected) return false;
+    this.logger.warn(`Webhook ${hook.id} of form ${hook.formId}: ${reason}`);
+    return true;
+  }
+}

@@ -1,0 +1,241 @@
+// The management side of a form's webhooks: create (secret shown once), list, read,
+// change, delete, rotate the secret, send a test event. Every change of the set of enabled
+// webhooks is announced as a change of the form, so the submit path's cached targets follow.
+import {
+  ConflictException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { Repository } from 'typeorm';
+import { SecretBox } from '../../auth/secret-box.js';
+import { ValidationFailedException } from '../../common/errors.js';
+import { AppConfig } from '../../config/app-config.js';
+import { FormChangesService } from '../../forms/form-changes.service.js';
+import { newSubmissionId } from '../../submit/submission-id.js';
+import { DeliveriesService } from '../deliveries.service.js';
+import { Delivery } from '../delivery.entity.js';
+import { DeliverySignal } from '../delivery-signal.js';
+import type { DeliveryResponseDto } from '../dto/delivery-response.dto.js';
+import { WEBHOOK_TEST } from '../outbox.js';
+import { Webhook } from '../webhook.entity.js';
+import {
+  BlockedAddressError,
+  checkUrlShape,
+  hostOf,
+  resolvePublic,
+} from './address-guard.js';
+import type {
+  CreateWebhookDto,
+  PatchWebhookDto,
+} from './dto/webhook-input.dto.js';
+import type {
+  CreatedWebhookResponseDto,
+  WebhookResponseDto,
+} from './dto/webhook-response.dto.js';
+import { newWebhookSecret } from './signing.js';
+
+export const WEBHOOK_NOT_FOUND = 'Webhook not found';
+export const MAX_WEBHOOKS_PER_FORM = 10;
+/** How long the secret before a rotation keeps signing. */
+export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+
+export function tooManyWebhooksMessage(max = MAX_WEBHOOKS_PER_FORM): string {
+  return `This form already has ${max} webhooks, the most it can have: delete one before adding another`;
+}
+
+@Injectable()
+export class WebhooksService {
+  constructor(
+    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
+    @InjectRepository(Delivery)
+    private readonly deliveries: Repository<Delivery>,
+    private readonly secrets: SecretBox,
+    private readonly config: AppConfig,
+    private readonly changes: FormChangesService,
+    private readonly log: DeliveriesService,
+    private readonly signal: DeliverySignal,
+  ) {}
+
+  /** The one place a webhook row becomes what the API shows. */
+  toResponse(row: Webhook): WebhookResponseDto {
+    return {
+      id: row.id,
+      url: row.url,
+      description: row.description ?? null,
+      enabled: Boolean(row.enabled),
+      disabledReason: row.disabledReason ?? null,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  }
+
+  async list(formId: string): Promise<WebhookResponseDto[]> {
+    const rows = await this.webhooks.find({
+      where: { formId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+    return rows.map((row) => this.toResponse(row));
+  }
+
+  async find(formId: string, webhookId: string): Promise<Webhook> {
+    const row =
+      typeof webhookId === 'string' && webhookId.length <= 32
+        ? await this.webhooks.findOneBy({ id: webhookId, formId })
+        : null;
+    if (row === null) throw new NotFoundException(WEBHOOK_NOT_FOUND);
+    return row;
+  }
+
+  async get(formId: string, webhookId: string): Promise<WebhookResponseDto> {
+    return this.toResponse(await this.find(formId, webhookId));
+  }
+
+  async create(
+    formId: string,
+    input: CreateWebhookDto,
+  ): Promise<CreatedWebhookResponseDto> {
+    const url = await this.checkUrl(input.url);
+    if ((await this.webhooks.countBy({ formId })) >= MAX_WEBHOOKS_PER_FORM) {
+      throw new ConflictException(tooManyWebhooksMessage());
+    }
+    const secret = newWebhookSecret();
+    const now = new Date();
+    const row = this.webhooks.create({
+      id: randomBytes(16).toString('base64url'),
+      formId,
+      url,
+      description: emptyToNull(input.description),
+      enabled: input.enabled ?? true,
+      disabledReason: null,
+      secretEncrypted: this.secrets.encrypt(secret),
+      previousSecretEncrypted: null,
+      previousSecretExpiresAt: null,
+      failingSince: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.webhooks.insert(row);
+    this.changes.changed(formId);
+    return Object.assign(this.toResponse(row), { secret });
+  }
+
+  async patch(
+    formId: string,
+    webhookId: string,
+    input: PatchWebhookDto,
+  ): Promise<WebhookResponseDto> {
+    const row = await this.find(formId, webhookId);
+    const changes: Partial<Webhook> = {};
+    if (input.url !== undefined) changes.url = await this.checkUrl(input.url);
+    if (input.description !== undefined) {
+      changes.description = emptyToNull(input.description);
+    }
+    if (input.enabled !== undefined) {
+      changes.enabled = input.enabled;
+      // Turned on by its owner: whatever turned it off is over, and so is its failing run.
+      if (input.enabled) {
+        changes.disabledReason = null;
+        changes.failingSince = null;
+      }
+    }
+    changes.updatedAt = new Date();
+    await this.webhooks.update({ id: row.id }, changes);
+    this.changes.changed(formId);
+    return this.toResponse(Object.assign(row, changes));
+  }
+
+  async remove(formId: string, webhookId: string): Promise<void> {
+    const row = await this.find(formId, webhookId);
+    await this.webhooks.delete({ id: row.id });
+    this.changes.changed(formId);
+  }
+
+  /** A new secret; the old one keeps signing (a second signature) for 24 hours. */
+  async rotateSecret(
+    formId: string,
+    webhookId: string,
+  ): Promise<{ secret: string }> {
+    const row = await this.webhooks
+      .createQueryBuilder('webhook')
+      .addSelect('webhook.secretEncrypted')
+      .where('webhook.id = :id AND webhook.formId = :formId', {
+        id: webhookId,
+        formId,
+      })
+      .getOne();
+    if (row === null) throw new NotFoundException(WEBHOOK_NOT_FOUND);
+    const secret = newWebhookSecret();
+    const now = new Date();
+    await this.webhooks.update(
+      { id: row.id },
+      {
+        secretEncrypted: this.secrets.encrypt(secret),
+        previousSecretEncrypted: row.secretEncrypted,
+        previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+        updatedAt: now,
+      },
+    );
+    return { secret };
+  }
+
+  /** Queues a `webhook.test` event, due now (refused while the webhook is off). */
+  async test(formId: string, webhookId: string): Promise<DeliveryResponseDto> {
+    const row = await this.find(formId, webhookId);
+    if (!row.enabled) {
+      throw new ConflictException(
+        'This webhook is turned off: turn it on before sending a test event',
+      );
+    }
+    const now = new Date();
+    const delivery = this.deliveries.create({
+      id: newSubmissionId(now.getTime()),
+      formId,
+      submissionId: null,
+      channel: 'webhook',
+      target: row.id,
+      event: WEBHOOK_TEST,
+      payload: null,
+      status: 'pending',
+      attempts: 0,
+      scheduleStart: 0,
+      nextAttemptAt: now,
+      leaseOwner: null,
+      leaseUntil: null,
+      lastStatusCode: null,
+      lastError: null,
+      lastDurationMs: null,
+      createdAt: now,
+      deliveredAt: null,
+    });
+    await this.deliveries.insert(delivery);
+    this.signal.committed();
+    return this.log.toResponse(delivery);
+  }
+
+  /** The URL as stored, or 400 with the reason it is refused. */
+  private async checkUrl(raw: string): Promise<string> {
+    const shape = checkUrlShape(raw.trim());
+    if (!shape.ok) throw new ValidationFailedException([shape.problem]);
+    if (this.config.webhookAllowPrivate) return shape.url.toString();
+    const host = hostOf(shape.url);
+    try {
+      await resolvePublic(host, this.config.dnsServers);
+    } catch (error) {
+      if (error instanceof BlockedAddressError) {
+        throw new ValidationFailedException([`url: ${error.message}`]);
+      }
+      throw new ValidationFailedException([
+        `url: the host ${host} could not be resolved`,
+      ]);
+    }
+    return shape.url.toString();
+  }
+}
+
+function emptyToNull(value: string | null | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}

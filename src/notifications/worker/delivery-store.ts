@@ -1,0 +1,138 @@
+// The worker's side of the outbox: claim due deliveries under a lease, keep the lease while
+// sending, and record each attempt with its outcome.
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, Repository, type EntityManager } from 'typeorm';
+import { Form } from '../../forms/form.entity.js';
+import { Submission } from '../../submissions/submission.entity.js';
+import { sqlDatetime } from '../../submissions/submission-rows.js';
+import { newSubmissionId } from '../../submit/submission-id.js';
+import { DeliveryAttempt } from '../delivery-attempt.entity.js';
+import { Delivery } from '../delivery.entity.js';
+import type {
+  AttemptOutcome,
+  SubmissionNotice,
+} from '../notification-channel.js';
+import type { NextStep } from './backoff.js';
+
+/** How long a claim lasts unless renewed. */
+export const LEASE_MS = 10_000;
+
+const placeholders = (n: number) =>
+  Array.from({ length: n }, () => '?').join(', ');
+
+@Injectable()
+export class DeliveryStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(Delivery)
+    private readonly deliveries: Repository<Delivery>,
+    @InjectRepository(DeliveryAttempt)
+    private readonly attempts: Repository<DeliveryAttempt>,
+    @InjectRepository(Submission)
+    private readonly submissions: Repository<Submission>,
+    @InjectRepository(Form) private readonly forms: Repository<Form>,
+  ) {}
+
+  private get isSqlite(): boolean {
+    return this.dataSource.options.type === 'better-sqlite3';
+  }
+
+  /**
+   * Takes up to `limit` due deliveries for `owner`: their lease (and so the time they are
+   * due again, should this worker die) runs LEASE_MS from now. On MySQL/MariaDB the rows
+   * are picked with FOR UPDATE SKIP LOCKED, so workers never take the same one; SQLite has
+   * one worker, and its single connection serialises the statements.
+   */
+  async claim(owner: string, limit: number): Promise<Delivery[]> {
+    const now = new Date();
+    const until = sqlDatetime(new Date(now.getTime() + LEASE_MS));
+    const pick = async (manager: EntityManager): Promise<string[]> => {
+      const lock = this.isSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
+      const rows = (await manager.query(
+        `SELECT id FROM delivery WHERE status IN ('pending', 'failed') AND nextAttemptAt <= ? ORDER BY nextAttemptAt LIMIT ${Math.floor(limit)}${lock}`,
+        [sqlDatetime(now)],
+      )) as Array<{ id: string }>;
+      const ids = rows.map((row) => row.id);
+      if (ids.length === 0) return ids;
+      await manager.query(
+        `UPDATE delivery SET leaseOwner = ?, leaseUntil = ?, nextAttemptAt = ? WHERE id IN (${placeholders(ids.length)})`,
+        [owner, until, until, ...ids],
+      );
+      return ids;
+    };
+    const ids = this.isSqlite
+      ? await pick(this.dataSource.manager)
+      : await this.dataSource.transaction(pick);
+    if (ids.length === 0) return [];
+    return this.deliveries.find({
+      where: { id: In(ids), leaseOwner: owner },
+      order: { nextAttemptAt: 'ASC' },
+    });
+  }
+
+  /** Extends the leases of deliveries still being sent. */
+  async renew(owner: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const until = sqlDatetime(new Date(Date.now() + LEASE_MS));
+    await this.dataSource.query(
+      `UPDATE delivery SET leaseUntil = ?, nextAttemptAt = ? WHERE leaseOwner = ? AND status IN ('pending', 'failed') AND id IN (${placeholders(ids.length)})`,
+      [until, until, owner, ...ids],
+    );
+  }
+
+  /** Keeps the attempt and the delivery's new state, if this worker still holds it. */
+  async finish(
+    delivery: Delivery,
+    owner: string,
+    outcome: AttemptOutcome,
+    step: NextStep,
+    at: Date,
+  ): Promise<void> {
+    const error = outcome.error === null ? null : outcome.error.slice(0, 500);
+    await this.attempts.insert({
+      id: newSubmissionId(at.getTime()),
+      deliveryId: delivery.id,
+      at,
+      statusCode: outcome.statusCode,
+      error,
+      durationMs: Math.max(0, Math.round(outcome.durationMs)),
+    });
+    await this.deliveries.update(
+      { id: delivery.id, leaseOwner: owner },
+      {
+        status: step.status,
+        attempts: () => 'attempts + 1',
+        nextAttemptAt: step.nextAttemptAt,
+        leaseOwner: null,
+        leaseUntil: null,
+        lastStatusCode: outcome.statusCode,
+        lastError: error,
+        lastDurationMs: Math.max(0, Math.round(outcome.durationMs)),
+        deliveredAt: outcome.ok ? at : delivery.deliveredAt,
+      },
+    );
+  }
+
+  /** The submission a delivery is about, as a channel describes it; null when deleted. */
+  async notice(submissionId: string): Promise<SubmissionNotice | null> {
+    const row = await this.submissions.findOneBy({ id: submissionId });
+    if (row === null) return null;
+    const form = await this.forms.findOne({
+      select: { id: true, name: true, accountId: true },
+      where: { id: row.formId },
+    });
+    if (form === null) return null;
+    const data: unknown =
+      typeof row.data === 'string' ? JSON.parse(row.data) : row.data;
+    return {
+      id: row.id,
+      formId: row.formId,
+      formName: form.name,
+      accountId: form.accountId,
+      createdAt: row.createdAt,
+      data: (data ?? {}) as Record<string, unknown>,
+      meta: { ip: row.ip, userAgent: row.userAgent, origin: row.origin },
+    };
+  }
+}

@@ -1,0 +1,56 @@
+// `npm run worker`: the notification worker alone, without HTTP. Any number may run beside
+// the servers (which can then set WORKER_ENABLED=false) on MySQL/MariaDB; they share the
+// work through leases. SIGTERM lets sends in flight finish.
+import 'reflect-metadata';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module.js';
+import { createLogger, PinoNestLogger } from './common/logger.js';
+import { logDestination } from './common/log-destination.js';
+import {
+  ConfigError,
+  loadConfig,
+  type AppConfig,
+} from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { withEnvFile } from './config/env-file.js';
+import { DatabaseModule } from './database/database.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
+
+@Module({})
+class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        AuthModule,
+        NotificationsModule,
+      ],
+    };
+  }
+}
+
+let config: AppConfig;
+try {
+  // Running the worker is the point of this process, whatever WORKER_ENABLED says.
+  config = loadConfig(withEnvFile(process.env).env);
+  config.workerEnabled = true;
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+const logger = createLogger(
+  config.logLevel,
+  await logDestination(config.logFormat),
+);
+const context = await NestFactory.createApplicationContext(
+  WorkerModule.forRoot(config),
+  { logger: new PinoNestLogger(logger), abortOnError: false },
+);
+context.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+logger.info(
+  `Notification worker started (${config.workerConcurrency} at once)`,
+);
