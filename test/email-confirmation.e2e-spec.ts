@@ -255,6 +255,37 @@ describe('email recipients: double opt-in (e2e)', () => {
     expect((await recipientRow(address)).status).toBe('confirmed');
   });
 
+  it('keeps no link the server refused, and sends it on the next save', async () => {
+    const address = `bounce-${owner.account.id.toLowerCase()}@example.com`;
+    smtp.refusedRecipients.add(address);
+    let form: { id: string };
+    try {
+      form = await createWithRecipients([address]);
+      await settled();
+    } finally {
+      smtp.refusedRecipients.delete(address);
+    }
+    expect(smtp.to(address)).toEqual([]);
+    expect(await recipientRow(address)).toMatchObject({
+      status: 'pending',
+      tokenHash: null,
+      tokenExpiresAt: null,
+    });
+    expect(t.logs.join('\n')).toContain(
+      `Could not send the confirmation link to ${address}`,
+    );
+
+    const saved = await request(`${forms()}/${form.id}`, {
+      method: 'PATCH',
+      apiKey: owner.apiKey,
+      json: { notifyEmails: [address] },
+    });
+    expect(saved.status).toBe(200);
+    await settled();
+    const [mail] = smtp.to(address);
+    expect((await recipientRow(address)).tokenHash).toBe(sha256(tokenOf(mail)));
+  });
+
   it('refuses bad recipient lists with one clear message each, storing nothing', async () => {
     const form = await createWithRecipients([]);
     const eleven = Array.from({ length: 11 }, (_, i) => `r${i}@example.com`);
