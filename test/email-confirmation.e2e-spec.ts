@@ -330,6 +330,24 @@ describe('email recipients: double opt-in (e2e)', () => {
     ).toBe(0);
   });
 
+  it('documents notifyEmails and notifyEmailStatus in the OpenAPI document', async () => {
+    const doc = (await request(`${t.url}/docs-json`)).body;
+    const { CreateFormDto, FormResponseDto } = doc.components.schemas;
+    expect(CreateFormDto.properties.notifyEmails).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+      maxItems: 10,
+    });
+    expect(FormResponseDto.required).toEqual(
+      expect.arrayContaining(['notifyEmails', 'notifyEmailStatus']),
+    );
+    expect(FormResponseDto.properties.notifyEmailStatus).toMatchObject({
+      type: 'object',
+      additionalProperties: { type: 'string', enum: ['confirmed', 'pending'] },
+    });
+    expect(doc.paths['/confirm-email/{token}']).toBeUndefined();
+  });
+
   it('never writes the SMTP credentials to the log', async () => {
     await createWithRecipients([
       `log-${owner.account.id.toLowerCase()}@example.com`,
