@@ -1,5 +1,7 @@
 // The form's settings page shows its email recipients with their confirmation state, and
 // says plainly when the server has no mail settings.
+import { Form } from '../src/forms/form.entity.js';
+import { FormsService } from '../src/forms/forms.service.js';
 import { EmailRecipient } from '../src/notifications/email/email-recipient.entity.js';
 import { EmailRecipientsService } from '../src/notifications/email/email-recipients.service.js';
 import { createAccount } from './factories/accounts.js';
@@ -81,5 +83,64 @@ describe('recipients on the settings page, mail on (e2e)', () => {
   it('says how to add recipients when there are none', async () => {
     const page = await settingsText(t, []);
     expect(page.text).toContain('No recipients.');
+  });
+
+  it('saves the recipients typed in the box, mailing each new one a link', async () => {
+    const email = `editor-${Date.now()}@example.com`;
+    const { account } = await createAccount(t, email);
+    const form = await t.app
+      .get(FormsService)
+      .create(account.id, { name: 'Edited' });
+    const client = new DashboardClient(t.url);
+    expect((await client.logIn(email)).status).toBe(303);
+    const settings = `/dashboard/forms/${form.form.id}/settings`;
+    const action = `/dashboard/forms/${form.form.id}/recipients`;
+
+    const bad = await client.post(
+      action,
+      { notifyEmails: 'ok@example.com\nnot-an-address' },
+      { from: settings },
+    );
+    expect(bad.status).toBe(400);
+    expect(textOf(bad.html)).toContain(
+      'Address 2 must be a valid email address (got &quot;not-an-address&quot;)',
+    );
+    expect(bad.html).toContain('ok@example.com\nnot-an-address</textarea>');
+
+    const saved = await client.post(
+      action,
+      { notifyEmails: ' One@Example.com\r\n\r\ntwo@example.com, ' },
+      { from: settings },
+    );
+    expect(saved.status).toBe(303);
+    expect(saved.location).toBe(`${settings}?done=recipients-saved#recipients`);
+    const stored = await t.dataSource
+      .getRepository(Form)
+      .findOneByOrFail({ id: form.form.id });
+    expect(stored.notifyEmails).toEqual(['one@example.com', 'two@example.com']);
+    await t.app.get(EmailRecipientsService).settled();
+    expect(smtp.to('one@example.com')).toHaveLength(1);
+    expect(smtp.to('two@example.com')).toHaveLength(1);
+
+    const page = await client.get(`${settings}?done=recipients-saved`);
+    expect(textOf(page.html)).toContain('Recipients saved.');
+    expect(textOf(page.html)).toContain(
+      'one@example.com Pending confirmation two@example.com Pending confirmation',
+    );
+
+    // Without its CSRF token the post is refused and changes nothing.
+    const forged = await client.post(
+      action,
+      { notifyEmails: 'evil@example.com' },
+      { csrf: 'forged' },
+    );
+    expect(forged.status).toBe(403);
+    expect(
+      (
+        await t.dataSource
+          .getRepository(Form)
+          .findOneByOrFail({ id: form.form.id })
+      ).notifyEmails,
+    ).toEqual(['one@example.com', 'two@example.com']);
   });
 });
