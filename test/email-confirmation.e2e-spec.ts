@@ -4,7 +4,10 @@
 import { createHash } from 'node:crypto';
 import { Form } from '../src/forms/form.entity.js';
 import { EmailRecipient } from '../src/notifications/email/email-recipient.entity.js';
-import { EmailRecipientsService } from '../src/notifications/email/email-recipients.service.js';
+import {
+  EmailRecipientsService,
+  MAX_CONFIRMATIONS_PER_DAY,
+} from '../src/notifications/email/email-recipients.service.js';
 import { CONFIRMATION_SUBJECT } from '../src/notifications/email/confirmation-mail.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
 import { textOf } from './support/dashboard-client.js';
@@ -284,6 +287,30 @@ describe('email recipients: double opt-in (e2e)', () => {
     await settled();
     const [mail] = smtp.to(address);
     expect((await recipientRow(address)).tokenHash).toBe(sha256(tokenOf(mail)));
+  });
+
+  it('sends one account at most 30 links a day; the others wait for a later save', async () => {
+    const tag = owner.account.id.toLowerCase();
+    const before = smtp.messages.length;
+    for (let form = 0; form < 4; form++) {
+      await createWithRecipients(
+        Array.from(
+          { length: 10 },
+          (_, i) => `n${form}-${i}-${tag}@example.com`,
+        ),
+        `Form ${form}`,
+      );
+    }
+    await settled();
+    expect(smtp.messages.length - before).toBe(MAX_CONFIRMATIONS_PER_DAY);
+    const rows = await t.dataSource
+      .getRepository(EmailRecipient)
+      .findBy({ accountId: owner.account.id });
+    expect(rows).toHaveLength(40);
+    expect(rows.filter((row) => row.tokenHash === null)).toHaveLength(10);
+    expect(t.logs.join('\n')).toContain(
+      `Account ${owner.account.id} had 30 confirmation links sent today`,
+    );
   });
 
   it('refuses bad recipient lists with one clear message each, storing nothing', async () => {

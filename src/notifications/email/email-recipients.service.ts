@@ -9,7 +9,7 @@ import {
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { In, IsNull, LessThanOrEqual, Repository } from 'typeorm';
+import { In, IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
 import { ulid } from 'ulid';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
@@ -22,7 +22,16 @@ import {
 import { Mailer } from './mailer.js';
 
 export const CONFIRMATION_VALID_DAYS = 7;
-const CONFIRMATION_VALID_MS = CONFIRMATION_VALID_DAYS * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CONFIRMATION_VALID_MS = CONFIRMATION_VALID_DAYS * DAY_MS;
+/**
+ * Confirmation links one account may have sent in a day. An account holds up to 10
+ * addresses in each of up to 1,000 forms: without a cap it could have thousands of
+ * strangers mailed at once. Addresses beyond it get their link on a later save.
+ */
+export const MAX_CONFIRMATIONS_PER_DAY = 30;
+/** More addresses than this are matched against all the account's confirmed ones at once. */
+const MAX_IN_LIST = 500;
 /** 32 random bytes in base64url. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -81,10 +90,11 @@ export class EmailRecipientsService implements BeforeApplicationShutdown {
     addresses: readonly string[],
   ): Promise<Set<string>> {
     if (addresses.length === 0) return new Set();
+    const unique = [...new Set(addresses)];
     const rows = await this.recipients.find({
       where: {
         accountId,
-        address: In([...new Set(addresses)]),
+        ...(unique.length <= MAX_IN_LIST ? { address: In(unique) } : {}),
         status: 'confirmed',
       },
       select: { address: true },
@@ -139,10 +149,19 @@ export class EmailRecipientsService implements BeforeApplicationShutdown {
         if (!isUniqueViolation(error)) throw error;
       }
     }
-    if (!this.mailer.enabled) return;
+    if (!this.mailer.enabled || candidates.length === 0) return;
+    let allowance =
+      MAX_CONFIRMATIONS_PER_DAY - (await this.sentToday(accountId));
     for (const row of candidates) {
+      if (allowance <= 0) {
+        this.logger.warn(
+          `Account ${accountId} had ${MAX_CONFIRMATIONS_PER_DAY} confirmation links sent today: ${row.address} gets its link on a later save`,
+        );
+        continue;
+      }
       const token = randomBytes(32).toString('base64url');
       if (await this.claimSending(row.id, hashToken(token))) {
+        allowance -= 1;
         this.track(this.sendConfirmation(row, token));
       }
     }
@@ -180,6 +199,15 @@ export class EmailRecipientsService implements BeforeApplicationShutdown {
 
   beforeApplicationShutdown(): Promise<void> {
     return this.settled();
+  }
+
+  /** Links sent in the last 24 hours: a link expires a week after it was sent. */
+  private sentToday(accountId: string): Promise<number> {
+    const since = new Date(Date.now() + CONFIRMATION_VALID_MS - DAY_MS);
+    return this.recipients.countBy({
+      accountId,
+      tokenExpiresAt: MoreThan(since),
+    });
   }
 
   private findByToken(token: string): Promise<EmailRecipient | null> {
