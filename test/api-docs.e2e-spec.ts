@@ -41,9 +41,10 @@ describe('API docs: Try it out (e2e)', () => {
   let document: Document;
   let form: TestForm;
   let submissionIds: string[];
+  let webhookId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
     document = (await request<Document>(`${t.url}/docs-json`)).body;
     const { account } = await createAccount(t);
     form = await createForm(t, account.id);
@@ -62,6 +63,15 @@ describe('API docs: Try it out (e2e)', () => {
       },
     );
     expect(domain.status).toBe(201);
+    const webhook = await request(
+      `${t.url}/api/v1/forms/${form.form.id}/webhooks`,
+      {
+        apiKey: form.apiKey,
+        json: { url: 'http://127.0.0.1:9/hook', enabled: false },
+      },
+    );
+    expect(webhook.status).toBe(201);
+    webhookId = webhook.body.id as string;
   });
   afterAll(async () => {
     await t?.close();
@@ -87,8 +97,10 @@ describe('API docs: Try it out (e2e)', () => {
     // Only the page size and the export format have a value to start from, and both
     // are the defaults the server applies anyway.
     expect(prefilledParameters.sort()).toEqual([
+      'GET /api/v1/forms/{id}/deliveries query:limit=25',
       'GET /api/v1/forms/{id}/submissions query:limit=25',
       'GET /api/v1/forms/{id}/submissions/export query:format="csv"',
+      'GET /api/v1/forms/{id}/webhooks/{webhookId}/deliveries query:limit=25',
     ]);
   });
 
@@ -98,6 +110,7 @@ describe('API docs: Try it out (e2e)', () => {
       formId: form.form.id,
       submissionId: submissionIds[2],
       domain: 'docs.example.com',
+      webhookId,
     };
     const reads = operations().filter(
       ([method, path]) => method === 'get' && path.startsWith('/api/v1/'),
@@ -133,6 +146,10 @@ describe('API docs: Try it out (e2e)', () => {
         expect(res.body.data.map((f: { id: string }) => f.id)).toEqual([
           form.form.id,
         ]);
+      } else if (path.endsWith('/webhooks')) {
+        expect(res.body.data[0].id).toBe(webhookId);
+      } else if (path.endsWith('{webhookId}')) {
+        expect(res.body.url).toBe('http://127.0.0.1:9/hook');
       } else if (path.endsWith('/domains')) {
         expect(res.body.data[0].domain).toBe('docs.example.com');
       } else if (path === '/api/v1/forms/{id}') {

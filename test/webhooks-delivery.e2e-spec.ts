@@ -6,7 +6,11 @@
 import { DataSource } from 'typeorm';
 import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
 import { Delivery } from '../src/notifications/delivery.entity.js';
-import { GONE_REASON } from '../src/notifications/webhooks/webhook-channel.js';
+import { Webhook } from '../src/notifications/webhook.entity.js';
+import {
+  FAILING_REASON,
+  GONE_REASON,
+} from '../src/notifications/webhooks/webhook-channel.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { request } from './support/http.js';
@@ -207,6 +211,40 @@ describe('webhook deliveries (e2e)', () => {
     expect(receiver.received).toHaveLength(1);
     await submit({ name: 'Grace', email: 'grace@example.com' });
     expect(await deliveries().count()).toBe(1);
+  });
+
+  it('turns off a webhook that failed for 5 days and tells the owner', async () => {
+    const webhookId = await addWebhook();
+    const hooks = t.app.get(DataSource).getRepository(Webhook);
+    await hooks.update(
+      { id: webhookId },
+      { failingSince: new Date(Date.now() - 5 * 86_400_000 - 60_000) },
+    );
+    receiver.answer = () => 500;
+    await submit({ name: 'Ada', email: 'ada@example.com' });
+    await waitFor(
+      async () => !(await hooks.findOneByOrFail({ id: webhookId })).enabled,
+      5000,
+      'the webhook to be turned off',
+    );
+    const hook = await hooks.findOneByOrFail({ id: webhookId });
+    expect(hook.disabledReason).toBe(FAILING_REASON);
+    await waitFor(
+      async () =>
+        t.logs.some((line) => line.includes('Webhook turned off: Contact')),
+      2000,
+      'the owner alert',
+    );
+    // Turned on again by its owner, it starts a fresh failing run.
+    const patched = await request(api(`/webhooks/${webhookId}`), {
+      apiKey: form.apiKey,
+      method: 'PATCH',
+      json: { enabled: true },
+    });
+    expect(patched.body).toMatchObject({ enabled: true, disabledReason: null });
+    expect(
+      (await hooks.findOneByOrFail({ id: webhookId })).failingSince,
+    ).toBeNull();
   });
 
   it('signs with both secrets for a day after a rotation', async () => {

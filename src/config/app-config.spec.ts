@@ -38,6 +38,26 @@ describe('loadConfig', () => {
       signupEnabled: true,
       appSecretSource: 'env',
       maxFormsPerAccount: 1000,
+      workerEnabled: true,
+      workerConcurrency: 8,
+      webhookRetrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000],
+      webhookAllowPrivate: false,
+    });
+  });
+
+  it('reads the notification worker settings', () => {
+    expect(
+      load({
+        WORKER_ENABLED: 'false',
+        WORKER_CONCURRENCY: '2',
+        WEBHOOK_RETRY_SCHEDULE: '0.5, 1,2',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      }),
+    ).toMatchObject({
+      workerEnabled: false,
+      workerConcurrency: 2,
+      webhookRetrySchedule: [0.5, 1, 2],
+      webhookAllowPrivate: true,
     });
   });
 
@@ -64,6 +84,11 @@ describe('loadConfig', () => {
     [{ SIGNUP_ENABLED: 'perhaps' }, 'SIGNUP_ENABLED'],
     [{ MAX_FORMS_PER_ACCOUNT: '0' }, 'MAX_FORMS_PER_ACCOUNT'],
     [{ MAX_FORMS_PER_ACCOUNT: 'many' }, 'MAX_FORMS_PER_ACCOUNT'],
+    [{ WORKER_ENABLED: 'sometimes' }, 'WORKER_ENABLED'],
+    [{ WORKER_CONCURRENCY: '0' }, 'WORKER_CONCURRENCY'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '5,soon' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '-5' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    [{ WEBHOOK_ALLOW_PRIVATE: 'maybe' }, 'WEBHOOK_ALLOW_PRIVATE'],
   ])('refuses %j naming %s', (env, variable) => {
     const error = errorFor(env);
     expect(error.variable).toBe(variable);

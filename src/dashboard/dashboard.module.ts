@@ -3,11 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { DomainVerificationModule } from '../domain-verification/domain-verification.module.js';
 import { FormsModule } from '../forms/forms.module.js';
+import { NotificationsModule } from '../notifications/notifications.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
 import { DashboardAccountController } from './dashboard-account.controller.js';
 import { DashboardAuthController } from './dashboard-auth.controller.js';
 import { DashboardFormSettingsController } from './dashboard-form-settings.controller.js';
 import { DashboardFormsController } from './dashboard-forms.controller.js';
+import { DashboardNotificationsController } from './dashboard-notifications.controller.js';
 import { DashboardSession } from './dashboard-session.entity.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { DashboardSubmissionsController } from './dashboard-submissions.controller.js';
@@ -25,6 +27,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     FormsModule,
     SubmissionsModule,
     DomainVerificationModule,
+    NotificationsModule,
     RateLimitStorageModule,
     EmailNotificationsModule,
   ],
@@ -33,6 +36,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DashboardFormsController,
     DashboardFormSettingsController,
     DashboardSubmissionsController,
+    DashboardNotificationsController,
     DashboardAccountController,
     RootController,
   ],

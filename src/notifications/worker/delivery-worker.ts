@@ -169,6 +169,11 @@ export class DeliveryWorker
       at,
     );
     await this.store.finish(delivery, this.owner, outcome, step, at);
+    // A retry due before the next poll (short test schedules) is taken on time.
+    const wait = (step.nextAttemptAt?.getTime() ?? Infinity) - Date.now();
+    if (wait < POLL_MS) {
+      setTimeout(() => this.running && this.wake(), Math.max(0, wait)).unref();
+    }
   }
 
   private async attempt(delivery: Delivery): Promise<AttemptOutcome> {

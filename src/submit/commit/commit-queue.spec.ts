@@ -1,6 +1,7 @@
 import { NotFoundException } from '@nestjs/common';
 import { ServiceUnavailableError } from '../../common/errors.js';
 import type { AppConfig } from '../../config/app-config.js';
+import { DeliverySignal } from '../../notifications/delivery-signal.js';
 import { CommitQueue, MAX_BATCH, QueueFullError } from './commit-queue.js';
 import type {
   CommitBatch,
@@ -230,6 +231,37 @@ describe('CommitQueue', () => {
     w.busy = false;
     await pending;
     expect(w.batches).toHaveLength(1);
+  });
+
+  it('wakes the notification worker after a batch that committed deliveries', async () => {
+    make();
+    const signal = new DeliverySignal();
+    let wakes = 0;
+    signal.subscribe(() => (wakes += 1));
+    await queue.onApplicationShutdown();
+    queue = new CommitQueue(
+      { current: () => writer } as unknown as SubmissionWriters,
+      { submitQueueLimit: 100 } as AppConfig,
+      signal,
+    );
+    await queue.commit(item(1));
+    expect(wakes).toBe(0);
+    const withDelivery = item(2);
+    withDelivery.deliveries = [
+      {
+        id: 'd-2',
+        formId: 'form',
+        submissionId: 'id-2',
+        channel: 'webhook',
+        target: 'hook',
+        event: 'submission.created',
+        payload: null,
+        createdAt: new Date(0),
+      },
+    ];
+    await queue.commit(withDelivery);
+    expect(wakes).toBe(1);
+    expect(writer!.batches.at(-1)!.items[0].deliveries).toHaveLength(1);
   });
 
   it('lets shutdown wait until the last batch has committed', async () => {

@@ -1,0 +1,267 @@
+import {
+  Body,
+  ConflictException,
+  Controller,
+  Get,
+  Param,
+  Post,
+  Query,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { WithDeadline } from '../common/deadline.interceptor.js';
+import { ValidationFailedException } from '../common/errors.js';
+import { ownEntry } from '../common/own-entry.js';
+import { FormsService } from '../forms/forms.service.js';
+import { DeliveriesService } from '../notifications/deliveries.service.js';
+import { WebhooksService } from '../notifications/webhooks/webhooks.service.js';
+import { textOf } from './body.js';
+import { Dashboard, type DashboardContext } from './dashboard-context.js';
+import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
+import { ownerPrincipal } from './dashboard-forms.controller.js';
+import { SignedInGuard } from './dashboard.guards.js';
+import { PageErrors, sentence } from './page-errors.js';
+
+const NOTICES: Record<string, string> = {
+  'test-queued': 'Test event queued: it appears in the delivery log below.',
+  enabled: 'Webhook turned on: new submissions are delivered to it.',
+  disabled: 'Webhook turned off: new submissions are not delivered to it.',
+  deleted: 'Webhook deleted.',
+  retried: 'Delivery queued again: it is sent in a moment.',
+};
+
+/** "url must use http…" → "The URL must use http…"; "url: x resolves…" → "X resolves…". */
+function urlSentence(message: string): string {
+  return sentence(message.replace(/^url: /, '').replace(/^url /, 'The URL '));
+}
+
+interface PageState {
+  url?: string;
+  description?: string;
+  errors?: PageErrors;
+  notice?: string;
+  /** A secret just made: shown once, never stored in a URL. */
+  secret?: { webhookId: string; value: string };
+  cursor?: string;
+}
+
+/** A form's Notifications tab: webhooks and the delivery log (and email recipients). */
+@ApiExcludeController()
+@WithDeadline()
+@Controller('dashboard/forms/:formId/notifications')
+@UseGuards(SignedInGuard)
+@UseFilters(DashboardExceptionFilter)
+export class DashboardNotificationsController {
+  constructor(
+    private readonly forms: FormsService,
+    private readonly webhooks: WebhooksService,
+    private readonly deliveries: DeliveriesService,
+  ) {}
+
+  @Get()
+  page(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Query('done') done?: string,
+    @Query('cursor') cursor?: string,
+  ) {
+    return this.render(context, reply, formId, 200, {
+      notice: ownEntry(NOTICES, done),
+      cursor: typeof cursor === 'string' ? cursor : undefined,
+    });
+  }
+
+  @Post('webhooks')
+  async create(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Body() body: unknown,
+  ) {
+    const form = await this.form(context, formId);
+    const url = textOf(body, 'url').trim();
+    const description = textOf(body, 'description').trim();
+    const errors = new PageErrors();
+    if (!url) errors.add('Enter the URL that receives the webhooks', 'url');
+    else {
+      try {
+        const created = await this.webhooks.create(form, {
+          url,
+          description: description || null,
+        });
+        return this.render(context, reply, form, 200, {
+          notice:
+            'Webhook added. Copy its signing secret now: it is not shown again.',
+          secret: { webhookId: created.id, value: created.secret },
+        });
+      } catch (error) {
+        if (error instanceof ValidationFailedException) {
+          error.errors.forEach((m) => errors.add(urlSentence(m), 'url'));
+        } else if (error instanceof ConflictException) {
+          errors.add(error.message, 'url');
+        } else throw error;
+      }
+    }
+    return this.render(context, reply, form, 400, {
+      url,
+      description,
+      errors,
+    });
+  }
+
+  @Post('webhooks/:webhookId/test')
+  async test(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Param('webhookId') webhookId: string,
+  ) {
+    const form = await this.form(context, formId);
+    try {
+      await this.webhooks.test(form, webhookId);
+    } catch (error) {
+      if (!(error instanceof ConflictException)) throw error;
+      return this.render(context, reply, form, 409, { notice: error.message });
+    }
+    return this.redirect(reply, form, 'test-queued', 'deliveries');
+  }
+
+  @Post('webhooks/:webhookId/enable')
+  async enable(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Param('webhookId') webhookId: string,
+  ) {
+    const form = await this.form(context, formId);
+    await this.webhooks.patch(form, webhookId, { enabled: true });
+    return this.redirect(reply, form, 'enabled', 'webhooks');
+  }
+
+  @Post('webhooks/:webhookId/disable')
+  async disable(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Param('webhookId') webhookId: string,
+  ) {
+    const form = await this.form(context, formId);
+    await this.webhooks.patch(form, webhookId, { enabled: false });
+    return this.redirect(reply, form, 'disabled', 'webhooks');
+  }
+
+  @Post('webhooks/:webhookId/rotate')
+  async rotate(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Param('webhookId') webhookId: string,
+  ) {
+    const form = await this.form(context, formId);
+    const { secret } = await this.webhooks.rotateSecret(form, webhookId);
+    return this.render(context, reply, form, 200, {
+      notice:
+        'New signing secret made. Copy it now: it is not shown again. The old one keeps working for 24 hours.',
+      secret: { webhookId, value: secret },
+    });
+  }
+
+  @Post('webhooks/:webhookId/delete')
+  async remove(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Param('webhookId') webhookId: string,
+  ) {
+    const form = await this.form(context, formId);
+    await this.webhooks.remove(form, webhookId);
+    return this.redirect(reply, form, 'deleted', 'webhooks');
+  }
+
+  @Post('deliveries/:deliveryId/retry')
+  async retry(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Param('deliveryId') deliveryId: string,
+  ) {
+    const form = await this.form(context, formId);
+    try {
+      await this.deliveries.retry(form, deliveryId);
+    } catch (error) {
+      if (!(error instanceof ConflictException)) throw error;
+      return this.render(context, reply, form, 409, { notice: error.message });
+    }
+    return this.redirect(reply, form, 'retried', 'deliveries');
+  }
+
+  /** The form id when the signed-in owner has it, else the 404 page. */
+  private async form(context: DashboardContext, formId: string) {
+    return (await this.forms.findAccessible(ownerPrincipal(context), formId))
+      .id;
+  }
+
+  private async render(
+    context: DashboardContext,
+    reply: FastifyReply,
+    formId: string,
+    status: number,
+    state: PageState,
+  ) {
+    const entity = await this.forms.findAccessible(
+      ownerPrincipal(context),
+      formId,
+    );
+    const form = this.forms.toResponse(entity);
+    const [webhooks, log] = await Promise.all([
+      this.webhooks.list(form.id),
+      this.deliveries
+        .list(form.id, { limit: 25, cursor: state.cursor })
+        .catch((error: unknown) => {
+          if (error instanceof ValidationFailedException) {
+            return this.deliveries.list(form.id, { limit: 25 });
+          }
+          throw error;
+        }),
+    ]);
+    const attempts = await this.deliveries.attemptsOf(
+      log.data.map((d) => d.id),
+    );
+    const names = new Map(webhooks.map((w) => [w.id, w.url]));
+    return reply.status(status).view('form-notifications', {
+      form,
+      webhooks,
+      deliveries: log.data.map((d) => ({
+        ...d,
+        targetLabel:
+          d.channel === 'webhook'
+            ? (names.get(d.target) ?? 'deleted webhook')
+            : d.target,
+        attemptLog: attempts.get(d.id) ?? [],
+        retryable: d.status !== 'pending',
+      })),
+      nextCursor: log.nextCursor,
+      url: state.url,
+      description: state.description,
+      errors: state.errors,
+      notice: state.notice,
+      secret: state.secret,
+    });
+  }
+
+  private redirect(
+    reply: FastifyReply,
+    formId: string,
+    done: string,
+    anchor: string,
+  ) {
+    return reply.redirect(
+      `/dashboard/forms/${encodeURIComponent(formId)}/notifications?done=${done}#${anchor}`,
+      303,
+    );
+  }
+}
