@@ -1,4 +1,4 @@
-// The form's settings page shows its email recipients with their confirmation state, and
+// The form's Notifications tab shows its email recipients with their confirmation state, and
 // says plainly when the server has no mail settings.
 import { Form } from '../src/forms/form.entity.js';
 import { FormsService } from '../src/forms/forms.service.js';
@@ -10,7 +10,7 @@ import { request } from './support/http.js';
 import { TestSmtpServer } from './support/smtp-server.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
-async function settingsText(
+async function notificationsTab(
   t: TestApp,
   addresses: string[],
   confirm: string[] = [],
@@ -30,11 +30,13 @@ async function settingsText(
   }
   const client = new DashboardClient(t.url);
   expect((await client.logIn(email)).status).toBe(303);
-  const page = await client.get(`/dashboard/forms/${created.body.id}/settings`);
+  const page = await client.get(
+    `/dashboard/forms/${created.body.id}/notifications`,
+  );
   return { status: page.status, text: textOf(page.html), html: page.html };
 }
 
-describe('recipients on the settings page, mail off (e2e)', () => {
+describe('recipients on the Notifications tab, mail off (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -44,7 +46,7 @@ describe('recipients on the settings page, mail off (e2e)', () => {
   });
 
   it('lists the addresses as pending and says email is off', async () => {
-    const page = await settingsText(t, ['a@example.com']);
+    const page = await notificationsTab(t, ['a@example.com']);
     expect(page.status).toBe(200);
     expect(page.text).toContain('Email recipients');
     expect(page.text).toContain(
@@ -54,7 +56,7 @@ describe('recipients on the settings page, mail off (e2e)', () => {
   });
 });
 
-describe('recipients on the settings page, mail on (e2e)', () => {
+describe('recipients on the Notifications tab, mail on (e2e)', () => {
   let smtp: TestSmtpServer;
   let t: TestApp;
   beforeAll(async () => {
@@ -69,7 +71,7 @@ describe('recipients on the settings page, mail on (e2e)', () => {
   });
 
   it('shows each address with its state, escaped', async () => {
-    const page = await settingsText(
+    const page = await notificationsTab(
       t,
       ['done@example.com', "o'brien@example.com"],
       ['done@example.com'],
@@ -81,7 +83,7 @@ describe('recipients on the settings page, mail on (e2e)', () => {
   });
 
   it('says how to add recipients when there are none', async () => {
-    const page = await settingsText(t, []);
+    const page = await notificationsTab(t, []);
     expect(page.text).toContain('No recipients.');
   });
 
@@ -93,13 +95,13 @@ describe('recipients on the settings page, mail on (e2e)', () => {
       .create(account.id, { name: 'Edited' });
     const client = new DashboardClient(t.url);
     expect((await client.logIn(email)).status).toBe(303);
-    const settings = `/dashboard/forms/${form.form.id}/settings`;
-    const action = `/dashboard/forms/${form.form.id}/recipients`;
+    const tab = `/dashboard/forms/${form.form.id}/notifications`;
+    const action = `/dashboard/forms/${form.form.id}/notifications/recipients`;
 
     const bad = await client.post(
       action,
       { notifyEmails: 'ok@example.com\nnot-an-address' },
-      { from: settings },
+      { from: tab },
     );
     expect(bad.status).toBe(400);
     expect(textOf(bad.html)).toContain(
@@ -110,10 +112,10 @@ describe('recipients on the settings page, mail on (e2e)', () => {
     const saved = await client.post(
       action,
       { notifyEmails: ' One@Example.com\r\n\r\ntwo@example.com, ' },
-      { from: settings },
+      { from: tab },
     );
     expect(saved.status).toBe(303);
-    expect(saved.location).toBe(`${settings}?done=recipients-saved#recipients`);
+    expect(saved.location).toBe(`${tab}?done=recipients-saved#recipients`);
     const stored = await t.dataSource
       .getRepository(Form)
       .findOneByOrFail({ id: form.form.id });
@@ -122,7 +124,7 @@ describe('recipients on the settings page, mail on (e2e)', () => {
     expect(smtp.to('one@example.com')).toHaveLength(1);
     expect(smtp.to('two@example.com')).toHaveLength(1);
 
-    const page = await client.get(`${settings}?done=recipients-saved`);
+    const page = await client.get(`${tab}?done=recipients-saved`);
     expect(textOf(page.html)).toContain('Recipients saved.');
     expect(textOf(page.html)).toContain(
       'one@example.com Pending confirmation two@example.com Pending confirmation',

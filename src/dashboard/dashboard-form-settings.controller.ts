@@ -35,7 +35,6 @@ import {
 } from './form-editor.js';
 import { formInputErrors, PageErrors, sentence } from './page-errors.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
-import { RecipientsSectionBuilder } from '../notifications/email/recipients-section.js';
 
 const NOTICES: Record<string, string> = {
   saved: 'Changes saved. New submissions are validated against these fields.',
@@ -45,8 +44,6 @@ const NOTICES: Record<string, string> = {
   'domain-added': 'Domain added. Publish its TXT record, then select Verify.',
   'domain-removed': 'Domain removed.',
   'domain-verified': 'Domain verified: its sites can now submit.',
-  'recipients-saved':
-    'Recipients saved. A new address is sent a confirmation link and receives submissions once it has confirmed.',
   'domain-not-verified':
     'The TXT record was not found yet. DNS changes can take a while to spread; try again in a few minutes.',
 };
@@ -55,27 +52,11 @@ interface SettingsState {
   name?: string;
   rows?: EditorRow[];
   domain?: string;
-  /** The recipients box as typed, when it is shown again with errors. */
-  notifyEmails?: string;
   errors?: PageErrors;
   notice?: string;
 }
 
 /** A form's settings: name and fields, domain verification, key regeneration, deletion. */
-/** The recipients box: one address a line (commas and spaces also separate). */
-export function recipientsFromText(text: string): string[] {
-  return text.split(/[\s,;]+/).filter(Boolean);
-}
-
-/** "notifyEmails.1 must be …" → "Address 2 must be …", "notifyEmails must …" → "Recipients must …". */
-function recipientsMessage(message: string): string {
-  return message
-    .replace(/^notifyEmails\.(\d+)/, (_, index: string) => {
-      return `Address ${Number(index) + 1}`;
-    })
-    .replace(/^notifyEmails/, 'Recipients');
-}
-
 @ApiExcludeController()
 @WithDeadline()
 @Controller('dashboard/forms/:formId')
@@ -87,7 +68,6 @@ export class DashboardFormSettingsController {
     private readonly domains: DomainsService,
     private readonly verification: DomainVerificationService,
     private readonly submissions: SubmissionsService,
-    private readonly recipientsSection: RecipientsSectionBuilder,
   ) {}
 
   @Get('settings')
@@ -158,40 +138,6 @@ export class DashboardFormSettingsController {
       'settings',
       enabled ? 'verification-on' : 'verification-off',
       'domains',
-    );
-  }
-
-  @Post('recipients')
-  async saveRecipients(
-    @Dashboard() context: DashboardContext,
-    @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
-    @Body() body: unknown,
-  ) {
-    const typed = textOf(body, 'notifyEmails');
-    const result = await validateFormInput(
-      { notifyEmails: recipientsFromText(typed) },
-      'patch',
-    );
-    if (!result.value) {
-      const errors = new PageErrors();
-      for (const message of result.errors) {
-        errors.add(recipientsMessage(message), 'notifyEmails');
-      }
-      return this.settingsPage(context, reply, formId, 400, {
-        notifyEmails: typed,
-        errors,
-      });
-    }
-    await this.forms.patch(ownerPrincipal(context), formId, {
-      notifyEmails: result.value.notifyEmails ?? [],
-    });
-    return this.redirect(
-      reply,
-      formId,
-      'settings',
-      'recipients-saved',
-      'recipients',
     );
   }
 
@@ -342,10 +288,9 @@ export class DashboardFormSettingsController {
     const principal = ownerPrincipal(context);
     const entity = await this.forms.findAccessible(principal, formId);
     const form = this.forms.toResponse(entity);
-    const [domains, warning, recipients] = await Promise.all([
+    const [domains, warning] = await Promise.all([
       this.domains.list(principal, form.id),
       this.verification.warningFor(entity),
-      this.recipientsSection.build(entity.accountId, form.notifyEmails),
     ]);
     return reply.status(status).view('form-settings', {
       form,
@@ -354,8 +299,6 @@ export class DashboardFormSettingsController {
       fieldTypes: FIELD_TYPES,
       domains: domains.data,
       warning,
-      recipients,
-      notifyEmails: state.notifyEmails ?? form.notifyEmails.join('\n'),
       domain: state.domain,
       errors: state.errors,
       notice: state.notice,
