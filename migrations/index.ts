@@ -3,10 +3,12 @@ import { InitialSchema1763740000000 } from './1763740000000-InitialSchema.js';
 import { FormHoneypotHits1763900000000 } from './1763900000000-FormHoneypotHits.js';
 import { FormRedirect1764000000000 } from './1764000000000-FormRedirect.js';
 import { Notifications1764100000000 } from './1764100000000-Notifications.js';
+import { EmailRecipients1764200000000 } from './1764200000000-EmailRecipients.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
   FormHoneypotHits1763900000000,
   FormRedirect1764000000000,
   Notifications1764100000000,
+  EmailRecipients1764200000000,
 ];

@@ -18,6 +18,8 @@ import { ownEntry } from '../common/own-entry.js';
 import { FormsService } from '../forms/forms.service.js';
 import { DeliveriesService } from '../notifications/deliveries.service.js';
 import { WebhooksService } from '../notifications/webhooks/webhooks.service.js';
+import { RecipientsSectionBuilder } from '../notifications/email/recipients-section.js';
+import { validateFormInput } from '../forms/form-input.validation.js';
 import { textOf } from './body.js';
 import { Dashboard, type DashboardContext } from './dashboard-context.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
@@ -31,7 +33,23 @@ const NOTICES: Record<string, string> = {
   disabled: 'Webhook turned off: new submissions are not delivered to it.',
   deleted: 'Webhook deleted.',
   retried: 'Delivery queued again: it is sent in a moment.',
+  'recipients-saved':
+    'Recipients saved. A new address is sent a confirmation link and receives submissions once it has confirmed.',
 };
+
+/** The recipients box: one address a line (commas and spaces also separate). */
+export function recipientsFromText(text: string): string[] {
+  return text.split(/[\s,;]+/).filter(Boolean);
+}
+
+/** "notifyEmails.1 must be …" → "Address 2 must be …", "notifyEmails must …" → "Recipients must …". */
+function recipientsSentence(message: string): string {
+  return message
+    .replace(/^notifyEmails\.(\d+)/, (_, index: string) => {
+      return `Address ${Number(index) + 1}`;
+    })
+    .replace(/^notifyEmails/, 'Recipients');
+}
 
 /** "url must use http…" → "The URL must use http…"; "url: x resolves…" → "X resolves…". */
 function urlSentence(message: string): string {
@@ -46,6 +64,8 @@ interface PageState {
   /** A secret just made: shown once, never stored in a URL. */
   secret?: { webhookId: string; value: string };
   cursor?: string;
+  /** The recipients box as typed, when it is shown again with errors. */
+  notifyEmails?: string;
 }
 
 /** A form's Notifications tab: webhooks and the delivery log (and email recipients). */
@@ -59,6 +79,7 @@ export class DashboardNotificationsController {
     private readonly forms: FormsService,
     private readonly webhooks: WebhooksService,
     private readonly deliveries: DeliveriesService,
+    private readonly recipientsSection: RecipientsSectionBuilder,
   ) {}
 
   @Get()
@@ -73,6 +94,34 @@ export class DashboardNotificationsController {
       notice: ownEntry(NOTICES, done),
       cursor: typeof cursor === 'string' ? cursor : undefined,
     });
+  }
+
+  @Post('recipients')
+  async saveRecipients(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Body() body: unknown,
+  ) {
+    const typed = textOf(body, 'notifyEmails');
+    const result = await validateFormInput(
+      { notifyEmails: recipientsFromText(typed) },
+      'patch',
+    );
+    if (!result.value) {
+      const errors = new PageErrors();
+      for (const message of result.errors) {
+        errors.add(recipientsSentence(message), 'notifyEmails');
+      }
+      return this.render(context, reply, formId, 400, {
+        notifyEmails: typed,
+        errors,
+      });
+    }
+    await this.forms.patch(ownerPrincipal(context), formId, {
+      notifyEmails: result.value.notifyEmails ?? [],
+    });
+    return this.redirect(reply, formId, 'recipients-saved', 'recipients');
   }
 
   @Post('webhooks')
@@ -217,7 +266,7 @@ export class DashboardNotificationsController {
       formId,
     );
     const form = this.forms.toResponse(entity);
-    const [webhooks, log] = await Promise.all([
+    const [webhooks, log, recipients] = await Promise.all([
       this.webhooks.list(form.id),
       this.deliveries
         .list(form.id, { limit: 25, cursor: state.cursor })
@@ -227,6 +276,7 @@ export class DashboardNotificationsController {
           }
           throw error;
         }),
+      this.recipientsSection.build(entity.accountId, form.notifyEmails),
     ]);
     const attempts = await this.deliveries.attemptsOf(
       log.data.map((d) => d.id),
@@ -246,6 +296,8 @@ export class DashboardNotificationsController {
         }),
       ),
       nextCursor: log.nextCursor,
+      recipients,
+      notifyEmails: state.notifyEmails ?? form.notifyEmails.join('\n'),
       url: state.url,
       description: state.description,
       errors: state.errors,

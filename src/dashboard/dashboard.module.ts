@@ -17,6 +17,7 @@ import { RootController } from './root.controller.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
 import { SignInLimits } from './sign-in-limits.js';
+import { EmailNotificationsModule } from '../notifications/email/email-notifications.module.js';
 
 /** The server-rendered dashboard under /dashboard (templates in ./views, assets in ./public). */
 @Module({
@@ -28,6 +29,7 @@ import { SignInLimits } from './sign-in-limits.js';
     DomainVerificationModule,
     NotificationsModule,
     RateLimitStorageModule,
+    EmailNotificationsModule,
   ],
   controllers: [
     DashboardAuthController,

@@ -6,6 +6,7 @@ import { Form } from '../forms/form.entity.js';
 import { DeliveryAttempt } from '../notifications/delivery-attempt.entity.js';
 import { Delivery } from '../notifications/delivery.entity.js';
 import { Webhook } from '../notifications/webhook.entity.js';
+import { EmailRecipient } from '../notifications/email/email-recipient.entity.js';
 import { Submission } from '../submissions/submission.entity.js';
 
 /** Every entity, listed once for the app and the migration CLI alike. */
@@ -19,4 +20,5 @@ export const ENTITIES = [
   Webhook,
   Delivery,
   DeliveryAttempt,
+  EmailRecipient,
 ];

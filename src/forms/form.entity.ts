@@ -56,6 +56,13 @@ export class Form {
   @Column({ type: 'boolean', default: false })
   domainVerification: boolean;
 
+  /**
+   * Addresses told of every submission once each has confirmed (lower-case, at most 10);
+   * null when none was ever set.
+   */
+  @Column({ type: 'json', nullable: true })
+  notifyEmails: string[] | null;
+
   /** SHA-256 of the form's API key (prefix `fgk_`), hex: the only lookup path. */
   @Index('UQ_form_api_key_hash', { unique: true })
   @Column({ type: 'varchar', length: 64, select: false })

@@ -112,7 +112,7 @@ export class FormsController {
   @ApiOperation({
     summary: 'Replace a form',
     description:
-      'Replaces every writable property; omitted fields, domainVerification, redirectUrl and successMessage become [], false, null and null. Use PATCH to change only some properties.',
+      'Replaces every writable property; omitted fields, domainVerification, notifyEmails, redirectUrl and successMessage become [], false, [], null and null. Use PATCH to change only some properties.',
   })
   @ApiParam(FORM_ID_PARAM)
   @ApiBody({ type: UpdateFormDto })

@@ -5,12 +5,14 @@ import { FormChangesModule } from './form-changes.module.js';
 import { Form } from './form.entity.js';
 import { FormsController } from './forms.controller.js';
 import { FormsService } from './forms.service.js';
+import { EmailNotificationsModule } from '../notifications/email/email-notifications.module.js';
 
 @Module({
   imports: [
     TypeOrmModule.forFeature([Form]),
     DomainVerificationCoreModule,
     FormChangesModule,
+    EmailNotificationsModule,
   ],
   controllers: [FormsController],
   providers: [FormsService],

@@ -14,6 +14,10 @@ import type { FormResponseDto } from './dto/form-response.dto.js';
 import { FormChangesService } from './form-changes.service.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
+import {
+  EmailRecipientsService,
+  storedAddresses,
+} from '../notifications/email/email-recipients.service.js';
 
 export const FORM_NOT_FOUND = 'Form not found';
 
@@ -27,6 +31,8 @@ export interface FormInput {
   domainVerification?: boolean;
   redirectUrl?: string | null;
   successMessage?: string | null;
+  /** Lower-cased, unique, valid addresses (the DTO checks them). */
+  notifyEmails?: string[];
 }
 
 export interface CreatedForm {
@@ -65,18 +71,30 @@ export class FormsService {
     private readonly domainVerification: DomainVerificationService,
     private readonly changes: FormChangesService,
     private readonly config: AppConfig,
+    private readonly recipients: EmailRecipientsService,
   ) {}
 
   /** toResponse plus the warning a single-form answer carries when the form needs attention. */
   private async toDetailedResponse(form: Form): Promise<FormResponseDto> {
-    const response = this.toResponse(form);
+    const confirmed = await this.recipients.confirmedAmong(
+      form.accountId,
+      storedAddresses(form.notifyEmails),
+    );
+    const response = this.toResponse(form, confirmed);
     const warning = await this.domainVerification.warningFor(form);
     if (warning) response.warning = warning;
     return response;
   }
 
-  /** The one place a form becomes what the API shows: new columns never leak by accident. */
-  toResponse(form: Form): FormResponseDto {
+  /**
+   * The one place a form becomes what the API shows: new columns never leak by accident.
+   * `confirmed`: the account's confirmed addresses among the form's (all pending without).
+   */
+  toResponse(
+    form: Form,
+    confirmed: ReadonlySet<string> = new Set(),
+  ): FormResponseDto {
+    const notifyEmails = storedAddresses(form.notifyEmails);
     return {
       id: form.id,
       name: form.name,
@@ -84,6 +102,13 @@ export class FormsService {
       domainVerification: Boolean(form.domainVerification),
       redirectUrl: form.redirectUrl ?? null,
       successMessage: form.successMessage ?? null,
+      notifyEmails,
+      notifyEmailStatus: Object.fromEntries(
+        notifyEmails.map((address) => [
+          address,
+          confirmed.has(address) ? 'confirmed' : 'pending',
+        ]),
+      ),
       apiKeyPrefix: form.apiKeyPrefix,
       createdAt: form.createdAt.toISOString(),
       updatedAt: form.updatedAt.toISOString(),
@@ -106,12 +131,14 @@ export class FormsService {
       domainVerification: input.domainVerification ?? false,
       redirectUrl: input.redirectUrl ?? null,
       successMessage: input.successMessage ?? null,
+      notifyEmails: input.notifyEmails ?? [],
       apiKeyHash: key.hash,
       apiKeyEncrypted: this.secretBox.encrypt(key.key),
       apiKeyPrefix: key.prefix,
     });
     await this.forms.insert(form);
     this.changes.created(form.id);
+    await this.recipients.requestConfirmations(accountId, form.notifyEmails!);
     return { form, apiKey: key.key };
   }
 
@@ -136,7 +163,11 @@ export class FormsService {
       },
       order: { createdAt: 'DESC', id: 'ASC' },
     });
-    return forms.map((form) => this.toResponse(form));
+    const confirmed = await this.recipients.confirmedAmong(
+      principal.accountId,
+      forms.flatMap((form) => storedAddresses(form.notifyEmails)),
+    );
+    return forms.map((form) => this.toResponse(form, confirmed));
   }
 
   /**
@@ -172,6 +203,7 @@ export class FormsService {
       domainVerification: input.domainVerification ?? false,
       redirectUrl: input.redirectUrl ?? null,
       successMessage: input.successMessage ?? null,
+      notifyEmails: input.notifyEmails ?? [],
     });
   }
 
@@ -191,6 +223,9 @@ export class FormsService {
       changes.redirectUrl = input.redirectUrl;
     if (input.successMessage !== undefined) {
       changes.successMessage = input.successMessage;
+    }
+    if (input.notifyEmails !== undefined) {
+      changes.notifyEmails = input.notifyEmails;
     }
     return this.update(principal, id, changes);
   }
@@ -256,6 +291,12 @@ export class FormsService {
     // Deleted between the read and the write.
     if (!result.affected) throw new NotFoundException(FORM_NOT_FOUND);
     this.changes.changed(form.id);
+    if (changes.notifyEmails) {
+      await this.recipients.requestConfirmations(
+        form.accountId,
+        changes.notifyEmails,
+      );
+    }
     return this.toDetailedResponse(Object.assign(form, values));
   }
 }

@@ -13,7 +13,9 @@ import {
   OWNER_ALERTS,
   type NotificationChannel,
 } from './notification-channel.js';
-import { LogOwnerAlerts } from './owner-alerts.js';
+import { EmailChannel } from './email/email.channel.js';
+import { EmailNotificationsModule } from './email/email-notifications.module.js';
+import { MailOwnerAlerts } from './email/owner-alerts.js';
 import { WebhookChannel } from './webhooks/webhook-channel.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
@@ -27,8 +29,8 @@ import { DeliveryWorker } from './worker/delivery-worker.js';
  * its management API, and the delivery log.
  *
  * Channels reach the submit path and the worker through NOTIFICATION_CHANNELS: add a
- * channel to the factory below. OWNER_ALERTS falls back to a log line; a module that can
- * mail the owner replaces the provider.
+ * channel to the factory below. OWNER_ALERTS mails the owner (EmailNotificationsModule),
+ * or logs the alert while mail is off.
  */
 @Module({
   imports: [
@@ -40,6 +42,7 @@ import { DeliveryWorker } from './worker/delivery-worker.js';
       Form,
     ]),
     FormsModule,
+    EmailNotificationsModule,
   ],
   controllers: [WebhooksController, DeliveriesController],
   providers: [
@@ -49,11 +52,15 @@ import { DeliveryWorker } from './worker/delivery-worker.js';
     DeliveriesService,
     WebhooksService,
     WebhookChannel,
-    { provide: OWNER_ALERTS, useClass: LogOwnerAlerts },
+    // Mail to the account's address when mail is configured, else a log line.
+    { provide: OWNER_ALERTS, useExisting: MailOwnerAlerts },
     {
       provide: NOTIFICATION_CHANNELS,
-      inject: [WebhookChannel],
-      useFactory: (webhook: WebhookChannel): NotificationChannel[] => [webhook],
+      inject: [WebhookChannel, EmailChannel],
+      useFactory: (
+        webhook: WebhookChannel,
+        email: EmailChannel,
+      ): NotificationChannel[] => [webhook, email],
     },
   ],
   exports: [

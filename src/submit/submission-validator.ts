@@ -11,6 +11,7 @@
 // - an optional field left blank (absent, null, empty or only whitespace) is not stored;
 // - keys starting with `_` are control keys (`_honeypot`, …): never validated, never stored;
 // - a form without fields stores any other key with its scalar value as sent.
+import { isEmailAddress } from '../common/email-address.js';
 import type { FieldDefinition, FieldType } from '../forms/form.entity.js';
 import type { SubmissionData } from '../submissions/submission.entity.js';
 
@@ -68,9 +69,6 @@ function lengthOf(text: string, max: number): number {
   return count;
 }
 
-/** The HTML `type=email` rule, plus a dot in the domain (user@localhost is refused). */
-const EMAIL =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 /**
  * Digits, spaces and + ( ) . / - separators, an optional extension. The space before
@@ -80,8 +78,6 @@ const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const TEL = /^\+?[0-9 ()./-]+(?:(?:x|ext\.?) *[0-9]{1,6})?$/i;
 /** Longest phone value looked at: 20 digits with separators and an extension fit. */
 const MAX_TEL_LENGTH = 64;
-/** Longest address SMTP allows (RFC 5321 path limit). */
-const MAX_EMAIL_LENGTH = 254;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const CHECKED = new Set(['on', 'true', 'yes', '1']);
 const UNCHECKED = new Set(['off', 'false', 'no', '0']);
@@ -121,7 +117,7 @@ function typeCheck(field: FieldDefinition): TypeCheck {
     textarea: (value) => ({ value: String(value) }),
     email: (value) => {
       const address = text(value);
-      return address.length <= MAX_EMAIL_LENGTH && EMAIL.test(address)
+      return isEmailAddress(address)
         ? { value: address }
         : { error: `${id} must be a valid email address` };
     },

@@ -16,6 +16,7 @@ import {
   parseAbsoluteHttpUrl,
 } from '../redirect-url.js';
 import {
+  NotifyEmails,
   Optional,
   Required,
   UniqueFieldIds,
@@ -26,6 +27,7 @@ import { FieldDefinitionDto } from './field-definition.dto.js';
 export const MAX_NAME_LENGTH = 200;
 export const MAX_FIELDS = 100;
 export const MAX_SUCCESS_MESSAGE_LENGTH = 500;
+export const MAX_NOTIFY_EMAILS = 10;
 
 const trimmed = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim() : value;
@@ -39,6 +41,13 @@ const redirectUrl = (params: { value: unknown }) => {
   const value = trimmedOrNull(params);
   return parseAbsoluteHttpUrl(value)?.href ?? value;
 };
+/** Addresses are kept trimmed and lower-cased; anything else is left for the checks. */
+const lowerCasedAddresses = ({ value }: { value: unknown }) =>
+  Array.isArray(value)
+    ? value.map((entry: unknown) =>
+        typeof entry === 'string' ? entry.trim().toLowerCase() : entry,
+      )
+    : value;
 
 // Checks run bottom-up (see field-definition.dto.ts).
 
@@ -127,4 +136,20 @@ export class CreateFormDto {
   @IsOptional()
   @Transform(trimmedOrNull)
   successMessage?: string | null;
+
+  @ApiPropertyOptional({
+    description: `Addresses told of every submission by email (at most ${MAX_NOTIFY_EMAILS}; stored lower-cased; \`[]\` when omitted on create or replace). Each address first receives one message with a confirmation link and gets nothing else until it is confirmed (see \`notifyEmailStatus\`). Needs SMTP_URL and MAIL_FROM on the server.`,
+    type: [String],
+    maxItems: MAX_NOTIFY_EMAILS,
+    example: ['owner@example.com'],
+  })
+  @NotifyEmails()
+  @IsString({ each: true, message: 'each entry of $property must be a string' })
+  @ArrayMaxSize(MAX_NOTIFY_EMAILS, {
+    message: `$property must have at most ${MAX_NOTIFY_EMAILS} addresses`,
+  })
+  @IsArray({ message: '$property must be an array of email addresses' })
+  @Optional()
+  @Transform(lowerCasedAddresses)
+  notifyEmails?: string[];
 }

@@ -46,6 +46,26 @@ export class FormResponseDto {
 
   @ApiProperty({
     description:
+      'Addresses told of every submission by email once confirmed (lower-cased).',
+    type: [String],
+    example: ['owner@example.com', 'sales@example.com'],
+  })
+  notifyEmails: string[];
+
+  @ApiProperty({
+    description:
+      'The state of each address of `notifyEmails`: `pending` until its owner has opened the link mailed to it and selected Confirm (nothing else is sent to it meanwhile), then `confirmed` for every form of the account.',
+    type: 'object',
+    additionalProperties: { type: 'string', enum: ['confirmed', 'pending'] },
+    example: {
+      'owner@example.com': 'confirmed',
+      'sales@example.com': 'pending',
+    },
+  })
+  notifyEmailStatus: Record<string, 'confirmed' | 'pending'>;
+
+  @ApiProperty({
+    description:
       "The first characters of the form's API key, to tell keys apart; not usable as a key.",
     example: 'fgk_Zx81Qa0d',
   })

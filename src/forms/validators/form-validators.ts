@@ -10,6 +10,7 @@ import {
   type ValidationOptions,
   type ValidatorConstraintInterface,
 } from 'class-validator';
+import { isEmailAddress } from '../../common/email-address.js';
 import { FIELD_TYPES } from '../form.entity.js';
 
 /** Submitted keys must equal a field id exactly; `_…` keys are control keys (`_honeypot`). */
@@ -146,5 +147,45 @@ export function OptionsOnlyForSelect(
       propertyName: propertyName as string,
       options,
       validator: OptionsOnlyForSelectConstraint,
+    });
+}
+
+/** The first problem of a notification address list, or null when it has none. */
+export function notifyEmailsProblem(value: unknown): string | null {
+  if (!Array.isArray(value)) return null;
+  const seen = new Set<unknown>();
+  for (const [index, entry] of value.entries()) {
+    if (typeof entry !== 'string') continue;
+    if (!isEmailAddress(entry)) {
+      const shown = entry.length > 64 ? `${entry.slice(0, 64)}…` : entry;
+      return `$property.${index} must be a valid email address (got ${JSON.stringify(shown)})`;
+    }
+    if (seen.has(entry)) {
+      return `$property must list each address once, but "${entry}" appears more than once`;
+    }
+    seen.add(entry);
+  }
+  return null;
+}
+
+@ValidatorConstraint({ name: 'notifyEmails' })
+class NotifyEmailsConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return notifyEmailsProblem(value) === null;
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return notifyEmailsProblem(args.value) ?? '$property is not valid';
+  }
+}
+
+/** Valid addresses (compared lower-cased, as stored), each listed once. */
+export function NotifyEmails(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options,
+      validator: NotifyEmailsConstraint,
     });
 }

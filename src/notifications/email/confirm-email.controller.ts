@@ -1,0 +1,65 @@
+import { Controller, Get, Param, Post, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { DashboardExceptionFilter } from '../../dashboard/dashboard-exception.filter.js';
+import {
+  CONFIRMATION_VALID_DAYS,
+  EmailRecipientsService,
+  type ConfirmationState,
+} from './email-recipients.service.js';
+
+const PAGES: Record<ConfirmationState, { status: number; title: string }> = {
+  pending: { status: 200, title: 'Confirm this address' },
+  confirmed: { status: 200, title: 'Address confirmed' },
+  expired: { status: 410, title: 'This confirmation link has expired' },
+  unknown: { status: 404, title: 'This confirmation link is not valid' },
+};
+
+/**
+ * The link of a confirmation mail. Opening it (GET) changes nothing, so mail scanners that
+ * follow links confirm nothing; the page's Confirm button posts back to the same address.
+ * The POST carries no CSRF token on purpose: the token in the path is a 256-bit secret
+ * only the mailbox received, so another site cannot forge the request without it, and
+ * whoever holds it is exactly the person entitled to confirm.
+ */
+@ApiExcludeController()
+@WithDeadline()
+@Controller('confirm-email')
+@UseFilters(DashboardExceptionFilter)
+export class ConfirmEmailController {
+  constructor(private readonly recipients: EmailRecipientsService) {}
+
+  @Get(':token')
+  async show(@Param('token') token: string, @Res() reply: FastifyReply) {
+    return this.page(reply, token, await this.recipients.stateOf(token), false);
+  }
+
+  @Post(':token')
+  async confirm(@Param('token') token: string, @Res() reply: FastifyReply) {
+    const state = await this.recipients.confirm(token);
+    return this.page(reply, token, state, state === 'confirmed');
+  }
+
+  private page(
+    reply: FastifyReply,
+    token: string,
+    state: ConfirmationState,
+    justConfirmed: boolean,
+  ) {
+    const { status, title } = PAGES[state];
+    return reply
+      .status(status)
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .header('x-robots-tag', 'noindex')
+      .view('confirm-email', {
+        state,
+        status,
+        title,
+        token,
+        justConfirmed,
+        validDays: CONFIRMATION_VALID_DAYS,
+      });
+  }
+}

@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Account } from '../../accounts/account.entity.js';
+import { FormChangesModule } from '../../forms/form-changes.module.js';
+import { Form } from '../../forms/form.entity.js';
+import { OWNER_ALERTS } from '../notification-channel.js';
+import { ConfirmEmailController } from './confirm-email.controller.js';
+import { EmailChannel } from './email.channel.js';
+import { EmailRecipient } from './email-recipient.entity.js';
+import { EmailRecipientsService } from './email-recipients.service.js';
+import { Mailer } from './mailer.js';
+import { MailOwnerAlerts } from './owner-alerts.js';
+import { RecipientsSectionBuilder } from './recipients-section.js';
+
+/**
+ * Email over SMTP: the channel that mails confirmed recipients, their double opt-in (the
+ * confirmation links and pages), owner alerts, and the dashboard's recipients section.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([EmailRecipient, Form, Account]),
+    FormChangesModule,
+  ],
+  controllers: [ConfirmEmailController],
+  providers: [
+    Mailer,
+    EmailRecipientsService,
+    EmailChannel,
+    RecipientsSectionBuilder,
+    MailOwnerAlerts,
+    { provide: OWNER_ALERTS, useExisting: MailOwnerAlerts },
+  ],
+  exports: [
+    EmailChannel,
+    EmailRecipientsService,
+    RecipientsSectionBuilder,
+    OWNER_ALERTS,
+    MailOwnerAlerts,
+    Mailer,
+  ],
+})
+export class EmailNotificationsModule {}

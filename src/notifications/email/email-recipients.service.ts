@@ -1,0 +1,287 @@
+// Double opt-in for notification addresses. An address listed by a form of an account is
+// sent one confirmation link; until its owner confirms, it receives nothing else. At most
+// one link goes to an address per account per week (a new one only once the last has
+// expired), so saving a form again and again mails no one.
+import {
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+} from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomBytes } from 'node:crypto';
+import { In, IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
+import { ulid } from 'ulid';
+import { AppConfig } from '../../config/app-config.js';
+import { FormChangesService } from '../../forms/form-changes.service.js';
+import { Form } from '../../forms/form.entity.js';
+import { composeConfirmationMail } from './confirmation-mail.js';
+import {
+  EmailRecipient,
+  type RecipientStatus,
+} from './email-recipient.entity.js';
+import { Mailer } from './mailer.js';
+
+export const CONFIRMATION_VALID_DAYS = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CONFIRMATION_VALID_MS = CONFIRMATION_VALID_DAYS * DAY_MS;
+/**
+ * Confirmation links one account may have sent in a day. An account holds up to 10
+ * addresses in each of up to 1,000 forms: without a cap it could have thousands of
+ * strangers mailed at once. Addresses beyond it get their link on a later save.
+ */
+export const MAX_CONFIRMATIONS_PER_DAY = 30;
+/** More addresses than this are matched against all the account's confirmed ones at once. */
+const MAX_IN_LIST = 500;
+/** 32 random bytes in base64url. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export type ConfirmationState = 'unknown' | 'expired' | 'pending' | 'confirmed';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** MariaDB's JSON is LONGTEXT: the column may come back as text. */
+export function storedAddresses(value: string[] | string | null): string[] {
+  if (value === null || value === undefined) return [];
+  const list: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(list)
+    ? list.filter((entry): entry is string => typeof entry === 'string')
+    : [];
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const driverError = (error as { driverError?: { code?: unknown } })
+    ?.driverError;
+  const code = driverError?.code ?? (error as { code?: unknown })?.code;
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+@Injectable()
+export class EmailRecipientsService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('EmailRecipients');
+  private readonly sending = new Set<Promise<void>>();
+
+  constructor(
+    @InjectRepository(EmailRecipient)
+    private readonly recipients: Repository<EmailRecipient>,
+    @InjectRepository(Form) private readonly forms: Repository<Form>,
+    private readonly mailer: Mailer,
+    private readonly changes: FormChangesService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** The state of each address for this account: confirmed, or pending (also when unknown). */
+  async statusOf(
+    accountId: string,
+    addresses: readonly string[],
+  ): Promise<Record<string, RecipientStatus>> {
+    const confirmed = await this.confirmedAmong(accountId, addresses);
+    return Object.fromEntries(
+      addresses.map((address) => [
+        address,
+        confirmed.has(address) ? 'confirmed' : 'pending',
+      ]),
+    );
+  }
+
+  async confirmedAmong(
+    accountId: string,
+    addresses: readonly string[],
+  ): Promise<Set<string>> {
+    if (addresses.length === 0) return new Set();
+    const unique = [...new Set(addresses)];
+    const rows = await this.recipients.find({
+      where: {
+        accountId,
+        ...(unique.length <= MAX_IN_LIST ? { address: In(unique) } : {}),
+        status: 'confirmed',
+      },
+      select: { address: true },
+    });
+    return new Set(rows.map((row) => row.address));
+  }
+
+  /** A form's addresses that have confirmed, in the form's order. */
+  async confirmedTargets(formId: string): Promise<string[]> {
+    const form = await this.forms.findOne({
+      where: { id: formId },
+      select: { id: true, accountId: true, notifyEmails: true },
+    });
+    if (!form) return [];
+    const listed = storedAddresses(form.notifyEmails);
+    const confirmed = await this.confirmedAmong(form.accountId, listed);
+    return listed.filter((address) => confirmed.has(address));
+  }
+
+  /**
+   * After a form's addresses were written: each address new to the account, and each
+   * pending one whose last link has expired (or was never sent), is sent a link.
+   * Returns at once; the mail goes out in the background (see settled()).
+   */
+  async requestConfirmations(
+    accountId: string,
+    addresses: readonly string[],
+  ): Promise<void> {
+    if (addresses.length === 0) return;
+    const unique = [...new Set(addresses)];
+    const known = await this.recipients.find({
+      where: { accountId, address: In(unique) },
+    });
+    const knownAddresses = new Set(known.map((row) => row.address));
+    const candidates = known.filter((row) => row.status === 'pending');
+    for (const address of unique) {
+      if (knownAddresses.has(address)) continue;
+      const row = this.recipients.create({
+        id: ulid(),
+        accountId,
+        address,
+        status: 'pending',
+        tokenHash: null,
+        tokenExpiresAt: null,
+        confirmedAt: null,
+      });
+      try {
+        await this.recipients.insert(row);
+        candidates.push(row);
+      } catch (error) {
+        // Added by a request racing this one: that request sends the link.
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    if (!this.mailer.enabled || candidates.length === 0) return;
+    let allowance =
+      MAX_CONFIRMATIONS_PER_DAY - (await this.sentToday(accountId));
+    for (const row of candidates) {
+      if (allowance <= 0) {
+        this.logger.warn(
+          `Account ${accountId} had ${MAX_CONFIRMATIONS_PER_DAY} confirmation links sent today: ${row.address} gets its link on a later save`,
+        );
+        continue;
+      }
+      const token = randomBytes(32).toString('base64url');
+      if (await this.claimSending(row.id, hashToken(token))) {
+        allowance -= 1;
+        this.track(this.sendConfirmation(row, token));
+      }
+    }
+  }
+
+  /** What a confirmation link stands for, without changing anything. */
+  async stateOf(token: string): Promise<ConfirmationState> {
+    const row = await this.findByToken(token);
+    if (!row) return 'unknown';
+    if (row.status === 'confirmed') return 'confirmed';
+    return row.tokenExpiresAt && row.tokenExpiresAt > new Date()
+      ? 'pending'
+      : 'expired';
+  }
+
+  /** Confirms the address of a valid link for every form of its account. */
+  async confirm(token: string): Promise<ConfirmationState> {
+    const row = await this.findByToken(token);
+    if (!row) return 'unknown';
+    if (row.status === 'confirmed') return 'confirmed';
+    const now = new Date();
+    if (!row.tokenExpiresAt || row.tokenExpiresAt <= now) return 'expired';
+    const result = await this.recipients.update(
+      { id: row.id, status: 'pending', tokenHash: row.tokenHash! },
+      { status: 'confirmed', confirmedAt: now },
+    );
+    if (result.affected) await this.announce(row.accountId, row.address);
+    return 'confirmed';
+  }
+
+  /** Resolves once every confirmation mail started so far has been handed over (or failed). */
+  async settled(): Promise<void> {
+    while (this.sending.size > 0) await Promise.allSettled(this.sending);
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.settled();
+  }
+
+  /** Links sent in the last 24 hours: a link expires a week after it was sent. */
+  private sentToday(accountId: string): Promise<number> {
+    const since = new Date(Date.now() + CONFIRMATION_VALID_MS - DAY_MS);
+    return this.recipients.countBy({
+      accountId,
+      tokenExpiresAt: MoreThan(since),
+    });
+  }
+
+  private findByToken(token: string): Promise<EmailRecipient | null> {
+    if (!TOKEN_PATTERN.test(token)) return Promise.resolve(null);
+    return this.recipients.findOneBy({ tokenHash: hashToken(token) });
+  }
+
+  /**
+   * Takes the right to mail this address now: only one request wins, and only when no
+   * link was sent yet or the last one has expired.
+   */
+  private async claimSending(id: string, tokenHash: string): Promise<boolean> {
+    const now = new Date();
+    const values = {
+      tokenHash,
+      tokenExpiresAt: new Date(now.getTime() + CONFIRMATION_VALID_MS),
+    };
+    for (const tokenExpiresAt of [IsNull(), LessThanOrEqual(now)]) {
+      const result = await this.recipients.update(
+        { id, status: 'pending', tokenExpiresAt },
+        values,
+      );
+      if (result.affected) return true;
+    }
+    return false;
+  }
+
+  private async sendConfirmation(
+    row: EmailRecipient,
+    token: string,
+  ): Promise<void> {
+    const mail = composeConfirmationMail(
+      this.config.publicUrl,
+      token,
+      CONFIRMATION_VALID_DAYS,
+    );
+    const result = await this.mailer.send({ to: row.address, ...mail });
+    if (result.ok) return;
+    this.logger.warn(
+      `Could not send the confirmation link to ${row.address}: ${result.error}`,
+    );
+    // Nothing went out: the next save of a form listing the address tries again.
+    try {
+      await this.recipients.update(
+        { id: row.id, tokenHash: hashToken(token) },
+        { tokenHash: null, tokenExpiresAt: null },
+      );
+    } catch (error) {
+      this.logger.warn(
+        `Could not reset the confirmation of ${row.address}: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /** The forms that list the address may now send to it: their cached targets must go. */
+  private async announce(accountId: string, address: string): Promise<void> {
+    const forms = await this.forms.find({
+      where: { accountId },
+      select: { id: true, notifyEmails: true },
+    });
+    for (const form of forms) {
+      if (storedAddresses(form.notifyEmails).includes(address)) {
+        this.changes.changed(form.id);
+      }
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) =>
+      this.logger.error(
+        `Confirmation mail failed: ${(error as Error).message}`,
+      ),
+    );
+    this.sending.add(tracked);
+    void tracked.finally(() => this.sending.delete(tracked));
+  }
+}

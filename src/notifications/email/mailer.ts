@@ -1,0 +1,148 @@
+// The one SMTP transport of the process, built from SMTP_URL and reused for every message
+// (a small pool of connections). Absent when mail is off. A send never throws: it answers
+// what the server said, in words fit for the delivery log (never the credentials).
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { AppConfig, describeSmtp } from '../../config/app-config.js';
+
+export interface OutgoingMail {
+  /** One address, already checked by isEmailAddress. */
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** One address, already checked by isEmailAddress. */
+  replyTo?: string;
+}
+
+export interface MailResult {
+  ok: boolean;
+  /** The SMTP reply code, when the server answered. */
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** Seconds a server may take at each step: a dead server must not hold a send for minutes. */
+const TIMEOUTS = {
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 30_000,
+  dnsTimeout: 10_000,
+};
+const MAX_ERROR_LENGTH = 500;
+
+/** "250 2.0.0 Ok: queued as …" → 250. */
+export function replyCodeOf(response: unknown): number | null {
+  if (typeof response !== 'string') return null;
+  const code = Number(response.slice(0, 3));
+  return Number.isInteger(code) && code >= 200 && code < 600 ? code : null;
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+@Injectable()
+export class Mailer implements OnApplicationShutdown {
+  private readonly logger = new Logger('Mail');
+  private transport: Transporter | undefined;
+
+  constructor(private readonly config: AppConfig) {}
+
+  /** true when SMTP_URL and MAIL_FROM are set. */
+  get enabled(): boolean {
+    return this.config.mail !== null;
+  }
+
+  /** Sends one message; resolves with the outcome, never rejects. */
+  async send(mail: OutgoingMail, signal?: AbortSignal): Promise<MailResult> {
+    const started = performance.now();
+    const took = () => Math.round(performance.now() - started);
+    const settings = this.config.mail;
+    if (!settings) {
+      return {
+        ok: false,
+        statusCode: null,
+        error: 'Email is off: SMTP_URL and MAIL_FROM are not set',
+        durationMs: 0,
+      };
+    }
+    try {
+      const info = await this.transporter().sendMail({
+        from: settings.from,
+        // Objects, not strings: nodemailer never parses an address out of them.
+        to: { name: '', address: mail.to },
+        ...(mail.replyTo
+          ? { replyTo: { name: '', address: mail.replyTo } }
+          : {}),
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        // The pieces are ours: no file or URL is ever read into a message.
+        disableFileAccess: true,
+        disableUrlAccess: true,
+        signal,
+      });
+      return {
+        ok: true,
+        statusCode: replyCodeOf(info.response),
+        error: null,
+        durationMs: took(),
+      };
+    } catch (error) {
+      const failure = error as Error & {
+        responseCode?: number;
+        code?: string;
+      };
+      const statusCode =
+        typeof failure.responseCode === 'number' ? failure.responseCode : null;
+      const reason = [failure.code, failure.message].filter(Boolean).join(': ');
+      return {
+        ok: false,
+        statusCode,
+        error: this.safe(reason || 'The mail server refused the message'),
+        durationMs: took(),
+      };
+    }
+  }
+
+  /** After the senders have finished (their hooks run before this one): closes the connections. */
+  onApplicationShutdown(): void {
+    this.transport?.close();
+    this.transport = undefined;
+  }
+
+  private transporter(): Transporter {
+    if (!this.transport) {
+      const settings = this.config.mail!;
+      this.transport = nodemailer.createTransport({
+        url: settings.smtpUrl,
+        pool: true,
+        maxConnections: 4,
+        ...TIMEOUTS,
+        logger: false,
+      });
+      this.logger.log(`Sending mail through ${describeSmtp(settings)}`);
+    }
+    return this.transport;
+  }
+
+  /** An error text for the log: no credential of SMTP_URL, bounded length. */
+  private safe(text: string): string {
+    let clean = text;
+    const url = new URL(this.config.mail!.smtpUrl);
+    for (const secret of [url.password, url.username]) {
+      for (const form of new Set([secret, decoded(secret)])) {
+        if (form) clean = clean.split(form).join('[REDACTED]');
+      }
+    }
+    return clean.length > MAX_ERROR_LENGTH
+      ? `${clean.slice(0, MAX_ERROR_LENGTH)}…`
+      : clean;
+  }
+}

@@ -1,0 +1,163 @@
+// The message an owner receives for a submission: a subject, a Reply-To that reaches the
+// person who submitted, and a text and an HTML part listing every field. Pure: the
+// channel gives it the stored submission, the form and the control values sent with it.
+import { isEmailAddress } from '../../common/email-address.js';
+import type { FieldDefinition } from '../../forms/form.entity.js';
+import { escapeHtml, headerText, utcTime } from './mail-text.js';
+
+export const MAX_SUBJECT_LENGTH = 200;
+
+export interface SubmissionMailInput {
+  formId: string;
+  formName: string;
+  /** The form's fields now: labels, order, and which values are email addresses. */
+  fields: readonly FieldDefinition[];
+  submissionId: string;
+  createdAt: Date;
+  data: Readonly<Record<string, unknown>>;
+  /** PUBLIC_URL, without a trailing slash. */
+  publicUrl: string;
+  /** The `_subject` control value the submission carried, if any. */
+  subject?: unknown;
+  /** The `_replyto` control value the submission carried, if any. */
+  replyTo?: unknown;
+}
+
+export interface ComposedMail {
+  subject: string;
+  /** A valid address, or absent. */
+  replyTo?: string;
+  text: string;
+  html: string;
+}
+
+interface Line {
+  label: string;
+  value: string;
+}
+
+function valueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number') return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
+/** The form's fields in their order, then any other stored key (forms without fields). */
+function linesOf(input: SubmissionMailInput): Line[] {
+  const lines: Line[] = [];
+  const listed = new Set<string>();
+  for (const field of input.fields) {
+    listed.add(field.id);
+    if (!Object.hasOwn(input.data, field.id)) continue;
+    lines.push({
+      label: field.label?.trim() || field.id,
+      value: valueText(input.data[field.id]),
+    });
+  }
+  for (const [key, value] of Object.entries(input.data)) {
+    if (!listed.has(key)) lines.push({ label: key, value: valueText(value) });
+  }
+  return lines;
+}
+
+export function subjectOf(formName: string, subject: unknown): string {
+  if (typeof subject === 'string') {
+    const custom = headerText(subject, MAX_SUBJECT_LENGTH);
+    if (custom) return custom;
+  }
+  return headerText(`New submission: ${formName}`, MAX_SUBJECT_LENGTH);
+}
+
+/** `_replyto` when it is a valid address, else the first valid value of an email field. */
+export function replyToOf(
+  fields: readonly FieldDefinition[],
+  data: Readonly<Record<string, unknown>>,
+  replyTo: unknown,
+): string | undefined {
+  if (typeof replyTo === 'string' && isEmailAddress(replyTo.trim())) {
+    return replyTo.trim();
+  }
+  for (const field of fields) {
+    const value = Object.hasOwn(data, field.id) ? data[field.id] : undefined;
+    if (
+      field.type === 'email' &&
+      typeof value === 'string' &&
+      isEmailAddress(value.trim())
+    ) {
+      return value.trim();
+    }
+  }
+  return undefined;
+}
+
+export function submissionLink(input: {
+  publicUrl: string;
+  formId: string;
+  submissionId: string;
+}): string {
+  return `${input.publicUrl}/dashboard/forms/${encodeURIComponent(input.formId)}/submissions/${encodeURIComponent(input.submissionId)}`;
+}
+
+function textPart(
+  input: SubmissionMailInput,
+  lines: Line[],
+  link: string,
+): string {
+  const body = lines.map(({ label, value }) =>
+    value.includes('\n')
+      ? `${label}:\n${value
+          .split(/\r?\n/)
+          .map((row) => `  ${row}`)
+          .join('\n')}`
+      : `${label}: ${value}`,
+  );
+  return [
+    `New submission to the form "${input.formName}"`,
+    `Received ${utcTime(input.createdAt)}`,
+    '',
+    ...(body.length ? body : ['(no field was filled in)']),
+    '',
+    `View it in the dashboard: ${link}`,
+    '',
+  ].join('\n');
+}
+
+function htmlPart(
+  input: SubmissionMailInput,
+  lines: Line[],
+  link: string,
+): string {
+  const rows = lines
+    .map(
+      ({ label, value }) =>
+        `<tr><th style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="white-space:pre-wrap;padding:4px 0">${escapeHtml(value)}</td></tr>`,
+    )
+    .join('\n');
+  return [
+    '<!doctype html>',
+    '<html><body style="font-family:sans-serif">',
+    `<p>New submission to the form <strong>${escapeHtml(input.formName)}</strong></p>`,
+    `<p>Received <time datetime="${input.createdAt.toISOString()}">${utcTime(input.createdAt)}</time></p>`,
+    rows
+      ? `<table style="border-collapse:collapse">\n${rows}\n</table>`
+      : '<p>(no field was filled in)</p>',
+    `<p><a href="${escapeHtml(link)}">View it in the dashboard</a></p>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+}
+
+export function composeSubmissionMail(
+  input: SubmissionMailInput,
+): ComposedMail {
+  const lines = linesOf(input);
+  const link = submissionLink(input);
+  const replyTo = replyToOf(input.fields, input.data, input.replyTo);
+  return {
+    subject: subjectOf(input.formName, input.subject),
+    ...(replyTo ? { replyTo } : {}),
+    text: textPart(input, lines, link),
+    html: htmlPart(input, lines, link),
+  };
+}
