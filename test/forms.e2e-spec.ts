@@ -1068,9 +1068,9 @@ describe('forms API (e2e)', () => {
         'domainVerification',
         'fields',
         'name',
+        'notifyEmails',
         'redirectUrl',
         'successMessage',
-        'notifyEmails',
       ]);
       expect(schemas.FieldDefinitionDto.required).toEqual(['id', 'type']);
       expect(schemas.FieldDefinitionDto.properties.type.enum).toEqual([
