@@ -1,4 +1,5 @@
-// POST /api/submit/:formId — interface §4 rules 1–8 and DESIGN §5, against the real app.
+// POST /api/submit/:formId against the real app: content types, the order of the checks
+// (rate limit, unknown form, domain, honeypot, validation, store) and the stored rows.
 // The rate limit itself is proven in submit-rate-limit.e2e-spec.ts; here it is set high so
 // the many requests of this file never meet it.
 import { ulid } from 'ulid';
