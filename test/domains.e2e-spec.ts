@@ -9,6 +9,11 @@ import { createForm, type TestForm } from './factories/forms.js';
 import { startDnsServer, type TestDnsServer } from './support/dns-server.js';
 import { request, type RequestOptions } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import {
+  DOMAIN_NOT_FOUND,
+  FORM_NOT_FOUND,
+  INVALID_API_KEY,
+} from './support/errors.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TOKEN = /^[0-9a-f]{40}$/;
@@ -457,7 +462,7 @@ describe('domain verification (e2e)', () => {
         const form = await createForm(t, owner.account.id);
         const res = await verify(form, domain);
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ error: 'Domain not found' });
+        expect(res.body).toEqual(DOMAIN_NOT_FOUND);
       },
     );
   });
@@ -475,7 +480,7 @@ describe('domain verification (e2e)', () => {
       ).toEqual(['stays.example']);
       const again = await api(form, '/gone.example', { method: 'DELETE' });
       expect(again.status).toBe(404);
-      expect(again.body).toEqual({ error: 'Domain not found' });
+      expect(again.body).toEqual(DOMAIN_NOT_FOUND);
     });
   });
 
@@ -497,7 +502,7 @@ describe('domain verification (e2e)', () => {
       ];
       for (const res of attempts) {
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ error: 'Form not found' });
+        expect(res.body).toEqual(FORM_NOT_FOUND);
       }
       expect(
         (await storedDomains(mine.form.id)).map((row) => [
@@ -514,7 +519,7 @@ describe('domain verification (e2e)', () => {
         apiKey: stranger.apiKey,
       });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'Form not found' });
+      expect(res.body).toEqual(FORM_NOT_FOUND);
     });
 
     it("lets the owner's account key manage the form's domains", async () => {
@@ -542,7 +547,7 @@ describe('domain verification (e2e)', () => {
         json: { domain: 'x.example' },
       });
       expect(wrong.status).toBe(403);
-      expect(wrong.body).toEqual({ error: 'Invalid API key' });
+      expect(wrong.body).toEqual(INVALID_API_KEY);
       expect(await storedDomains(form.form.id)).toEqual([]);
     });
 

@@ -13,7 +13,12 @@ import {
   at,
   insertSubmissions,
   newestFirst,
-} from './submissions-fixtures.js';
+} from './factories/submissions.js';
+import {
+  FORM_NOT_FOUND,
+  INVALID_API_KEY,
+  SUBMISSION_NOT_FOUND,
+} from './support/errors.js';
 
 interface SubmissionPage {
   data: Array<{ id: string }>;
@@ -550,7 +555,7 @@ describe('submissions API (e2e)', () => {
           apiKey: owner.apiKey,
         });
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ error: 'Submission not found' });
+        expect(res.body).toEqual(SUBMISSION_NOT_FOUND);
       }
     });
 
@@ -573,7 +578,7 @@ describe('submissions API (e2e)', () => {
         apiKey: form.apiKey,
       });
       expect(again.status).toBe(404);
-      expect(again.body).toEqual({ error: 'Submission not found' });
+      expect(again.body).toEqual(SUBMISSION_NOT_FOUND);
       const read = await request(`${base(form)}/${rows[0].id}`, {
         apiKey: form.apiKey,
       });
@@ -591,7 +596,7 @@ describe('submissions API (e2e)', () => {
         apiKey: owner.apiKey,
       });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'Submission not found' });
+      expect(res.body).toEqual(SUBMISSION_NOT_FOUND);
       expect(await storedIds(other)).toEqual([foreign.id]);
     });
   });
@@ -701,7 +706,7 @@ describe('submissions API (e2e)', () => {
         ]) {
           const res = await request(url, { method, apiKey });
           expect(res.status, `${method} ${url}`).toBe(404);
-          expect(res.body).toEqual({ error: 'Form not found' });
+          expect(res.body).toEqual(FORM_NOT_FOUND);
         }
       }
       expect(await storedIds(form)).toEqual([row.id]);
@@ -720,7 +725,7 @@ describe('submissions API (e2e)', () => {
           apiKey: 'fgk_not-a-real-key-0000000000',
         });
         expect(wrong.status).toBe(403);
-        expect(wrong.body).toEqual({ error: 'Invalid API key' });
+        expect(wrong.body).toEqual(INVALID_API_KEY);
       }
       expect(await storedIds(form)).toEqual([row.id]);
     });
@@ -742,7 +747,7 @@ describe('submissions API (e2e)', () => {
         apiKey: owner.apiKey,
       });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'Form not found' });
+      expect(res.body).toEqual(FORM_NOT_FOUND);
     });
   });
 
