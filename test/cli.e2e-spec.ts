@@ -149,7 +149,9 @@ describe('operator CLI (e2e)', () => {
         prefix: output.apiKey.slice(0, 12),
         revokedAt: null,
       });
-      expect(await storedPasswordHash(t, output.accountId)).toMatch(/^scrypt\$131072\$8\$1\$/);
+      expect(await storedPasswordHash(t, output.accountId)).toMatch(
+        /^scrypt\$131072\$8\$1\$/,
+      );
       // The printed key works on the API at once.
       const created = await request(`${t.url}/api/v1/forms`, {
         apiKey: output.apiKey,

@@ -9,10 +9,7 @@ import { createForm } from './factories/forms.js';
 import { csrfOf, DashboardClient, textOf } from './support/dashboard-client.js';
 import { request } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
-import {
-  countRows,
-  storedSessionTokenHashes,
-} from './support/stored-rows.js';
+import { countRows, storedSessionTokenHashes } from './support/stored-rows.js';
 
 const XSS = '<img src=x onerror="window.__xss=1">';
 const ESCAPED_XSS = '&lt;img src=x onerror=&quot;window.__xss=1&quot;&gt;';
