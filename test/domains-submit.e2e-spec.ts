@@ -7,8 +7,9 @@ import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { startDnsServer, type TestDnsServer } from './support/dns-server.js';
-import { request, type RequestOptions } from './support/http.js';
+import { request } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { domainsApi } from './support/domains-api.js';
 
 const NO_VERIFIED_WARNING =
   'Domain verification is on but no domain is verified yet: only development hosts (localhost, 127.0.0.1, 192.168.x.x) can submit.';
@@ -33,17 +34,8 @@ describe('domain verification: enforcement on submit (e2e)', () => {
   });
   afterEach(() => dns.reset());
 
-  const domainsUrl = (formId: string) =>
-    `${t.url}/api/v1/forms/${formId}/domains`;
-  const api = (form: TestForm, path = '', options: RequestOptions = {}) =>
-    request(`${domainsUrl(form.form.id)}${path}`, {
-      apiKey: form.apiKey,
-      ...options,
-    });
-  const addDomain = (form: TestForm, domain: unknown) =>
-    api(form, '', { json: { domain } });
-  const verify = (form: TestForm, domain: string) =>
-    api(form, `/${encodeURIComponent(domain)}/verify`, { method: 'POST' });
+  const { api, addDomain, verify } = domainsApi(() => t);
+
   describe('enforcement on submit', () => {
     const submission = { name: 'Ada', email: 'ada@example.org' };
     let form: TestForm;

@@ -1,11 +1,10 @@
 // POST /api/v1/forms/:id/domains/:domain/verify against a real DNS server on loopback.
-import { FormDomain } from '../src/domain-verification/form-domain.entity.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
-import { createForm, type TestForm } from './factories/forms.js';
+import { createForm } from './factories/forms.js';
 import { startDnsServer, type TestDnsServer } from './support/dns-server.js';
-import { request, type RequestOptions } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { DOMAIN_NOT_FOUND } from './support/errors.js';
+import { domainsApi } from './support/domains-api.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -27,19 +26,7 @@ describe('domain verification: verifying (e2e)', () => {
   });
   afterEach(() => dns.reset());
 
-  const domainsUrl = (formId: string) =>
-    `${t.url}/api/v1/forms/${formId}/domains`;
-  const api = (form: TestForm, path = '', options: RequestOptions = {}) =>
-    request(`${domainsUrl(form.form.id)}${path}`, {
-      apiKey: form.apiKey,
-      ...options,
-    });
-  const addDomain = (form: TestForm, domain: unknown) =>
-    api(form, '', { json: { domain } });
-  const verify = (form: TestForm, domain: string) =>
-    api(form, `/${encodeURIComponent(domain)}/verify`, { method: 'POST' });
-  const storedDomain = (formId: string, domain: string) =>
-    t.dataSource.getRepository(FormDomain).findOneBy({ formId, domain });
+  const { addDomain, verify, storedDomain } = domainsApi(() => t);
 
   describe('verifying a domain', () => {
     it('add → publish → verify makes the domain verified', async () => {

@@ -2,9 +2,8 @@
 // /api/v1/forms/:id/domains, access, and the OpenAPI description. Verifying against a real DNS
 // server is in domains-verify.e2e-spec.ts, enforcement on submit in domains-submit.e2e-spec.ts.
 import { DomainVerificationService } from '../src/domain-verification/domain-verification.service.js';
-import { FormDomain } from '../src/domain-verification/form-domain.entity.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
-import { createForm, type TestForm } from './factories/forms.js';
+import { createForm } from './factories/forms.js';
 import { startDnsServer, type TestDnsServer } from './support/dns-server.js';
 import { request, type RequestOptions } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -13,6 +12,7 @@ import {
   FORM_NOT_FOUND,
   INVALID_API_KEY,
 } from './support/errors.js';
+import { domainsApi } from './support/domains-api.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TOKEN = /^[0-9a-f]{40}$/;
@@ -37,21 +37,10 @@ describe('domain verification (e2e)', () => {
   });
   afterEach(() => dns.reset());
 
-  const domainsUrl = (formId: string) =>
-    `${t.url}/api/v1/forms/${formId}/domains`;
-  const api = (form: TestForm, path = '', options: RequestOptions = {}) =>
-    request(`${domainsUrl(form.form.id)}${path}`, {
-      apiKey: form.apiKey,
-      ...options,
-    });
-  const addDomain = (form: TestForm, domain: unknown) =>
-    api(form, '', { json: { domain } });
-  const verify = (form: TestForm, domain: string) =>
-    api(form, `/${encodeURIComponent(domain)}/verify`, { method: 'POST' });
-  const storedDomains = (formId: string) =>
-    t.dataSource
-      .getRepository(FormDomain)
-      .find({ where: { formId }, order: { domain: 'ASC' } });
+  const { domainsUrl, api, addDomain, verify, storedDomains } = domainsApi(
+    () => t,
+  );
+
   describe('adding a domain', () => {
     it('answers 201 with the TXT record to publish and stores it pending', async () => {
       const form = await createForm(t, owner.account.id);

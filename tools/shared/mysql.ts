@@ -1,5 +1,19 @@
 // The MySQL/MariaDB database a benchmark runs against, made from a server URL.
-import { createConnection } from 'mysql2/promise';
+import { createConnection, type ConnectionOptions } from 'mysql2/promise';
+
+/** mysql2 options of a mysql:// or mariadb:// URL (its database, when it names one). */
+export function connectionOptions(url: string): ConnectionOptions {
+  const parsed = new URL(url);
+  const database = decodeURIComponent(parsed.pathname.slice(1));
+  return {
+    host: parsed.hostname,
+    port: Number(parsed.port || 3306),
+    user: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+    ...(database ? { database } : {}),
+    timezone: 'Z',
+  };
+}
 
 /**
  * Creates database `name` on the server of `url` (utf8mb4) — afresh when `recreate` —
@@ -13,12 +27,10 @@ export async function ensureDatabase(
   if (!/^[A-Za-z0-9_]+$/.test(name))
     throw new Error(`Unusable database name "${name}"`);
   const parsed = new URL(url);
-  const connection = await createConnection({
-    host: parsed.hostname,
-    port: Number(parsed.port || 3306),
-    user: decodeURIComponent(parsed.username),
-    password: decodeURIComponent(parsed.password),
-  });
+  parsed.pathname = '/';
+  const connection = await createConnection(
+    connectionOptions(parsed.toString()),
+  );
   try {
     if (recreate) await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
     await connection.query(

@@ -2,6 +2,7 @@
 // server's memory sampled, and the plan and index reads of the deep-page query.
 import { createConnection } from 'mysql2/promise';
 import { SubmissionSql } from '../../src/submissions/submission-sql.js';
+import { connectionOptions } from '../shared/mysql.js';
 import { procStatusMb } from '../shared/process.js';
 
 export interface Stats {
@@ -127,15 +128,7 @@ export async function explainDeepPage(
   cursorAt: Date,
   cursorId: string,
 ): Promise<{ plan: string; handlerReads: Record<string, number> }> {
-  const parsed = new URL(url);
-  const connection = await createConnection({
-    host: parsed.hostname,
-    port: Number(parsed.port || 3306),
-    user: decodeURIComponent(parsed.username),
-    password: decodeURIComponent(parsed.password),
-    database: decodeURIComponent(parsed.pathname.slice(1)),
-    timezone: 'Z',
-  });
+  const connection = await createConnection(connectionOptions(url));
   try {
     const { sql, params } = new SubmissionSql('mysql').rows({
       formId,
