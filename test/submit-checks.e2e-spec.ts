@@ -2,12 +2,11 @@
 // verification, against the real app. The rate limit is set high so it never interferes.
 import { ulid } from 'ulid';
 import { FormDomain } from '../src/domain-verification/form-domain.entity.js';
-import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
 import { request, type HttpResponse } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
-import { expectRouteHeaders } from './support/submit-route.js';
+import { expectRouteHeaders, submitApi } from './support/submit-route.js';
 
 const RECEIVED = { success: true, message: 'Submission received' };
 
@@ -25,13 +24,10 @@ describe('POST /api/submit/:formId: validation and domains (e2e)', () => {
     await t.close();
   });
 
-  const url = (id = formId) => `${t.url}/api/submit/${id}`;
-  const rows = (id = formId) =>
-    t.dataSource
-      .getRepository(Submission)
-      .find({ where: { formId: id }, order: { id: 'ASC' } });
-  const countRows = (id = formId) =>
-    t.dataSource.getRepository(Submission).countBy({ formId: id });
+  const { url, rows, countRows } = submitApi(
+    () => t,
+    () => formId,
+  );
 
   describe('validation', () => {
     let before: number;

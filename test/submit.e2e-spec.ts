@@ -3,12 +3,11 @@
 // domain verification are in submit-checks.e2e-spec.ts. The rate limit itself is proven in
 // submit-rate-limit.e2e-spec.ts; here it is set high so the many requests never meet it.
 import { ulid } from 'ulid';
-import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
 import { request } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
-import { expectRouteHeaders } from './support/submit-route.js';
+import { expectRouteHeaders, submitApi } from './support/submit-route.js';
 
 const RECEIVED = { success: true, message: 'Submission received' };
 const UNSUPPORTED =
@@ -28,13 +27,10 @@ describe('POST /api/submit/:formId (e2e)', () => {
     await t.close();
   });
 
-  const url = (id = formId) => `${t.url}/api/submit/${id}`;
-  const rows = (id = formId) =>
-    t.dataSource
-      .getRepository(Submission)
-      .find({ where: { formId: id }, order: { id: 'ASC' } });
-  const countRows = (id = formId) =>
-    t.dataSource.getRepository(Submission).countBy({ formId: id });
+  const { url, rows, countRows } = submitApi(
+    () => t,
+    () => formId,
+  );
 
   describe('a valid submission is stored', () => {
     it('stores a form-encoded post with its metadata, committed before the 200', async () => {

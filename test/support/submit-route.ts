@@ -1,5 +1,21 @@
 // What the POST /api/submit/:formId specs share.
+import { Submission } from '../../src/submissions/submission.entity.js';
 import type { HttpResponse } from './http.js';
+import type { TestApp } from './test-app.js';
+
+/**
+ * The submit URL and the stored rows of a form (the spec's default form unless another
+ * id is given), bound to the spec's test app (getters: both are set in beforeAll).
+ */
+export function submitApi(app: () => TestApp, defaultFormId: () => string) {
+  const repo = () => app().dataSource.getRepository(Submission);
+  return {
+    url: (id = defaultFormId()) => `${app().url}/api/submit/${id}`,
+    rows: (id = defaultFormId()) =>
+      repo().find({ where: { formId: id }, order: { id: 'ASC' } }),
+    countRows: (id = defaultFormId()) => repo().countBy({ formId: id }),
+  };
+}
 
 /**
  * The CORS and rate-limit headers every response of the route carries, in a spec whose

@@ -15,6 +15,9 @@ import { SubmissionRepository } from '../../src/submissions/submission.repositor
 import { seedSubmissions } from '../submissions/seed-submissions.js';
 import { BENCH_SECRET, log } from './process.js';
 
+/** Matches nothing: a search for it examines its whole per-request budget. */
+export const RARE_TERM = 'no-such-text';
+
 export type PreparingApp = Awaited<ReturnType<typeof createApp>>;
 
 /** The app on `databaseUrl`, connected, never listening, logging nothing. */

@@ -27,6 +27,7 @@ import {
   benchAccount,
   benchForm,
   openPreparingApp,
+  RARE_TERM,
   seedUpTo,
 } from '../shared/bench-data.js';
 import { AccountsService } from '../../src/accounts/accounts.service.js';
@@ -52,7 +53,6 @@ const ROWS = Number(env.BENCH_STALL_ROWS ?? 300_000);
 const EXPORTS = Number(env.BENCH_STALL_EXPORTS ?? 10);
 const IDLE_SUBMITS = 150;
 const SEARCH_SECONDS = 15;
-const RARE_TERM = 'no-such-text';
 const BENCH_EMAIL = 'bench-stall@formgate.example';
 const EXPORT_FORM = 'Bench export form';
 const SUBMIT_FORM = 'Bench submit form';

@@ -18,6 +18,7 @@ import {
   benchAccount,
   benchForm,
   openPreparingApp,
+  RARE_TERM,
   seedUpTo,
 } from '../shared/bench-data.js';
 import { ensureDatabase } from '../shared/mysql.js';
@@ -43,8 +44,6 @@ const RUNS = Number(env.BENCH_RUNS ?? 30);
 const DEPTH = 10_000;
 const PAGE = 25;
 const SEARCH_TERM = 'northwind';
-/** Matches nothing: the search examines its whole per-request budget. */
-const RARE_TERM = 'no-such-text';
 const BENCH_EMAIL = 'bench@formgate.example';
 const BENCH_FORM = 'Bench contact form';
 const MAX_DEEP_RATIO = 1.5;
