@@ -3,7 +3,7 @@
 // form that has submissions, every read route must then answer with that real data.
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
-import { at, insertSubmissions } from './submissions-fixtures.js';
+import { at, insertSubmissions } from './factories/submissions.js';
 import { request } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 

@@ -6,12 +6,8 @@ import { createAccount, type TestAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { request } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
-
-const API_KEY_REQUIRED = {
-  error:
-    'API key required: send it in the x-api-key header or the apiKey query parameter',
-};
-const INVALID_API_KEY = { error: 'Invalid API key' };
+import { API_KEY_REQUIRED, INVALID_API_KEY } from './support/errors.js';
+import { storedForm } from './support/stored-rows.js';
 
 describe('API key authentication (e2e)', () => {
   let t: TestApp;
@@ -55,11 +51,7 @@ describe('API key authentication (e2e)', () => {
         expect(res.status, `${method} ${url}`).toBe(401);
         expect(res.body).toEqual(API_KEY_REQUIRED);
       }
-      const [row] = await t.dataSource.query(
-        'SELECT name FROM form WHERE id = ?',
-        [contact.form.id],
-      );
-      expect(row.name).toBe('Contact');
+      expect((await storedForm(t, contact.form.id))?.name).toBe('Contact');
     });
 
     it('treats an empty header or query value as no key', async () => {

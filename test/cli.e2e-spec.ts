@@ -21,6 +21,11 @@ import {
   usingMysql,
   type TestDatabase,
 } from './support/test-database.js';
+import {
+  countRows,
+  storedApiKeys,
+  storedPasswordHash,
+} from './support/stored-rows.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const PASSWORD = 'correct-horse-42';
@@ -137,21 +142,16 @@ describe('operator CLI (e2e)', () => {
         .get(AccountsService)
         .authenticate(address, PASSWORD);
       expect(account?.id).toBe(output.accountId);
-      const [row] = await t.dataSource.query(
-        'SELECT accountId, keyHash, prefix, revokedAt FROM account_api_key WHERE accountId = ?',
-        [output.accountId],
-      );
+      const [row] = await storedApiKeys(t, output.accountId);
       expect(row).toMatchObject({
         accountId: output.accountId,
         keyHash: sha256(output.apiKey),
         prefix: output.apiKey.slice(0, 12),
         revokedAt: null,
       });
-      const [stored] = await t.dataSource.query(
-        'SELECT passwordHash FROM account WHERE id = ?',
-        [output.accountId],
+      expect(await storedPasswordHash(t, output.accountId)).toMatch(
+        /^scrypt\$131072\$8\$1\$/,
       );
-      expect(stored.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
       // The printed key works on the API at once.
       const created = await request(`${t.url}/api/v1/forms`, {
         apiKey: output.apiKey,
@@ -223,9 +223,8 @@ describe('operator CLI (e2e)', () => {
     expect(output.apiKey).not.toBe(account.apiKey);
 
     await withApp(async (t) => {
-      const rows = await t.dataSource.query(
-        'SELECT name, keyHash FROM account_api_key WHERE accountId = ? ORDER BY name',
-        [account.accountId],
+      const rows = (await storedApiKeys(t, account.accountId)).map(
+        ({ name, keyHash }) => ({ name, keyHash }),
       );
       expect(rows).toEqual([
         { name: 'Billing service', keyHash: sha256(output.apiKey) },
@@ -285,11 +284,9 @@ describe('operator CLI (e2e)', () => {
         'An account with this email already exists',
       );
       await withApp(async (t) => {
-        const [{ n }] = await t.dataSource.query(
-          'SELECT COUNT(*) AS n FROM account WHERE email = ?',
-          [address],
-        );
-        expect(Number(n)).toBe(1);
+        expect(
+          await countRows(t, 'account', { column: 'email', value: address }),
+        ).toBe(1);
       });
     });
 

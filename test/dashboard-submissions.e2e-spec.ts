@@ -7,7 +7,7 @@ import { Submission } from '../src/submissions/submission.entity.js';
 import { SubmissionStatsService } from '../src/submissions/submission-stats.service.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
-import { at, insertSubmissions } from './submissions-fixtures.js';
+import { at, insertSubmissions } from './factories/submissions.js';
 import { csrfOf, DashboardClient, textOf } from './support/dashboard-client.js';
 import { request } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';

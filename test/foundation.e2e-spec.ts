@@ -3,6 +3,8 @@ import { createAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
 import { request } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { BODY_TOO_LARGE, INVALID_JSON } from './support/errors.js';
+import { storedForm } from './support/stored-rows.js';
 
 describe('foundation (e2e)', () => {
   let t: TestApp;
@@ -43,7 +45,7 @@ describe('foundation (e2e)', () => {
         body: '{"name": "oops",',
       });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Request body is not valid JSON' });
+      expect(res.body).toEqual(INVALID_JSON);
     });
 
     it('answers a 2 MB body with a 413 {error}', async () => {
@@ -53,7 +55,7 @@ describe('foundation (e2e)', () => {
         body: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }),
       });
       expect(res.status).toBe(413);
-      expect(res.body).toEqual({ error: 'Request body is too large' });
+      expect(res.body).toEqual(BODY_TOO_LARGE);
     });
 
     it('answers a text/plain body with a 415 {error}', async () => {
@@ -109,7 +111,7 @@ describe('foundation (e2e)', () => {
       });
       expect(res.status).toBe(400);
       // Fastify's JSON parser refuses prototype keys without saying why.
-      expect(res.body).toEqual({ error: 'Request body is not valid JSON' });
+      expect(res.body).toEqual(INVALID_JSON);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
   });
@@ -118,12 +120,9 @@ describe('foundation (e2e)', () => {
     it('stores accounts and forms through the migrated schema', async () => {
       const { account } = await createAccount(t);
       const { form } = await createForm(t, account.id);
-      const [row] = await t.dataSource.query(
-        'SELECT id, name, fields, domainVerification FROM form WHERE id = ?',
-        [form.id],
-      );
-      expect(row.id).toBe(form.id);
-      expect(row.name).toBe('Contact');
+      const row = await storedForm(t, form.id);
+      expect(row?.id).toBe(form.id);
+      expect(row?.name).toBe('Contact');
       expect(form.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     });
 

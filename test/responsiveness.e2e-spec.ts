@@ -4,7 +4,7 @@
 // on the event loop; before exports and searches took turns, one 300k-row export held
 // it for seconds and a burst of searches for most of a second.
 import { SEARCH_SCAN_ROWS } from '../src/submissions/submissions.service.js';
-import { seedSubmissions } from '../src/submissions/tools/seed-submissions.js';
+import { seedSubmissions } from '../tools/submissions/seed-submissions.js';
 import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';

@@ -9,8 +9,8 @@ import {
   at,
   insertSubmissions,
   newestFirst,
-  parseCsv,
-} from './submissions-fixtures.js';
+} from './factories/submissions.js';
+import { parseCsv } from './support/csv.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 

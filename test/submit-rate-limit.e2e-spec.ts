@@ -1,4 +1,4 @@
-// Interface §4 rule 7 and §8: SUBMIT_RATE_LIMIT submissions per SUBMIT_RATE_WINDOW_SECONDS
+// The submit rate limit: SUBMIT_RATE_LIMIT submissions per SUBMIT_RATE_WINDOW_SECONDS
 // per client IP (defaults 10 / 60), headers on every response, TRUST_PROXY respected.
 import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';

@@ -3,7 +3,8 @@
 // the table's own entries, never Object.prototype's built-ins.
 import { AccountsService } from '../src/accounts/accounts.service.js';
 import { createForm } from './factories/forms.js';
-import { insertSubmissions, parseCsv } from './submissions-fixtures.js';
+import { insertSubmissions } from './factories/submissions.js';
+import { parseCsv } from './support/csv.js';
 import { DashboardClient, textOf } from './support/dashboard-client.js';
 import { request } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';

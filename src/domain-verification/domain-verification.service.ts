@@ -56,7 +56,8 @@ export class DomainVerificationService implements OnModuleInit {
   }
 
   /**
-   * The submit pipeline's domain check (DESIGN §5 step 3). Resolves to null when the
+   * The submit pipeline's domain check (the third check, after the rate limit and the form
+   * lookup; see docs/architecture.md). Resolves to null when the
    * request may proceed, or to the reason (a sentence for the 403 body) when it may not.
    * Forms without domain verification always pass.
    */

@@ -123,7 +123,7 @@ DEVELOPMENT_ADDRESSES.addSubnet('192.168.0.0', 16, 'ipv4');
 DEVELOPMENT_ADDRESSES.addAddress('::1', 'ipv6');
 
 /**
- * A host from which submissions always pass (interface rule 5): `localhost`,
+ * A host from which submissions always pass, verification or not (development): `localhost`,
  * `*.localhost`, 127.0.0.0/8, `::1` and 192.168.0.0/16, IPv4-mapped IPv6 forms included.
  * `host` is a URL hostname (IPv6 in brackets allowed), compared as a parsed value.
  */
@@ -206,7 +206,9 @@ export type OriginDecision =
   | { allowed: false; reason: string };
 
 /**
- * The whole rule of DESIGN §5 step 3 for a form with domain verification on. Development
+ * The whole origin rule for a form with domain verification on: the request's site is the
+ * host of Origin, else of Referer, and must be a verified domain of the form or a subdomain
+ * of one, unless it is a development host (see isDevelopmentHost). Development
  * hosts are decided before the verified domains are needed (`verifiedDomains` is a thunk
  * so the hot path skips loading them for local development).
  */

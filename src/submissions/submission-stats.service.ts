@@ -1,13 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import type { Form } from '../forms/form.entity.js';
-import { Submission } from './submission.entity.js';
 import {
   parseFilters,
   type SubmissionFilterInput,
 } from './submission-filters.js';
-import { sqlDatetime } from './submission-rows.js';
+import { SubmissionRepository } from './submission.repository.js';
 
 export interface DailyCount {
   /** UTC calendar day, YYYY-MM-DD. */
@@ -25,10 +22,7 @@ export function utcDay(date: Date): string {
 /** Counts over a form's submissions, for the dashboard: per day, and in a date range. */
 @Injectable()
 export class SubmissionStatsService {
-  constructor(
-    @InjectRepository(Submission)
-    private readonly submissions: Repository<Submission>,
-  ) {}
+  constructor(private readonly submissions: SubmissionRepository) {}
 
   /**
    * Submissions per UTC day over the last `days` days, today included, oldest first,
@@ -46,15 +40,7 @@ export class SubmissionStatsService {
       now.getUTCDate(),
     );
     const first = new Date(today - (days - 1) * DAY_MS);
-    const rows = await this.submissions
-      .createQueryBuilder('s')
-      .select(this.dayExpression(), 'day')
-      .addSelect('COUNT(*)', 'count')
-      .where('s.formId = :formId', { formId: form.id })
-      .andWhere('s.createdAt >= :first', { first: sqlDatetime(first) })
-      .groupBy('day')
-      .getRawMany<{ day: string; count: number | string }>();
-    const byDay = new Map(rows.map((row) => [row.day, Number(row.count)]));
+    const byDay = await this.submissions.dailyCounts(form.id, first);
     return Array.from({ length: days }, (_, i) => {
       const day = utcDay(new Date(first.getTime() + i * DAY_MS));
       return { day, count: byDay.get(day) ?? 0 };
@@ -67,19 +53,6 @@ export class SubmissionStatsService {
     range: Pick<SubmissionFilterInput, 'from' | 'to'> = {},
   ): Promise<number> {
     const { from, to } = parseFilters({ from: range.from, to: range.to });
-    const query = this.submissions
-      .createQueryBuilder('s')
-      .where('s.formId = :formId', { formId: form.id });
-    if (from)
-      query.andWhere('s.createdAt >= :from', { from: sqlDatetime(from) });
-    if (to) query.andWhere('s.createdAt < :to', { to: sqlDatetime(to) });
-    return query.getCount();
-  }
-
-  /** createdAt's UTC day as text: stored as text on SQLite, as DATETIME on MySQL/MariaDB. */
-  private dayExpression(): string {
-    return this.submissions.manager.connection.options.type === 'better-sqlite3'
-      ? 'substr(s.createdAt, 1, 10)'
-      : "DATE_FORMAT(s.createdAt, '%Y-%m-%d')";
+    return this.submissions.countInRange(form.id, { from, to });
   }
 }

@@ -3,10 +3,8 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Readable, type Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Repository } from 'typeorm';
 import { takeTurn } from '../common/event-loop-turns.js';
 import type { Form } from '../forms/form.entity.js';
 import {
@@ -15,95 +13,62 @@ import {
   INVALID_CURSOR,
   type SubmissionPosition,
 } from './cursor.js';
-import type { ExportFormat } from './dto/export-submissions-query.dto.js';
-import {
-  DEFAULT_PAGE_SIZE,
-  MAX_PAGE_SIZE,
-} from './dto/list-submissions-query.dto.js';
+import { DEFAULT_PAGE_SIZE } from './dto/list-submissions-query.dto.js';
 import type {
   DeletedSubmissionsDto,
   SubmissionDto,
   SubmissionPageDto,
 } from './dto/submission.dto.js';
-import { csvRow } from './export/csv.js';
-import { exportFilename } from './export/export-filename.js';
 import {
-  csvLine,
-  CSV_COLUMNS,
-  exportChunks,
-  firstBatch,
-  keysInOrder,
-  ndjsonLine,
-  type ExportPlan,
-} from './export/submission-export.js';
-import { Submission } from './submission.entity.js';
+  openExport,
+  type ExportSubmissionsQuery,
+  type SubmissionExport,
+} from './export/open-export.js';
 import {
   parseFilters,
   type SubmissionFilterInput,
 } from './submission-filters.js';
 import {
-  ALL_COLUMNS,
   positionOf,
-  SubmissionRowReader,
   toData,
   toDate,
   type SubmissionRow,
 } from './submission-rows.js';
+import {
+  SubmissionRepository,
+  type FormSubmissionStats,
+} from './submission.repository.js';
 
 export {
   EXPORT_BATCH_SIZE,
   EXPORT_CHUNK_CHARS,
   MAX_CSV_COLUMNS,
 } from './export/submission-export.js';
-export { SEARCH_SCAN_ROWS } from './submission-rows.js';
+export {
+  UTF8_BOM,
+  type ExportSubmissionsQuery,
+  type SubmissionExport,
+} from './export/open-export.js';
+export {
+  SEARCH_SCAN_ROWS,
+  type FormSubmissionStats,
+} from './submission.repository.js';
 
 export const SUBMISSION_NOT_FOUND = 'Submission not found';
 
 /** Rows per statement while bulk-deleting, so no statement holds locks for long. */
 export const DELETE_BATCH_SIZE = 1000;
 
+/** `limit` is checked by ListSubmissionsQueryDto (1 to MAX_PAGE_SIZE) before it gets here. */
 export interface ListSubmissionsQuery extends SubmissionFilterInput {
   limit?: number;
   cursor?: string;
 }
 
-export interface ExportSubmissionsQuery extends SubmissionFilterInput {
-  format?: ExportFormat;
-  /** CSV only: a leading UTF-8 byte order mark, which Excel needs to read UTF-8. */
-  bom?: boolean;
-}
-
-/** U+FEFF, written as the UTF-8 bytes EF BB BF. */
-export const UTF8_BOM = '\uFEFF';
-
-export interface SubmissionExport {
-  /** The file, produced batch by batch as it is read; destroy it to stop early. */
-  stream: Readable;
-  contentType: string;
-  filename: string;
-}
-
-export interface FormSubmissionStats {
-  count: number;
-  lastAt: Date | null;
-}
-
-const CONTENT_TYPES: Record<ExportFormat, string> = {
-  csv: 'text/csv; charset=utf-8',
-  ndjson: 'application/x-ndjson; charset=utf-8',
-};
-
 /** Listing, reading, deleting and exporting a form's submissions. */
 @Injectable()
 export class SubmissionsService {
-  private readonly reader: SubmissionRowReader;
-
-  constructor(
-    @InjectRepository(Submission)
-    private readonly submissions: Repository<Submission>,
-  ) {
-    this.reader = new SubmissionRowReader(submissions);
-  }
+  constructor(private readonly submissions: SubmissionRepository) {}
 
   /** One page, newest first, of the form's submissions matching the filters. */
   async list(
@@ -112,18 +77,13 @@ export class SubmissionsService {
   ): Promise<SubmissionPageDto> {
     const filters = parseFilters(query);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-      throw new BadRequestException(
-        `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
-      );
-    }
     let after: SubmissionPosition | undefined;
     if (query.cursor !== undefined) {
       after = decodeCursor(query.cursor);
       if (!after) throw new BadRequestException(INVALID_CURSOR);
     }
     // One row more than asked tells whether a next page exists, without a COUNT.
-    const { rows, scannedThrough } = await this.reader.read({
+    const { rows, scannedThrough } = await this.submissions.read({
       formId: form.id,
       filters,
       direction: 'DESC',
@@ -141,20 +101,14 @@ export class SubmissionsService {
   }
 
   async findOne(form: Form, submissionId: string): Promise<SubmissionDto> {
-    const row = await this.submissions.findOneBy({
-      formId: form.id,
-      id: submissionId,
-    });
+    const row = await this.submissions.findOne(form.id, submissionId);
     if (!row) throw new NotFoundException(SUBMISSION_NOT_FOUND);
     return this.map(row);
   }
 
   async remove(form: Form, submissionId: string): Promise<void> {
-    const result = await this.submissions.delete({
-      formId: form.id,
-      id: submissionId,
-    });
-    if (!result.affected) throw new NotFoundException(SUBMISSION_NOT_FOUND);
+    const deleted = await this.submissions.deleteIds(form.id, [submissionId]);
+    if (!deleted) throw new NotFoundException(SUBMISSION_NOT_FOUND);
   }
 
   /**
@@ -172,7 +126,7 @@ export class SubmissionsService {
       // Each batch is a statement on SQLite's (synchronous) driver: one turn each.
       await takeTurn();
       const ids = (
-        await this.reader.rows({
+        await this.submissions.rows({
           formId: form.id,
           filters,
           direction: 'ASC',
@@ -181,96 +135,25 @@ export class SubmissionsService {
         })
       ).map((row) => row.id);
       if (ids.length === 0) break;
-      const result = await this.submissions
-        .createQueryBuilder()
-        .delete()
-        .from(Submission)
-        .where('formId = :formId', { formId: form.id })
-        .andWhere('id IN (:...ids)', { ids })
-        .execute();
-      deleted += result.affected ?? 0;
+      deleted += await this.submissions.deleteIds(form.id, ids);
       if (ids.length < DELETE_BATCH_SIZE) break;
     }
     return { deleted };
   }
 
   /** Submission count and latest submission time per form (forms without any: count 0). */
-  async countByForms(
+  countByForms(
     formIds: readonly string[],
   ): Promise<Map<string, FormSubmissionStats>> {
-    const stats = new Map<string, FormSubmissionStats>();
-    for (const id of formIds) stats.set(id, { count: 0, lastAt: null });
-    const unique = [...stats.keys()];
-    for (let i = 0; i < unique.length; i += 500) {
-      const rows = await this.submissions
-        .createQueryBuilder('s')
-        .select('s.formId', 'formId')
-        .addSelect('COUNT(*)', 'count')
-        .addSelect('MAX(s.createdAt)', 'lastAt')
-        .where('s.formId IN (:...ids)', { ids: unique.slice(i, i + 500) })
-        .groupBy('s.formId')
-        .getRawMany<{
-          formId: string;
-          count: number | string;
-          lastAt: Date | string | null;
-        }>();
-      for (const row of rows) {
-        stats.set(row.formId, {
-          count: Number(row.count),
-          lastAt: row.lastAt === null ? null : toDate(row.lastAt),
-        });
-      }
-    }
-    return stats;
+    return this.submissions.countByForms(formIds);
   }
 
-  /**
-   * Opens a streamed export, newest first, with the list's filters. The first batch is
-   * read before this resolves, so a database failure still becomes an error response;
-   * the rest is read batch by batch as the consumer pulls (keyset queries, never
-   * OFFSET), and destroying the stream stops the reading.
-   */
-  async openExport(
+  /** A streamed export, newest first, with the list's filters (see export/open-export.ts). */
+  openExport(
     form: Form,
     query: ExportSubmissionsQuery = {},
   ): Promise<SubmissionExport> {
-    const format = query.format ?? 'csv';
-    const filters = parseFilters(query);
-    let plan: ExportPlan;
-    if (format === 'csv') {
-      const columns =
-        form.fields.length > 0
-          ? form.fields.map((field) => field.id)
-          : await keysInOrder(this.reader, form.id, filters);
-      plan = {
-        formId: form.id,
-        filters,
-        columns: CSV_COLUMNS,
-        header:
-          (query.bom ? UTF8_BOM : '') + csvRow(['id', 'createdAt', ...columns]),
-        encode: (row) => csvLine(row, columns),
-      };
-    } else {
-      plan = {
-        formId: form.id,
-        filters,
-        columns: ALL_COLUMNS,
-        header: '',
-        encode: ndjsonLine,
-      };
-    }
-    const first = await firstBatch(this.reader, plan);
-    return {
-      stream: Readable.from(
-        exportChunks(this.reader, plan, first),
-        // Strings go to the socket as they are (Node encodes them into memory it
-        // frees once written, not into Buffers waiting for a GC); a few chunks are
-        // read ahead.
-        { objectMode: true, highWaterMark: 4 },
-      ),
-      contentType: CONTENT_TYPES[format],
-      filename: exportFilename(form.name, format),
-    };
+    return openExport(this.submissions, form, query);
   }
 
   /** Writes an export into `destination` (e.g. a dashboard response), resolving at the end. */

@@ -8,7 +8,7 @@ import { AccountsService } from '../../src/accounts/accounts.service.js';
 import { Form } from '../../src/forms/form.entity.js';
 import { Submission } from '../../src/submissions/submission.entity.js';
 import { createForm } from '../factories/forms.js';
-import { insertSubmissions } from '../submissions-fixtures.js';
+import { insertSubmissions } from '../factories/submissions.js';
 import { describeBrowser, launchBrowser } from '../support/browser.js';
 import { screenshot } from '../support/dashboard-browser.js';
 import { request } from '../support/http.js';

@@ -23,3 +23,15 @@ export async function createAccount(
   const { apiKey } = await accounts.createApiKey(account.id, 'tests');
   return { account, apiKey };
 }
+
+/** Another account API key (fga_…) of the account, named `name`. */
+export async function createAccountApiKey(
+  t: TestApp,
+  accountId: string,
+  name = 'another key',
+): Promise<string> {
+  const { apiKey } = await t.app
+    .get(AccountsService)
+    .createApiKey(accountId, name);
+  return apiKey;
+}

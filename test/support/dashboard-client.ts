@@ -104,3 +104,21 @@ export function textOf(html: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+let emailCounter = 0;
+/** An email address no other account of this test process uses. */
+export const freshEmail = (prefix = 'owner'): string =>
+  `${prefix}${++emailCounter}-${Date.now()}@example.com`;
+
+/** A signed-in client of a brand-new account, signed up through the dashboard from `ip`. */
+export async function signedInClient(
+  baseUrl: string,
+  ip = '203.0.113.1',
+  email = freshEmail(),
+): Promise<DashboardClient> {
+  const client = new DashboardClient(baseUrl);
+  client.headers['x-forwarded-for'] = ip;
+  const page = await client.signUp(email);
+  expect(page.status).toBe(303);
+  return client;
+}

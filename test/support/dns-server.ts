@@ -17,7 +17,7 @@
 import dns2, { type Packet as DnsPacket } from 'dns2';
 
 const { Packet, UDPServer } = dns2;
-// RFC 1035 §4.1.1 response codes (dns2 does not type its own table).
+// DNS response codes (RCODE) of the message header (dns2 does not type its own table).
 const RCODE: Record<FailureCode, number> = {
   SERVFAIL: 2,
   NXDOMAIN: 3,

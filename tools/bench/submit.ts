@@ -13,12 +13,21 @@
 // is 1 when a target is missed.
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createConnection } from 'mysql2/promise';
+import { ensureDatabase } from '../shared/mysql.js';
+import {
+  BENCH_SECRET,
+  CLI_JS,
+  freePort,
+  log,
+  MAIN_JS,
+  procStatusMb,
+  sleep,
+  waitFor,
+} from '../shared/process.js';
 
 const env = process.env;
 const MARIADB = env.BENCH_MARIADB_URL ?? 'mariadb://root@127.0.0.1:3306';
@@ -27,11 +36,7 @@ const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
 const WARMUP_SECONDS = 3;
-const SECRET = 'formgate-bench-secret-not-for-production-0123456789';
 
-const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
-const MAIN_JS = join(ROOT, 'dist/src/main.js');
-const CLI_JS = join(ROOT, 'dist/src/cli.js');
 const FLOOR_JS = fileURLToPath(new URL('./floor-server.js', import.meta.url));
 
 const FIELDS = [
@@ -53,43 +58,8 @@ const TARGETS = {
   coldStartMs: 1500,
 };
 
-function log(message: string): void {
-  process.stderr.write(`${message}\n`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(port));
-    });
-    server.on('error', fail);
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      await response.arrayBuffer();
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} never became ready`);
-    await sleep(10);
-  }
-}
-
 function rssMb(child: ChildProcess): number {
-  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 102.4) / 10;
+  return Math.round(procStatusMb(child.pid ?? 0, 'VmRSS') * 10) / 10;
 }
 
 interface Server {
@@ -106,7 +76,7 @@ function formgateEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
     HOST: '127.0.0.1',
     PORT: String(port),
     DATABASE_URL: databaseUrl,
-    APP_SECRET: SECRET,
+    APP_SECRET: BENCH_SECRET,
     // The limit stays on (every request is counted) but never refuses the load.
     SUBMIT_RATE_LIMIT: '1000000',
     SUBMIT_RATE_WINDOW_SECONDS: '10',
@@ -246,22 +216,8 @@ function median(runs: Run[]): Run {
   };
 }
 
-async function recreateDatabase(): Promise<string> {
-  const base = new URL(MARIADB);
-  const connection = await createConnection({
-    host: base.hostname,
-    port: Number(base.port || 3306),
-    user: decodeURIComponent(base.username),
-    password: decodeURIComponent(base.password),
-  });
-  await connection.query(`DROP DATABASE IF EXISTS \`${DATABASE}\``);
-  await connection.query(
-    `CREATE DATABASE \`${DATABASE}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-  );
-  await connection.end();
-  const url = new URL(MARIADB);
-  url.pathname = `/${DATABASE}`;
-  return url.toString();
+function recreateDatabase(): Promise<string> {
+  return ensureDatabase(MARIADB, DATABASE, { recreate: true });
 }
 
 async function stop(server: Server): Promise<void> {

@@ -10,8 +10,8 @@ import {
   toDate,
   type RowBatch,
   type SubmissionRow,
-  type SubmissionRowReader,
 } from '../submission-rows.js';
+import type { SubmissionRepository } from '../submission.repository.js';
 import { csvRow } from './csv.js';
 
 /**
@@ -48,11 +48,11 @@ export interface ExportPlan {
 
 /** The first batch of an export, read before the response starts (errors become statuses). */
 export async function firstBatch(
-  reader: SubmissionRowReader,
+  submissions: SubmissionRepository,
   plan: ExportPlan,
 ): Promise<RowBatch> {
   await takeTurn();
-  return reader.read({
+  return submissions.read({
     formId: plan.formId,
     filters: plan.filters,
     direction: 'DESC',
@@ -62,7 +62,7 @@ export async function firstBatch(
 }
 
 export async function* exportChunks(
-  reader: SubmissionRowReader,
+  submissions: SubmissionRepository,
   plan: ExportPlan,
   first: RowBatch,
 ): AsyncGenerator<string> {
@@ -84,7 +84,7 @@ export async function* exportChunks(
     const after = resumeAfter(batch, EXPORT_BATCH_SIZE);
     if (!after) break;
     await takeTurn();
-    batch = await reader.read({
+    batch = await submissions.read({
       formId: plan.formId,
       filters: plan.filters,
       direction: 'DESC',
@@ -102,7 +102,7 @@ export async function* exportChunks(
  * rows in batches, one turn each; only the key set is kept.
  */
 export async function keysInOrder(
-  reader: SubmissionRowReader,
+  submissions: SubmissionRepository,
   formId: string,
   filters: SubmissionFilters,
 ): Promise<string[]> {
@@ -110,7 +110,7 @@ export async function keysInOrder(
   let after: SubmissionPosition | undefined;
   for (;;) {
     await takeTurn();
-    const batch = await reader.read({
+    const batch = await submissions.read({
       formId,
       filters,
       direction: 'ASC',

@@ -17,26 +17,27 @@
 // OS gave to other processes). Exit code 1 when the longest stall during exports or
 // searches reaches 50 ms, or a submission's p99 during exports reaches 100 ms. The export
 // readers run in a worker thread, so reading 10 streams never delays this process's timings.
-import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import {
   isMainThread,
   parentPort,
   Worker,
   workerData,
 } from 'node:worker_threads';
-import { DataSource } from 'typeorm';
-import { AccountsService } from '../../accounts/accounts.service.js';
-import { createApp } from '../../app.setup.js';
-import { loadConfig } from '../../config/app-config.js';
-import { DatabaseStateService } from '../../database/database-state.service.js';
-import { Form } from '../../forms/form.entity.js';
-import { FormsService } from '../../forms/forms.service.js';
-import { Submission } from '../submission.entity.js';
+import {
+  benchAccount,
+  benchForm,
+  openPreparingApp,
+  RARE_TERM,
+  seedUpTo,
+} from '../shared/bench-data.js';
+import { AccountsService } from '../../src/accounts/accounts.service.js';
+import {
+  BENCH_SECRET,
+  log,
+  startServer,
+  stopChild,
+  type StartedServer,
+} from '../shared/process.js';
 import {
   healthRequest,
   phase,
@@ -44,7 +45,6 @@ import {
   TIMED_EVERY_MS,
   type PhaseResult,
 } from './bench-timing.js';
-import { seedSubmissions } from './seed-submissions.js';
 
 const env = process.env;
 const DATABASE_URL =
@@ -53,15 +53,12 @@ const ROWS = Number(env.BENCH_STALL_ROWS ?? 300_000);
 const EXPORTS = Number(env.BENCH_STALL_EXPORTS ?? 10);
 const IDLE_SUBMITS = 150;
 const SEARCH_SECONDS = 15;
-const RARE_TERM = 'no-such-text';
-const BENCH_SECRET = 'formgate-bench-secret-not-for-production-0123456789';
 const BENCH_EMAIL = 'bench-stall@formgate.example';
 const EXPORT_FORM = 'Bench export form';
 const SUBMIT_FORM = 'Bench submit form';
 const MAX_SUBMIT_P99_MS = 100;
 const MAX_STALL_MS = 50;
 
-const MAIN_JS = fileURLToPath(new URL('../../main.js', import.meta.url));
 const PROBE_JS = new URL('./loop-stall-probe.js', import.meta.url).href;
 
 interface ExportResult {
@@ -72,32 +69,11 @@ interface ExportResult {
   seconds: number;
 }
 
-function log(message: string): void {
-  process.stderr.write(`${message}\n`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function startServer(port: number): Promise<{
-  child: ChildProcess;
-  url: string;
-}> {
-  const child = spawn(process.execPath, ['--import', PROBE_JS, MAIN_JS], {
+/** The server, with the stall probe preloaded and the submit limit out of the way. */
+function startProbedServer(): Promise<StartedServer> {
+  return startServer({
+    nodeArgs: ['--import', PROBE_JS],
     env: {
-      PATH: env.PATH ?? '',
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
       DATABASE_URL,
       APP_SECRET: BENCH_SECRET,
       LOG_LEVEL: 'warn',
@@ -105,20 +81,6 @@ async function startServer(port: number): Promise<{
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`Server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/health/ready`)).ok) return { child, url };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGTERM');
-  throw new Error('Server did not become ready within 60 s');
 }
 
 /** Reads one export to its end; counts records by line ends (native indexOf, not a JS loop). */
@@ -213,56 +175,17 @@ async function prepare(): Promise<{
   apiKey: string;
   total: number;
 }> {
-  const config = loadConfig({
-    DATABASE_URL,
-    APP_SECRET: BENCH_SECRET,
-    LOG_LEVEL: 'warn',
-  });
   // Only prepares data (account, forms, key, rows), then closes: the measured server is
   // a separate process.
-  const app = await createApp(config, {
-    logDestination: new Writable({ write: (_c, _e, done) => done() }),
-  });
+  const app = await openPreparingApp(DATABASE_URL);
   try {
-    await app.get(DatabaseStateService).whenConnected();
-    const dataSource = app.get(DataSource);
-    const accounts = app.get(AccountsService);
-    const forms = app.get(FormsService);
-    const account =
-      (await accounts.findByEmail(BENCH_EMAIL)) ??
-      (await accounts.create(BENCH_EMAIL, 'bench-password-0123456789'));
-    const formNamed = async (name: string) =>
-      (await dataSource
-        .getRepository(Form)
-        .findOneBy({ accountId: account.id, name })) ??
-      (
-        await forms.create(account.id, {
-          name,
-          fields: [
-            { id: 'name', type: 'text', label: 'Name', required: true },
-            { id: 'email', type: 'email', label: 'Email', required: true },
-            { id: 'company', type: 'text', label: 'Company' },
-            { id: 'message', type: 'textarea', label: 'Message' },
-          ],
-        })
-      ).form;
-    const exportForm = await formNamed(EXPORT_FORM);
-    const submitForm = await formNamed(SUBMIT_FORM);
-    const submissions = dataSource.getRepository(Submission);
-    const existing = await submissions.countBy({ formId: exportForm.id });
-    if (existing < ROWS) {
-      log(`Seeding ${(ROWS - existing).toLocaleString('en-US')} submissions …`);
-      await seedSubmissions(dataSource, {
-        formId: exportForm.id,
-        count: ROWS - existing,
-        seed: 7 + existing,
-      });
-    }
-    const total = await submissions.countBy({ formId: exportForm.id });
-    const { apiKey } = await accounts.createApiKey(
-      account.id,
-      `bench ${new Date().toISOString()}`,
-    );
+    const account = await benchAccount(app, BENCH_EMAIL);
+    const exportForm = await benchForm(app, account.id, EXPORT_FORM);
+    const submitForm = await benchForm(app, account.id, SUBMIT_FORM);
+    const total = await seedUpTo(app, exportForm.id, ROWS, { seed: 7 });
+    const { apiKey } = await app
+      .get(AccountsService)
+      .createApiKey(account.id, `bench ${new Date().toISOString()}`);
     return {
       exportFormId: exportForm.id,
       submitFormId: submitForm.id,
@@ -279,7 +202,7 @@ async function main(): Promise<void> {
     throw new Error('BENCH_STALL_DATABASE_URL must be an sqlite: URL');
   }
   const { exportFormId, submitFormId, apiKey, total } = await prepare();
-  const server = await startServer(await freePort());
+  const server = await startProbedServer();
   const submitUrl = `${server.url}/api/submit/${submitFormId}`;
   const listUrl = `${server.url}/api/v1/forms/${exportFormId}/submissions`;
   try {
@@ -370,11 +293,7 @@ async function main(): Promise<void> {
     );
     process.exitCode = Object.values(pass).every(Boolean) ? 0 : 1;
   } finally {
-    if (server.child.exitCode === null) {
-      const exited = once(server.child, 'exit');
-      server.child.kill('SIGTERM');
-      await exited;
-    }
+    await stopChild(server.child);
   }
 }
 

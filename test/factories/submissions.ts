@@ -1,11 +1,12 @@
-// Helpers shared by the submissions e2e specs: rows are inserted straight through the
-// repository with controlled createdAt values, independent of the public submit route.
+// Submissions for tests: rows are inserted straight through the repository with
+// controlled createdAt values, independent of the public submit route; and the helpers
+// the submissions specs share to compare them with what the API answers.
 import { ulid } from 'ulid';
 import {
   Submission,
   type SubmissionData,
-} from '../src/submissions/submission.entity.js';
-import type { TestApp } from './support/test-app.js';
+} from '../../src/submissions/submission.entity.js';
+import type { TestApp } from '../support/test-app.js';
 
 export interface SeedRow {
   id?: string;
@@ -60,48 +61,4 @@ export function asApi(row: Submission) {
     createdAt: row.createdAt.toISOString(),
     meta: { ip: row.ip, userAgent: row.userAgent, origin: row.origin },
   };
-}
-
-/** A strict RFC 4180 reader (CRLF records, quoted fields), to check what we write. */
-export function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let i = 0;
-  let quoted = false;
-  while (i < text.length) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 2;
-      } else if (c === '"') {
-        quoted = false;
-        i += 1;
-      } else {
-        field += c;
-        i += 1;
-      }
-    } else if (c === '"' && field === '') {
-      quoted = true;
-      i += 1;
-    } else if (c === ',') {
-      record.push(field);
-      field = '';
-      i += 1;
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i += 2;
-    } else if (c === '"' || c === '\n' || c === '\r') {
-      throw new Error(`Unquoted ${JSON.stringify(c)} at offset ${i}`);
-    } else {
-      field += c;
-      i += 1;
-    }
-  }
-  if (field !== '' || record.length > 0) throw new Error('Missing final CRLF');
-  return records;
 }

@@ -1,0 +1,94 @@
+// Opens a streamed export of a form's submissions: chooses the columns and the encoding
+// of the format, reads the first batch, and hands back a stream that reads the rest as
+// the consumer pulls.
+import { Readable } from 'node:stream';
+import type { Form } from '../../forms/form.entity.js';
+import type { ExportFormat } from '../dto/export-submissions-query.dto.js';
+import {
+  parseFilters,
+  type SubmissionFilterInput,
+} from '../submission-filters.js';
+import { ALL_COLUMNS } from '../submission-sql.js';
+import type { SubmissionRepository } from '../submission.repository.js';
+import { csvRow } from './csv.js';
+import { exportFilename } from './export-filename.js';
+import {
+  csvLine,
+  CSV_COLUMNS,
+  exportChunks,
+  firstBatch,
+  keysInOrder,
+  ndjsonLine,
+  type ExportPlan,
+} from './submission-export.js';
+
+export interface ExportSubmissionsQuery extends SubmissionFilterInput {
+  format?: ExportFormat;
+  /** CSV only: a leading UTF-8 byte order mark, which Excel needs to read UTF-8. */
+  bom?: boolean;
+}
+
+/** U+FEFF, written as the UTF-8 bytes EF BB BF. */
+export const UTF8_BOM = '\uFEFF';
+
+export interface SubmissionExport {
+  /** The file, produced batch by batch as it is read; destroy it to stop early. */
+  stream: Readable;
+  contentType: string;
+  filename: string;
+}
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+};
+
+/**
+ * Opens a streamed export, newest first, with the list's filters. The first batch is
+ * read before this resolves, so a database failure still becomes an error response;
+ * the rest is read batch by batch as the consumer pulls (keyset queries, never
+ * OFFSET), and destroying the stream stops the reading.
+ */
+export async function openExport(
+  submissions: SubmissionRepository,
+  form: Form,
+  query: ExportSubmissionsQuery = {},
+): Promise<SubmissionExport> {
+  const format = query.format ?? 'csv';
+  const filters = parseFilters(query);
+  let plan: ExportPlan;
+  if (format === 'csv') {
+    const columns =
+      form.fields.length > 0
+        ? form.fields.map((field) => field.id)
+        : await keysInOrder(submissions, form.id, filters);
+    plan = {
+      formId: form.id,
+      filters,
+      columns: CSV_COLUMNS,
+      header:
+        (query.bom ? UTF8_BOM : '') + csvRow(['id', 'createdAt', ...columns]),
+      encode: (row) => csvLine(row, columns),
+    };
+  } else {
+    plan = {
+      formId: form.id,
+      filters,
+      columns: ALL_COLUMNS,
+      header: '',
+      encode: ndjsonLine,
+    };
+  }
+  const first = await firstBatch(submissions, plan);
+  return {
+    stream: Readable.from(
+      exportChunks(submissions, plan, first),
+      // Strings go to the socket as they are (Node encodes them into memory it
+      // frees once written, not into Buffers waiting for a GC); a few chunks are
+      // read ahead.
+      { objectMode: true, highWaterMark: 4 },
+    ),
+    contentType: CONTENT_TYPES[format],
+    filename: exportFilename(form.name, format),
+  };
+}

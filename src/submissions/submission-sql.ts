@@ -1,0 +1,208 @@
+// The SQL text of every submission query, for both dialects, built without a connection
+// so that submission-sql.spec.ts can snapshot it. The per-database differences live
+// here: identifier quoting, the forced keyset index on MySQL/MariaDB, and how a `q`
+// search and a UTC day are written. SubmissionRepository runs what this builds.
+import type { SubmissionPosition } from './cursor.js';
+import type { SubmissionFilters } from './submission-filters.js';
+import { sqlDatetime, type SubmissionRow } from './submission-rows.js';
+import {
+  LIKE_ESCAPE,
+  mysqlSearchPattern,
+  SQLITE_SEARCH_FUNCTION,
+} from './submission-search.js';
+
+/** `mysql` covers MariaDB too; `sqlite` is better-sqlite3. */
+export type SqlDialect = 'mysql' | 'sqlite';
+
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
+}
+
+export type Direction = 'ASC' | 'DESC';
+
+export interface RowQuery {
+  formId: string;
+  filters: SubmissionFilters;
+  direction: Direction;
+  /** Rows strictly after this position in `direction`. */
+  after?: SubmissionPosition;
+  /** Rows up to and including this position in `direction`. */
+  through?: SubmissionPosition;
+  limit: number;
+  /** Only to find the end of a search window: a fixed budget, never a page depth. */
+  offset?: number;
+  columns?: ReadonlyArray<keyof SubmissionRow>;
+}
+
+export const ALL_COLUMNS: ReadonlyArray<keyof SubmissionRow> = [
+  'id',
+  'formId',
+  'data',
+  'ip',
+  'userAgent',
+  'origin',
+  'createdAt',
+];
+
+/** The index of the data model that every keyset query walks. */
+export const KEYSET_INDEX = 'IDX_submission_form_created_id';
+
+/** Builds the statements of SubmissionRepository for one dialect. */
+export class SubmissionSql {
+  constructor(readonly dialect: SqlDialect) {}
+
+  /** Quotes an identifier the way the TypeORM driver of the dialect does. */
+  e(name: string): string {
+    return this.dialect === 'sqlite'
+      ? `"${name.replaceAll('"', '""')}"`
+      : '`' + name.replaceAll('`', '``') + '`';
+  }
+
+  /**
+   * The one query behind list, export and bulk delete: formId equality, createdAt
+   * bounds, the keyset position and the search, ordered along
+   * IDX_submission_form_created_id (formId, createdAt, id) with a LIMIT — never OFFSET.
+   * On MySQL/MariaDB the index is forced: without the hint MariaDB reads the keyset
+   * predicate as a `ref` on formId plus a filter, walking (and fetching) every row
+   * newer than the cursor, so deep pages would cost O(depth). With it, the OR below
+   * becomes an index range that starts right at the cursor (EXPLAIN: range, all three
+   * key parts; Handler_read_prev = page size).
+   */
+  rows(query: RowQuery): SqlStatement {
+    const e = (name: string) => this.e(name);
+    const createdAt = e('createdAt');
+    const id = e('id');
+    const where = [`${e('formId')} = ?`];
+    const params: unknown[] = [query.formId];
+    const { from, to, q } = query.filters;
+    if (from) {
+      where.push(`${createdAt} >= ?`);
+      params.push(sqlDatetime(from));
+    }
+    if (to) {
+      where.push(`${createdAt} < ?`);
+      params.push(sqlDatetime(to));
+    }
+    if (query.after) {
+      // The leading bound lets SQLite start its index range at the cursor (it does
+      // not split the OR into ranges); MySQL/MariaDB do with the forced index.
+      const [op, bound] =
+        query.direction === 'DESC' ? ['<', '<='] : ['>', '>='];
+      const at = sqlDatetime(query.after.createdAt);
+      where.push(
+        `${createdAt} ${bound} ?`,
+        `(${createdAt} ${op} ? OR (${createdAt} = ? AND ${id} ${op} ?))`,
+      );
+      params.push(at, at, at, query.after.id);
+    }
+    if (query.through) {
+      const [op, bound] =
+        query.direction === 'DESC' ? ['>', '>='] : ['<', '<='];
+      const at = sqlDatetime(query.through.createdAt);
+      where.push(
+        `${createdAt} ${bound} ?`,
+        `(${createdAt} ${op} ? OR (${createdAt} = ? AND ${id} ${bound} ?))`,
+      );
+      params.push(at, at, at, query.through.id);
+    }
+    if (q && this.dialect === 'sqlite') {
+      where.push(`${SQLITE_SEARCH_FUNCTION}(${e('data')}, ?) = 1`);
+      params.push(q);
+    } else if (q) {
+      where.push(
+        `LOWER(CAST(JSON_EXTRACT(${e('data')}, '$.*') AS CHAR)) LIKE ? ESCAPE '${LIKE_ESCAPE}'`,
+      );
+      params.push(mysqlSearchPattern(q));
+    }
+    const table =
+      this.dialect === 'sqlite'
+        ? e('submission')
+        : `${e('submission')} FORCE INDEX (${e(KEYSET_INDEX)})`;
+    const columns = (query.columns ?? ALL_COLUMNS).map(e).join(', ');
+    const direction = query.direction;
+    return {
+      sql:
+        `SELECT ${columns} FROM ${table} WHERE ${where.join(' AND ')} ` +
+        `ORDER BY ${createdAt} ${direction}, ${id} ${direction} LIMIT ${Math.trunc(query.limit)}` +
+        (query.offset ? ` OFFSET ${Math.trunc(query.offset)}` : ''),
+      params,
+    };
+  }
+
+  /** One submission of a form, every column. */
+  findOne(formId: string, id: string): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql:
+        `SELECT ${ALL_COLUMNS.map(e).join(', ')} FROM ${e('submission')} ` +
+        `WHERE ${e('formId')} = ? AND ${e('id')} = ? LIMIT 1`,
+      params: [formId, id],
+    };
+  }
+
+  /** Deletes the listed submissions of a form (one, or a bulk-delete batch). */
+  deleteIds(formId: string, ids: readonly string[]): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql:
+        `DELETE FROM ${e('submission')} WHERE ${e('formId')} = ? ` +
+        `AND ${e('id')} IN (${ids.map(() => '?').join(', ')})`,
+      params: [formId, ...ids],
+    };
+  }
+
+  /** Count and latest createdAt per form, for forms that have submissions. */
+  countByForms(formIds: readonly string[]): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql:
+        `SELECT ${e('formId')} AS ${e('formId')}, COUNT(*) AS ${e('count')}, ` +
+        `MAX(${e('createdAt')}) AS ${e('lastAt')} FROM ${e('submission')} ` +
+        `WHERE ${e('formId')} IN (${formIds.map(() => '?').join(', ')}) ` +
+        `GROUP BY ${e('formId')}`,
+      params: [...formIds],
+    };
+  }
+
+  /**
+   * Submissions per UTC day (YYYY-MM-DD) from `first` on: createdAt is stored as text
+   * on SQLite and as DATETIME on MySQL/MariaDB.
+   */
+  dailyCounts(formId: string, first: Date): SqlStatement {
+    const e = (name: string) => this.e(name);
+    const day =
+      this.dialect === 'sqlite'
+        ? `substr(${e('createdAt')}, 1, 10)`
+        : `DATE_FORMAT(${e('createdAt')}, '%Y-%m-%d')`;
+    return {
+      sql:
+        `SELECT ${day} AS ${e('day')}, COUNT(*) AS ${e('count')} ` +
+        `FROM ${e('submission')} WHERE ${e('formId')} = ? AND ${e('createdAt')} >= ? ` +
+        `GROUP BY ${e('day')}`,
+      params: [formId, sqlDatetime(first)],
+    };
+  }
+
+  /** How many of a form's submissions lie in [from, to). */
+  countInRange(
+    formId: string,
+    range: Pick<SubmissionFilters, 'from' | 'to'>,
+  ): SqlStatement {
+    const e = (name: string) => this.e(name);
+    const where = [`${e('formId')} = ?`];
+    const params: unknown[] = [formId];
+    if (range.from) {
+      where.push(`${e('createdAt')} >= ?`);
+      params.push(sqlDatetime(range.from));
+    }
+    if (range.to) {
+      where.push(`${e('createdAt')} < ?`);
+      params.push(sqlDatetime(range.to));
+    }
+    return {
+      sql: `SELECT COUNT(*) AS ${e('count')} FROM ${e('submission')} WHERE ${where.join(' AND ')}`,
+      params,
+    };
+  }
+}

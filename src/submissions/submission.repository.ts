@@ -1,0 +1,219 @@
+// Every read and delete of stored submissions (the submit path writes them). Bulk reads
+// (list, search, export, bulk delete) are keyset queries along
+// IDX_submission_form_created_id, and a `q` search is confined to a fixed window of
+// rows. On SQLite, whose driver runs each statement on the event loop from start to
+// end, a search window is examined in small chunks that take turns with the rest of
+// the server (see common/event-loop-turns.ts). The SQL text comes from SubmissionSql.
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { DataSource } from 'typeorm';
+import { takeTurn } from '../common/event-loop-turns.js';
+import type { SubmissionPosition } from './cursor.js';
+import type { SubmissionFilters } from './submission-filters.js';
+import {
+  positionOf,
+  toDate,
+  type RowBatch,
+  type SubmissionRow,
+} from './submission-rows.js';
+import { valuesContain, SQLITE_SEARCH_FUNCTION } from './submission-search.js';
+import {
+  SubmissionSql,
+  type RowQuery,
+  type SqlStatement,
+} from './submission-sql.js';
+
+/**
+ * A `q` search examines at most this many submissions per request (per export batch),
+ * so a rare term costs a bounded ~0.2 s instead of a scan of the whole form. A page
+ * may then hold fewer matches than `limit` while nextCursor continues the scan.
+ */
+export const SEARCH_SCAN_ROWS = 10_000;
+/**
+ * Rows one SQLite search statement examines: a few milliseconds of work, after which
+ * the search waits for its next turn on the event loop.
+ */
+export const SQLITE_SEARCH_CHUNK_ROWS = 1000;
+
+/** Forms per statement when counting submissions of many forms. */
+const COUNT_FORMS_BATCH = 500;
+
+export interface FormSubmissionStats {
+  count: number;
+  lastAt: Date | null;
+}
+
+/** Connections on which the SQLite search function is registered. */
+const sqliteSearchReady = new WeakSet<object>();
+
+@Injectable()
+export class SubmissionRepository {
+  readonly sql: SubmissionSql;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.sql = new SubmissionSql(
+      dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
+    );
+  }
+
+  get isSqlite(): boolean {
+    return this.sql.dialect === 'sqlite';
+  }
+
+  /**
+   * `rows()`, with a `q` search confined to the next SEARCH_SCAN_ROWS submissions in
+   * order: the window's last position is found on the index alone (an index-only
+   * scan of a fixed size, whatever the depth), and the search runs inside it.
+   */
+  async read(query: RowQuery): Promise<RowBatch> {
+    if (!query.filters.q) return { rows: await this.rows(query) };
+    if (this.isSqlite) return this.searchInChunks(query);
+    const through = await this.windowEnd(query, query.after, SEARCH_SCAN_ROWS);
+    return {
+      rows: await this.rows({ ...query, through }),
+      scannedThrough: through,
+    };
+  }
+
+  /** The keyset query of SubmissionSql.rows(), run. */
+  rows(query: RowQuery): Promise<SubmissionRow[]> {
+    if (query.filters.q) this.registerSqliteSearch();
+    return this.run<SubmissionRow[]>(this.sql.rows(query));
+  }
+
+  async findOne(
+    formId: string,
+    id: string,
+  ): Promise<SubmissionRow | undefined> {
+    const [row] = await this.run<SubmissionRow[]>(this.sql.findOne(formId, id));
+    return row;
+  }
+
+  /** Deletes the listed submissions of a form; answers how many were deleted. */
+  async deleteIds(formId: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const { sql, params } = this.sql.deleteIds(formId, ids);
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const result = await runner.query(sql, params, true);
+      return result.affected ?? 0;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** Submission count and latest submission time per form (forms without any: count 0). */
+  async countByForms(
+    formIds: readonly string[],
+  ): Promise<Map<string, FormSubmissionStats>> {
+    const stats = new Map<string, FormSubmissionStats>();
+    for (const id of formIds) stats.set(id, { count: 0, lastAt: null });
+    const unique = [...stats.keys()];
+    for (let i = 0; i < unique.length; i += COUNT_FORMS_BATCH) {
+      const rows = await this.run<
+        Array<{
+          formId: string;
+          count: number | string;
+          lastAt: Date | string | null;
+        }>
+      >(this.sql.countByForms(unique.slice(i, i + COUNT_FORMS_BATCH)));
+      for (const row of rows) {
+        stats.set(row.formId, {
+          count: Number(row.count),
+          lastAt: row.lastAt === null ? null : toDate(row.lastAt),
+        });
+      }
+    }
+    return stats;
+  }
+
+  /** Submission counts per UTC day (YYYY-MM-DD) from `first` on; days without any are absent. */
+  async dailyCounts(formId: string, first: Date): Promise<Map<string, number>> {
+    const rows = await this.run<Array<{ day: string; count: number | string }>>(
+      this.sql.dailyCounts(formId, first),
+    );
+    return new Map(rows.map((row) => [row.day, Number(row.count)]));
+  }
+
+  async countInRange(
+    formId: string,
+    range: Pick<SubmissionFilters, 'from' | 'to'>,
+  ): Promise<number> {
+    const [row] = await this.run<Array<{ count: number | string }>>(
+      this.sql.countInRange(formId, range),
+    );
+    return Number(row?.count ?? 0);
+  }
+
+  private run<T>({ sql, params }: SqlStatement): Promise<T> {
+    return this.dataSource.query<T>(sql, params);
+  }
+
+  /**
+   * The same search window as `read`, examined SQLITE_SEARCH_CHUNK_ROWS rows per
+   * statement with a turn on the event loop before each: the same rows come back, and
+   * no statement holds the loop for more than a few milliseconds.
+   */
+  private async searchInChunks(query: RowQuery): Promise<RowBatch> {
+    const rows: SubmissionRow[] = [];
+    let after = query.after;
+    for (
+      let scanned = 0;
+      scanned < SEARCH_SCAN_ROWS;
+      scanned += SQLITE_SEARCH_CHUNK_ROWS
+    ) {
+      await takeTurn();
+      const through = await this.windowEnd(
+        query,
+        after,
+        Math.min(SQLITE_SEARCH_CHUNK_ROWS, SEARCH_SCAN_ROWS - scanned),
+      );
+      const found = await this.rows({
+        ...query,
+        after,
+        through,
+        limit: query.limit - rows.length,
+      });
+      rows.push(...found);
+      // Enough matches, or the form has no rows beyond this chunk.
+      if (rows.length >= query.limit || !through) return { rows };
+      after = through;
+    }
+    return { rows, scannedThrough: after };
+  }
+
+  /** The position of the `size`-th row after `after` (filters but `q` applied), if any. */
+  private async windowEnd(
+    query: RowQuery,
+    after: SubmissionPosition | undefined,
+    size: number,
+  ): Promise<SubmissionPosition | undefined> {
+    const [end] = await this.rows({
+      ...query,
+      after,
+      filters: { ...query.filters, q: undefined },
+      columns: ['createdAt', 'id'],
+      limit: 1,
+      offset: size - 1,
+    });
+    return end ? positionOf(end) : undefined;
+  }
+
+  /** SQLite's LOWER/LIKE fold ASCII only: values are matched by a JS function instead. */
+  private registerSqliteSearch(): void {
+    if (!this.isSqlite) return;
+    const driver = this.dataSource.driver as unknown as {
+      databaseConnection?: BetterSqlite3.Database;
+    };
+    const db = driver.databaseConnection;
+    if (!db || sqliteSearchReady.has(db)) return;
+    db.function(
+      SQLITE_SEARCH_FUNCTION,
+      { deterministic: true },
+      (data: unknown, needle: unknown) =>
+        valuesContain(data, String(needle)) ? 1 : 0,
+    );
+    sqliteSearchReady.add(db);
+  }
+}

@@ -1,0 +1,42 @@
+// What the /api/v1/forms specs share: the keys of a Form, and helpers bound to the
+// spec's test app (a getter, since the app starts in beforeAll).
+import { createHash } from 'node:crypto';
+import { request, type HttpResponse } from './http.js';
+import { countRows, storedForm, type StoredForm } from './stored-rows.js';
+import type { TestApp } from './test-app.js';
+
+export const FORM_KEYS = [
+  'id',
+  'name',
+  'fields',
+  'domainVerification',
+  'redirectUrl',
+  'successMessage',
+  'notifyEmails',
+  'notifyEmailStatus',
+  'apiKeyPrefix',
+  'createdAt',
+  'updatedAt',
+];
+/** A form's native-post answer settings when none are set. */
+export const NO_REDIRECT = { redirectUrl: null, successMessage: null };
+export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+export const NO_VERIFIED_DOMAIN =
+  'Domain verification is on but no domain is verified yet: only development hosts (localhost, 127.0.0.1, 192.168.x.x) can submit.';
+
+export const sha256 = (value: string) =>
+  createHash('sha256').update(value).digest('hex');
+
+export function formsApi(app: () => TestApp) {
+  const forms = () => `${app().url}/api/v1/forms`;
+  return {
+    forms,
+    formUrl: (id: string) => `${forms()}/${encodeURIComponent(id)}`,
+    /** The row as the database holds it, normalised across SQLite and MariaDB. */
+    stored: (id: string): Promise<StoredForm | undefined> =>
+      storedForm(app(), id),
+    countForms: (): Promise<number> => countRows(app(), 'form'),
+    post: (apiKey: string, json: unknown): Promise<HttpResponse> =>
+      request(forms(), { apiKey, json }),
+  };
+}
