@@ -285,15 +285,16 @@ export class DashboardNotificationsController {
     return reply.status(status).view('form-notifications', {
       form,
       webhooks,
-      deliveries: log.data.map((d) => ({
-        ...d,
-        targetLabel:
-          d.channel === 'webhook'
-            ? (names.get(d.target) ?? 'deleted webhook')
-            : d.target,
-        attemptLog: attempts.get(d.id) ?? [],
-        retryable: d.status !== 'pending',
-      })),
+      deliveries: log.data.map((d) =>
+        Object.assign(d, {
+          targetLabel:
+            d.channel === 'webhook'
+              ? (names.get(d.target) ?? 'deleted webhook')
+              : d.target,
+          attemptLog: attempts.get(d.id) ?? [],
+          retryable: d.status !== 'pending',
+        }),
+      ),
       nextCursor: log.nextCursor,
       recipients,
       notifyEmails: state.notifyEmails ?? form.notifyEmails.join('\n'),

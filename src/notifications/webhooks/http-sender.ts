@@ -1,8 +1,12 @@
 // One webhook POST: no redirects followed, a deadline over the whole exchange, at most
 // 1 KiB of the answer read, and (unless private targets are allowed) a connection only to
 // addresses the guard accepts, checked on the very addresses Node connects to.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import {
@@ -66,6 +70,23 @@ function guardedLookup(
   };
 }
 
+/**
+ * Kept-alive connections, per guard setting: a pooled socket is connected to an address
+ * the guard accepted when it was opened, so reusing it reaches nothing else.
+ */
+const agents = new Map<string, { http: HttpAgent; https: HttpsAgent }>();
+
+function agentsFor(allowPrivate: boolean, servers: string[]) {
+  const key = `${allowPrivate}|${servers.join(',')}`;
+  let pair = agents.get(key);
+  if (pair === undefined) {
+    const options = { keepAlive: true, maxSockets: 64, timeout: 30_000 };
+    pair = { http: new HttpAgent(options), https: new HttpsAgent(options) };
+    agents.set(key, pair);
+  }
+  return pair;
+}
+
 function describe(error: unknown): string {
   if (error instanceof BlockedAddressError) return error.message;
   const { code, message } = (error ?? {}) as {
@@ -111,7 +132,9 @@ export function postWebhook(options: PostOptions): Promise<PostResult> {
     options.signal,
     AbortSignal.timeout(timeoutMs),
   ]);
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const https = url.protocol === 'https:';
+  const request = https ? httpsRequest : httpRequest;
+  const pool = agentsFor(options.allowPrivate, options.dnsServers);
   return new Promise<PostResult>((resolve) => {
     let settled = false;
     const finish = (result: PostResult) => {
@@ -130,13 +153,12 @@ export function postWebhook(options: PostOptions): Promise<PostResult> {
         },
         lookup: guardedLookup(options.allowPrivate, options.dnsServers),
         signal,
-        // A fresh connection per request: an idle kept-alive socket would skip the check.
-        agent: false,
+        agent: https ? pool.https : pool.http,
       },
       (res: IncomingMessage) => {
         const chunks: Buffer[] = [];
         let size = 0;
-        const done = () => {
+        const done = () =>
           finish({
             statusCode: res.statusCode ?? null,
             body: Buffer.concat(chunks)
@@ -144,12 +166,14 @@ export function postWebhook(options: PostOptions): Promise<PostResult> {
               .toString('utf8'),
             error: null,
           });
-          res.destroy();
-        };
         res.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
           size += chunk.length;
-          if (size >= MAX_RESPONSE_BYTES) done();
+          // Enough read: the rest is never downloaded (the connection is dropped).
+          if (size >= MAX_RESPONSE_BYTES) {
+            done();
+            res.destroy();
+          }
         });
         res.on('end', done);
         res.on('error', done);

@@ -1,0 +1,294 @@
+// Notification benchmark (npm run bench:notifications).
+//
+// Runs the built server on BENCH_DATABASE_URL (default: an SQLite file in a temporary folder;
+// e.g. mariadb://root@127.0.0.1:3306/formgate_bench_notify, created afresh) with a webhook to
+// a receiver on loopback (WEBHOOK_ALLOW_PRIVATE=true), and measures:
+// - latency: submissions one at a time at idle, from the submit's 200 to the receiver's
+//   receipt (p50, p95; target p50 < 1 s);
+// - drain: BENCH_QUEUED submissions (default 10,000) queued while no worker runs, then one
+//   `npm run worker` process (WORKER_CONCURRENCY, default 8) sends them (target ≥ 500/s);
+// - submit throughput with the webhook on vs off (autocannon, BENCH_SECONDS each; target ≥ 0.9×),
+//   with the worker in the server process (the default) and without it (the outbox alone).
+// Prints a table and a BENCH_JSON line; the exit code is 1 when a target is missed.
+import autocannon from 'autocannon';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createConnection } from 'mysql2/promise';
+
+const env = process.env;
+const QUEUED = Number(env.BENCH_QUEUED ?? 10_000);
+const LATENCY_SAMPLES = Number(env.BENCH_SAMPLES ?? 50);
+const SECONDS = Number(env.BENCH_SECONDS ?? 5);
+const CONCURRENCY = env.WORKER_CONCURRENCY ?? '8';
+const SECRET = 'formgate-bench-secret-not-for-production-0123456789';
+const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+const MAIN_JS = join(ROOT, 'dist/src/main.js');
+const WORKER_JS = join(ROOT, 'dist/src/worker.js');
+const CLI_JS = join(ROOT, 'dist/src/cli.js');
+const TARGETS = {
+  latencyP50Ms: 1000,
+  drainPerSecond: 500,
+  throughputRatio: 0.9,
+};
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => done(port));
+    });
+    server.on('error', fail);
+  });
+}
+
+/** Counts webhooks and tells who waits for submission number n that it arrived. */
+async function startReceiver() {
+  const waiting = new Map<string, () => void>();
+  const state = { count: 0, firstAt: 0, lastAt: 0 };
+  const server = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const now = performance.now();
+      state.count += 1;
+      state.firstAt ||= now;
+      state.lastAt = now;
+      try {
+        const n = (JSON.parse(body) as { data: { data: { n?: string } } }).data
+          .data.n;
+        if (n !== undefined) waiting.get(n)?.();
+      } catch {
+        // not a submission event
+      }
+      res.writeHead(204).end();
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    state,
+    arrival: (n: string) =>
+      new Promise<number>((done) =>
+        waiting.set(n, () => {
+          waiting.delete(n);
+          done(performance.now());
+        }),
+      ),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+async function databaseUrl(dir: string): Promise<string> {
+  const url = env.BENCH_DATABASE_URL;
+  if (!url) return `sqlite:${join(dir, 'bench.sqlite')}`;
+  const parsed = new URL(url);
+  const name = parsed.pathname.slice(1) || 'formgate_bench_notify';
+  const c = await createConnection({
+    host: parsed.hostname,
+    port: Number(parsed.port || 3306),
+    user: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+  });
+  await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  await c.query(
+    `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+  );
+  await c.end();
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+function serverEnv(db: string, extra: Record<string, string> = {}) {
+  return {
+    PATH: env.PATH,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    DATABASE_URL: db,
+    APP_SECRET: SECRET,
+    SUBMIT_RATE_LIMIT: '1000000',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WORKER_CONCURRENCY: CONCURRENCY,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+async function startServer(db: string, extra: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN_JS], {
+    env: serverEnv(db, { ...extra, PORT: String(port) }),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i += 1) {
+    const ok = await fetch(`${url}/health/ready`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) break;
+    if (i > 600) throw new Error('server never became ready');
+    await sleep(50);
+  }
+  return { url, child };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function api(url: string, key: string, body?: unknown) {
+  const response = await fetch(url, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (response.status >= 300) {
+    throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  }
+  return (await response.json()) as Record<string, unknown>;
+}
+
+async function submit(base: string, formId: string, n: string) {
+  const response = await fetch(`${base}/api/submit/${formId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ n, email: 'ada@example.com', message: 'Hello' }),
+  });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`submit: ${response.status}`);
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+async function throughput(base: string, formId: string): Promise<number> {
+  const result = await autocannon({
+    url: `${base}/api/submit/${formId}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ n: 'load', email: 'ada@example.com' }),
+    connections: 32,
+    duration: SECONDS,
+  });
+  return Math.round(result.requests.average);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'formgate-bench-notify-'));
+const receiver = await startReceiver();
+try {
+  const db = await databaseUrl(dir);
+  let server = await startServer(db, { WORKER_ENABLED: 'false' });
+  const cli = spawnSync(
+    process.execPath,
+    [
+      CLI_JS,
+      'accounts:create',
+      '--email',
+      `bench-${Date.now()}@example.com`,
+      '--password',
+      'bench-password-long-enough-1',
+    ],
+    { env: serverEnv(db), encoding: 'utf8' },
+  );
+  if (cli.status !== 0) throw new Error(`cli failed: ${cli.stderr}`);
+  const { apiKey } = JSON.parse(cli.stdout.trim().split('\n').at(-1)!) as {
+    apiKey: string;
+  };
+  const plain = (
+    await api(`${server.url}/api/v1/forms`, apiKey, {
+      name: 'No webhook',
+      fields: [],
+    })
+  ).id as string;
+  const hooked = (
+    await api(`${server.url}/api/v1/forms`, apiKey, {
+      name: 'Webhook',
+      fields: [],
+    })
+  ).id as string;
+  await api(`${server.url}/api/v1/forms/${hooked}/webhooks`, apiKey, {
+    url: receiver.url,
+  });
+
+  log(`queueing ${QUEUED} deliveries (no worker running)…`);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < QUEUED) await submit(server.url, hooked, `q${next++}`);
+    }),
+  );
+  log('draining with one worker process…');
+  const started = performance.now();
+  const worker = spawn(process.execPath, [WORKER_JS], {
+    env: serverEnv(db),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  while (receiver.state.count < QUEUED) await sleep(20);
+  const drainSeconds = (receiver.state.lastAt - receiver.state.firstAt) / 1000;
+  const drainPerSecond = Math.round(QUEUED / drainSeconds);
+  const drainWithStartSeconds = (receiver.state.lastAt - started) / 1000;
+  await stop(worker);
+  await stop(server.child);
+
+  server = await startServer(db, { WORKER_ENABLED: 'true' });
+  log(`latency: ${LATENCY_SAMPLES} submissions one at a time…`);
+  const latencies: number[] = [];
+  for (let i = 0; i < LATENCY_SAMPLES; i += 1) {
+    const arrived = receiver.arrival(`l${i}`);
+    await submit(server.url, hooked, `l${i}`);
+    const answeredAt = performance.now();
+    latencies.push((await arrived) - answeredAt);
+    await sleep(50);
+  }
+  log('submit throughput without and with the webhook (worker in process)…');
+  const without = await throughput(server.url, plain);
+  const withHook = await throughput(server.url, hooked);
+  await stop(server.child);
+  // The outbox's own cost: the same, with the deliveries left for a worker elsewhere.
+  server = await startServer(db, { WORKER_ENABLED: 'false' });
+  log('submit throughput without and with the webhook (no worker in process)…');
+  const withoutAlone = await throughput(server.url, plain);
+  const withHookAlone = await throughput(server.url, hooked);
+  await stop(server.child);
+
+  const result = {
+    database: db.startsWith('sqlite:') ? 'sqlite' : 'mariadb',
+    latencyP50Ms: Math.round(percentile(latencies, 0.5) * 10) / 10,
+    latencyP95Ms: Math.round(percentile(latencies, 0.95) * 10) / 10,
+    queued: QUEUED,
+    workerConcurrency: Number(CONCURRENCY),
+    drainPerSecond,
+    drainWithStartSeconds: Math.round(drainWithStartSeconds * 10) / 10,
+    submitPerSecondWithout: without,
+    submitPerSecondWithWebhook: withHook,
+    throughputRatio: Math.round((withHook / without) * 100) / 100,
+    submitPerSecondWithoutNoWorker: withoutAlone,
+    submitPerSecondWithWebhookNoWorker: withHookAlone,
+    throughputRatioNoWorker:
+      Math.round((withHookAlone / withoutAlone) * 100) / 100,
+  };
+  console.table(result);
+  console.log(`BENCH_JSON ${JSON.stringify(result)}`);
+  const missed =
+    result.latencyP50Ms >= TARGETS.latencyP50Ms ||
+    result.drainPerSecond < TARGETS.drainPerSecond ||
+    result.throughputRatio < TARGETS.throughputRatio;
+  process.exitCode = missed ? 1 : 0;
+} finally {
+  await receiver.close();
+  rmSync(dir, { recursive: true, force: true });
+}
