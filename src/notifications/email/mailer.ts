@@ -123,7 +123,8 @@ export class Mailer implements OnApplicationShutdown {
       this.transport = nodemailer.createTransport({
         url: settings.smtpUrl,
         pool: true,
-        maxConnections: 4,
+        // One connection per parallel send of the worker.
+        maxConnections: this.config.workerConcurrency,
         ...TIMEOUTS,
         logger: false,
       });
