@@ -243,4 +243,68 @@ describe('webhooks API (e2e)', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ error: 'Delivery not found' });
   });
+
+  it('documents every webhook route with its security and error responses', async () => {
+    const doc = (await request(`${t.url}/docs-json`)).body;
+    const base = '/api/v1/forms/{id}';
+    const routes: Array<[string, string, string[]]> = [
+      [`${base}/webhooks`, 'get', ['200', '401', '403', '404']],
+      [`${base}/webhooks`, 'post', ['201', '400', '401', '403', '404', '409']],
+      [`${base}/webhooks/{webhookId}`, 'get', ['200', '401', '403', '404']],
+      [
+        `${base}/webhooks/{webhookId}`,
+        'patch',
+        ['200', '400', '401', '403', '404'],
+      ],
+      [`${base}/webhooks/{webhookId}`, 'delete', ['204', '401', '403', '404']],
+      [
+        `${base}/webhooks/{webhookId}/rotate-secret`,
+        'post',
+        ['200', '401', '403', '404'],
+      ],
+      [
+        `${base}/webhooks/{webhookId}/test`,
+        'post',
+        ['202', '401', '403', '404', '409'],
+      ],
+      [
+        `${base}/webhooks/{webhookId}/deliveries`,
+        'get',
+        ['200', '400', '401', '403', '404'],
+      ],
+      [
+        `${base}/webhooks/{webhookId}/deliveries/{deliveryId}/retry`,
+        'post',
+        ['202', '401', '403', '404', '409'],
+      ],
+      [`${base}/deliveries`, 'get', ['200', '400', '401', '403', '404']],
+    ];
+    for (const [path, method, statuses] of routes) {
+      const operation = doc.paths[path]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect(Object.keys(operation.responses).sort()).toEqual(statuses);
+      expect(operation.security).toEqual([
+        { apiKeyHeader: [] },
+        { apiKeyQuery: [] },
+      ]);
+    }
+    const schemas = doc.components.schemas;
+    expect(Object.keys(schemas.WebhookResponseDto.properties).sort()).toEqual([
+      'createdAt',
+      'description',
+      'disabledReason',
+      'enabled',
+      'id',
+      'updatedAt',
+      'url',
+    ]);
+    expect(schemas.CreatedWebhookResponseDto.properties.secret).toBeDefined();
+    expect(schemas.CreateWebhookDto.required).toEqual(['url']);
+    expect(schemas.DeliveryResponseDto.properties.status.enum).toEqual([
+      'pending',
+      'succeeded',
+      'failed',
+      'dead',
+    ]);
+  });
 });
