@@ -129,7 +129,13 @@ export class EmailRecipientsService implements BeforeApplicationShutdown {
       where: { accountId, address: In(unique) },
     });
     const knownAddresses = new Set(known.map((row) => row.address));
-    const candidates = known.filter((row) => row.status === 'pending');
+    const now = new Date();
+    // Pending, and never sent a link or the last one expired: may be sent one now.
+    const candidates = known.filter(
+      (row) =>
+        row.status === 'pending' &&
+        (row.tokenExpiresAt === null || row.tokenExpiresAt <= now),
+    );
     for (const address of unique) {
       if (knownAddresses.has(address)) continue;
       const row = this.recipients.create({

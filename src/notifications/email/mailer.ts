@@ -23,7 +23,7 @@ export interface MailResult {
   durationMs: number;
 }
 
-/** Seconds a server may take at each step: a dead server must not hold a send for minutes. */
+/** Milliseconds a server may take at each step: a dead server must not hold a send for minutes. */
 const TIMEOUTS = {
   connectionTimeout: 10_000,
   greetingTimeout: 10_000,
@@ -123,7 +123,8 @@ export class Mailer implements OnApplicationShutdown {
       this.transport = nodemailer.createTransport({
         url: settings.smtpUrl,
         pool: true,
-        maxConnections: 4,
+        // One connection per parallel send of the worker.
+        maxConnections: this.config.workerConcurrency,
         ...TIMEOUTS,
         logger: false,
       });
@@ -132,14 +133,12 @@ export class Mailer implements OnApplicationShutdown {
     return this.transport;
   }
 
-  /** An error text for the log: no credential of SMTP_URL, bounded length. */
+  /** An error text for the log: never the password of SMTP_URL, bounded length. */
   private safe(text: string): string {
     let clean = text;
-    const url = new URL(this.config.mail!.smtpUrl);
-    for (const secret of [url.password, url.username]) {
-      for (const form of new Set([secret, decoded(secret)])) {
-        if (form) clean = clean.split(form).join('[REDACTED]');
-      }
+    const { password } = new URL(this.config.mail!.smtpUrl);
+    for (const form of new Set([password, decoded(password)])) {
+      if (form) clean = clean.split(form).join('[REDACTED]');
     }
     return clean.length > MAX_ERROR_LENGTH
       ? `${clean.slice(0, MAX_ERROR_LENGTH)}…`
