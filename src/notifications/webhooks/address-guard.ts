@@ -18,7 +18,13 @@ const DNS_TRIES = 2;
  * IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4, Teredo).
  */
 export function isPublicAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  // Brackets and an IPv6 zone (`fe80::1%eth0`) are cut by position, not by pattern.
+  const unbracketed =
+    address.startsWith('[') && address.endsWith(']')
+      ? address.slice(1, -1)
+      : address;
+  const zone = unbracketed.indexOf('%');
+  const bare = zone === -1 ? unbracketed : unbracketed.slice(0, zone);
   if (!ipaddr.isValid(bare)) return false;
   let parsed = ipaddr.parse(bare);
   if (parsed.kind() === 'ipv6') {
