@@ -5,7 +5,6 @@ import {
   Get,
   HttpCode,
   HttpStatus,
-  Param,
   Patch,
   Post,
   Put,
@@ -25,7 +24,9 @@ import {
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
+import { AccessibleForm } from './accessible-form.decorator.js';
 import { CreateFormDto } from './dto/create-form.dto.js';
+import type { Form } from './form.entity.js';
 import {
   ApiKeyResponseDto,
   CreatedFormResponseDto,
@@ -101,11 +102,8 @@ export class FormsController {
   @ApiParam(FORM_ID_PARAM)
   @ApiOkResponse({ type: FormResponseDto })
   @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
-  get(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
-  ): Promise<FormResponseDto> {
-    return this.forms.get(principal, id);
+  get(@AccessibleForm() form: Form): Promise<FormResponseDto> {
+    return this.forms.describe(form);
   }
 
   @Put(':id')
@@ -120,11 +118,10 @@ export class FormsController {
   @ApiBadRequestResponse(INVALID_BODY)
   @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   replace(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Body() body: UpdateFormDto,
   ): Promise<FormResponseDto> {
-    return this.forms.replace(principal, id, body);
+    return this.forms.replaceForm(form, body);
   }
 
   @Patch(':id')
@@ -138,11 +135,10 @@ export class FormsController {
   @ApiBadRequestResponse(INVALID_BODY)
   @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   patch(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Body() body: PatchFormDto,
   ): Promise<FormResponseDto> {
-    return this.forms.patch(principal, id, body);
+    return this.forms.patchForm(form, body);
   }
 
   @Delete(':id')
@@ -155,11 +151,8 @@ export class FormsController {
   @ApiParam(FORM_ID_PARAM)
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
-  remove(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
-  ): Promise<void> {
-    return this.forms.remove(principal, id);
+  remove(@AccessibleForm() form: Form): Promise<void> {
+    return this.forms.removeForm(form);
   }
 
   @Post(':id/api-key')
@@ -173,9 +166,8 @@ export class FormsController {
   @ApiOkResponse({ type: ApiKeyResponseDto })
   @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   async regenerateKey(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
   ): Promise<ApiKeyResponseDto> {
-    return { apiKey: await this.forms.regenerateKey(principal, id) };
+    return { apiKey: await this.forms.regenerateFormKey(form) };
   }
 }

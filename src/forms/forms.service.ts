@@ -191,13 +191,14 @@ export class FormsService {
     return this.toDetailedResponse(await this.findAccessible(principal, id));
   }
 
+  /** The response for a form already resolved for its principal (see AccessibleForm). */
+  describe(form: Form): Promise<FormResponseDto> {
+    return this.toDetailedResponse(form);
+  }
+
   /** PUT: every writable property takes the new value (or its default). */
-  replace(
-    principal: ApiPrincipal,
-    id: string,
-    input: FormInput,
-  ): Promise<FormResponseDto> {
-    return this.update(principal, id, {
+  replaceForm(form: Form, input: FormInput): Promise<FormResponseDto> {
+    return this.update(form, {
       name: input.name,
       fields: input.fields ?? [],
       domainVerification: input.domainVerification ?? false,
@@ -208,11 +209,15 @@ export class FormsService {
   }
 
   /** PATCH: only the properties present change. */
-  patch(
+  async patch(
     principal: ApiPrincipal,
     id: string,
     input: Partial<FormInput>,
   ): Promise<FormResponseDto> {
+    return this.patchForm(await this.findAccessible(principal, id), input);
+  }
+
+  patchForm(form: Form, input: Partial<FormInput>): Promise<FormResponseDto> {
     const changes: Partial<FormInput> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.fields !== undefined) changes.fields = input.fields;
@@ -227,12 +232,15 @@ export class FormsService {
     if (input.notifyEmails !== undefined) {
       changes.notifyEmails = input.notifyEmails;
     }
-    return this.update(principal, id, changes);
+    return this.update(form, changes);
   }
 
   /** Deletes the form; its submissions and domains go with it (ON DELETE CASCADE), and so does its key. */
   async remove(principal: ApiPrincipal, id: string): Promise<void> {
-    const form = await this.findAccessible(principal, id);
+    return this.removeForm(await this.findAccessible(principal, id));
+  }
+
+  async removeForm(form: Form): Promise<void> {
     const result = await this.forms.delete({
       id: form.id,
       accountId: form.accountId,
@@ -243,7 +251,10 @@ export class FormsService {
 
   /** Replaces the form's key; the old one stops matching at once (lookups are by hash). */
   async regenerateKey(principal: ApiPrincipal, id: string): Promise<string> {
-    const form = await this.findAccessible(principal, id);
+    return this.regenerateFormKey(await this.findAccessible(principal, id));
+  }
+
+  async regenerateFormKey(form: Form): Promise<string> {
     const key = generateApiKey('form');
     const result = await this.forms.update(
       { id: form.id, accountId: form.accountId },
@@ -274,11 +285,9 @@ export class FormsService {
   }
 
   private async update(
-    principal: ApiPrincipal,
-    id: string,
+    form: Form,
     changes: Partial<FormInput>,
   ): Promise<FormResponseDto> {
-    const form = await this.findAccessible(principal, id);
     const values = {
       ...changes,
       ...(changes.fields ? { fields: changes.fields.map(toStoredField) } : {}),

@@ -21,11 +21,11 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
-import type { ApiPrincipal } from '../auth/principal.js';
+import { ApiKeyAuth } from '../auth/api-key-auth.decorator.js';
 import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
 import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
-import { FormsService } from '../forms/forms.service.js';
+import { AccessibleForm } from '../forms/accessible-form.decorator.js';
+import type { Form } from '../forms/form.entity.js';
 import { ExportSubmissionsQueryDto } from './dto/export-submissions-query.dto.js';
 import { ListSubmissionsQueryDto } from './dto/list-submissions-query.dto.js';
 import {
@@ -106,10 +106,7 @@ const SUBMISSION_NOT_FOUND_RESPONSE = {
 @WithDeadline()
 @Controller('api/v1/forms/:id/submissions')
 export class SubmissionsController {
-  constructor(
-    private readonly forms: FormsService,
-    private readonly submissions: SubmissionsService,
-  ) {}
+  constructor(private readonly submissions: SubmissionsService) {}
 
   @Get()
   @ApiOperation({
@@ -120,11 +117,9 @@ export class SubmissionsController {
   @ApiOkResponse({ type: SubmissionPageDto, description: 'One page.' })
   @ApiBadRequestResponse(BAD_QUERY_RESPONSE)
   async list(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Query() query: ListSubmissionsQueryDto,
   ): Promise<SubmissionPageDto> {
-    const form = await this.forms.findAccessible(principal, id);
     return this.submissions.list(form, query);
   }
 
@@ -167,11 +162,9 @@ export class SubmissionsController {
   })
   @ApiBadRequestResponse(BAD_QUERY_RESPONSE)
   async export(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Query() query: ExportSubmissionsQueryDto,
   ): Promise<StreamableFile> {
-    const form = await this.forms.findAccessible(principal, id);
     const file = await this.submissions.openExport(form, query);
     return new StreamableFile(file.stream, {
       type: file.contentType,
@@ -185,11 +178,9 @@ export class SubmissionsController {
   @ApiOkResponse({ type: SubmissionDto })
   @ApiNotFoundResponse(SUBMISSION_NOT_FOUND_RESPONSE)
   async findOne(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('submissionId') submissionId: string,
   ): Promise<SubmissionDto> {
-    const form = await this.forms.findAccessible(principal, id);
     return this.submissions.findOne(form, submissionId);
   }
 
@@ -200,11 +191,9 @@ export class SubmissionsController {
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiNotFoundResponse(SUBMISSION_NOT_FOUND_RESPONSE)
   async remove(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('submissionId') submissionId: string,
   ): Promise<void> {
-    const form = await this.forms.findAccessible(principal, id);
     await this.submissions.remove(form, submissionId);
   }
 
@@ -218,11 +207,9 @@ export class SubmissionsController {
   @ApiOkResponse({ type: DeletedSubmissionsDto })
   @ApiBadRequestResponse(BAD_QUERY_RESPONSE)
   async removeMany(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Query() query: SubmissionRangeQueryDto,
   ): Promise<DeletedSubmissionsDto> {
-    const form = await this.forms.findAccessible(principal, id);
     return this.submissions.removeMany(form, query);
   }
 }

@@ -23,12 +23,12 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiKeyAuth, Principal } from '../../auth/api-key-auth.decorator.js';
-import type { ApiPrincipal } from '../../auth/principal.js';
+import { ApiKeyAuth } from '../../auth/api-key-auth.decorator.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { ErrorDto, ValidationErrorDto } from '../../common/dto/error.dto.js';
 import { FORM_ID_PARAM } from '../../forms/form-route.openapi.js';
-import { FormsService } from '../../forms/forms.service.js';
+import { AccessibleForm } from '../../forms/accessible-form.decorator.js';
+import type { Form } from '../../forms/form.entity.js';
 import { DeliveriesService } from '../deliveries.service.js';
 import {
   DeliveryListResponseDto,
@@ -77,14 +77,9 @@ const INVALID_WEBHOOK = {
 @Controller('api/v1/forms/:id/webhooks')
 export class WebhooksController {
   constructor(
-    private readonly forms: FormsService,
     private readonly webhooks: WebhooksService,
     private readonly deliveries: DeliveriesService,
   ) {}
-
-  private async formId(principal: ApiPrincipal, id: string): Promise<string> {
-    return (await this.forms.findAccessible(principal, id)).id;
-  }
 
   @Get()
   @ApiOperation({
@@ -94,11 +89,8 @@ export class WebhooksController {
   @ApiParam(FORM_ID_PARAM)
   @ApiOkResponse({ type: WebhookListResponseDto })
   @ApiNotFoundResponse(NOT_FOUND)
-  async list(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
-  ): Promise<WebhookListResponseDto> {
-    return { data: await this.webhooks.list(await this.formId(principal, id)) };
+  async list(@AccessibleForm() form: Form): Promise<WebhookListResponseDto> {
+    return { data: await this.webhooks.list(form.id) };
   }
 
   @Post()
@@ -120,11 +112,10 @@ export class WebhooksController {
     example: { error: tooManyWebhooksMessage() },
   })
   async create(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Body() body: CreateWebhookDto,
   ): Promise<CreatedWebhookResponseDto> {
-    return this.webhooks.create(await this.formId(principal, id), body);
+    return this.webhooks.create(form.id, body);
   }
 
   @Get(':webhookId')
@@ -134,11 +125,10 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookResponseDto })
   @ApiNotFoundResponse(NOT_FOUND)
   async get(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
   ): Promise<WebhookResponseDto> {
-    return this.webhooks.get(await this.formId(principal, id), webhookId);
+    return this.webhooks.get(form.id, webhookId);
   }
 
   @Patch(':webhookId')
@@ -154,16 +144,11 @@ export class WebhooksController {
   @ApiBadRequestResponse(INVALID_WEBHOOK)
   @ApiNotFoundResponse(NOT_FOUND)
   async patch(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
     @Body() body: PatchWebhookDto,
   ): Promise<WebhookResponseDto> {
-    return this.webhooks.patch(
-      await this.formId(principal, id),
-      webhookId,
-      body,
-    );
+    return this.webhooks.patch(form.id, webhookId, body);
   }
 
   @Delete(':webhookId')
@@ -177,11 +162,10 @@ export class WebhooksController {
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiNotFoundResponse(NOT_FOUND)
   async remove(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
   ): Promise<void> {
-    await this.webhooks.remove(await this.formId(principal, id), webhookId);
+    await this.webhooks.remove(form.id, webhookId);
   }
 
   @Post(':webhookId/rotate-secret')
@@ -196,14 +180,10 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookSecretDto })
   @ApiNotFoundResponse(NOT_FOUND)
   async rotate(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
   ): Promise<WebhookSecretDto> {
-    return this.webhooks.rotateSecret(
-      await this.formId(principal, id),
-      webhookId,
-    );
+    return this.webhooks.rotateSecret(form.id, webhookId);
   }
 
   @Post(':webhookId/test')
@@ -226,11 +206,10 @@ export class WebhooksController {
     },
   })
   async test(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
   ): Promise<DeliveryResponseDto> {
-    return this.webhooks.test(await this.formId(principal, id), webhookId);
+    return this.webhooks.test(form.id, webhookId);
   }
 
   @Get(':webhookId/deliveries')
@@ -247,14 +226,12 @@ export class WebhooksController {
   })
   @ApiNotFoundResponse(NOT_FOUND)
   async listDeliveries(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
     @Query() query: ListDeliveriesQueryDto,
   ): Promise<DeliveryListResponseDto> {
-    const formId = await this.formId(principal, id);
-    const hook = await this.webhooks.find(formId, webhookId);
-    return this.deliveries.list(formId, query, hook.id);
+    const hook = await this.webhooks.find(form.id, webhookId);
+    return this.deliveries.list(form.id, query, hook.id);
   }
 
   @Post(':webhookId/deliveries/:deliveryId/retry')
@@ -283,13 +260,11 @@ export class WebhooksController {
     },
   })
   async retry(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
     @Param('deliveryId') deliveryId: string,
   ): Promise<DeliveryResponseDto> {
-    const formId = await this.formId(principal, id);
-    const hook = await this.webhooks.find(formId, webhookId);
-    return this.deliveries.retry(formId, deliveryId, hook.id);
+    const hook = await this.webhooks.find(form.id, webhookId);
+    return this.deliveries.retry(form.id, deliveryId, hook.id);
   }
 }
