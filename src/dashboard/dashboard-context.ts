@@ -2,6 +2,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiPrincipal } from '../auth/principal.js';
 import type { DashboardSession } from './dashboard-session.entity.js';
 import { SESSION_TTL_MS } from './dashboard-sessions.service.js';
 
@@ -19,6 +20,11 @@ export interface DashboardContext {
   owner: DashboardOwner;
   session: DashboardSession;
   csrfToken: string;
+}
+
+/** Whom the dashboard acts for: the signed-in owner, reaching every form of the account. */
+export function ownerPrincipal(context: DashboardContext): ApiPrincipal {
+  return { kind: 'owner', accountId: context.owner.id };
 }
 
 const CONTEXT = Symbol('formgate.dashboard');

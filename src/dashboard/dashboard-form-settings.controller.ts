@@ -21,9 +21,12 @@ import { validateFormInput } from '../forms/form-input.validation.js';
 import { FormsService } from '../forms/forms.service.js';
 import { SubmissionsService } from '../submissions/submissions.service.js';
 import { isChecked, textOf } from './body.js';
-import { Dashboard, type DashboardContext } from './dashboard-context.js';
+import {
+  Dashboard,
+  ownerPrincipal,
+  type DashboardContext,
+} from './dashboard-context.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
-import { ownerPrincipal } from './dashboard-forms.controller.js';
 import { SignedInGuard } from './dashboard.guards.js';
 import {
   applyOp,

@@ -14,7 +14,6 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiPrincipal } from '../auth/principal.js';
 import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
 import { ownEntry } from '../common/own-entry.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
@@ -27,6 +26,7 @@ import { textOf } from './body.js';
 import {
   baseUrlOf,
   Dashboard,
+  ownerPrincipal,
   type DashboardContext,
 } from './dashboard-context.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
@@ -77,11 +77,6 @@ function noticeOf(
     return `Deleted ${plural(deleted, 'submission')}.`;
   }
   return ownEntry(NOTICES, done);
-}
-
-/** The dashboard acts for its signed-in owner like an account key of that account. */
-export function ownerPrincipal(context: DashboardContext): ApiPrincipal {
-  return { kind: 'account', accountId: context.owner.id, keyId: 'dashboard' };
 }
 
 /** Column order: configured fields first, then any other keys seen on this page. */

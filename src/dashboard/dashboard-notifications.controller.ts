@@ -21,9 +21,12 @@ import { WebhooksService } from '../notifications/webhooks/webhooks.service.js';
 import { RecipientsSectionBuilder } from '../notifications/email/recipients-section.js';
 import { validateFormInput } from '../forms/form-input.validation.js';
 import { textOf } from './body.js';
-import { Dashboard, type DashboardContext } from './dashboard-context.js';
+import {
+  Dashboard,
+  ownerPrincipal,
+  type DashboardContext,
+} from './dashboard-context.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
-import { ownerPrincipal } from './dashboard-forms.controller.js';
 import { SignedInGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from './page-errors.js';
 

@@ -17,7 +17,11 @@ import { FormsService } from '../forms/forms.service.js';
 import type { SubmissionDto } from '../submissions/dto/submission.dto.js';
 import { SubmissionStatsService } from '../submissions/submission-stats.service.js';
 import { SubmissionsService } from '../submissions/submissions.service.js';
-import { Dashboard, type DashboardContext } from './dashboard-context.js';
+import {
+  Dashboard,
+  ownerPrincipal,
+  type DashboardContext,
+} from './dashboard-context.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
 import {
   describeRange,
@@ -25,7 +29,6 @@ import {
   readFilters,
   type FilterValues,
 } from './dashboard-filters.js';
-import { ownerPrincipal } from './dashboard-forms.controller.js';
 import { SignedInGuard } from './dashboard.guards.js';
 
 export interface SubmissionField {

@@ -6,7 +6,7 @@ import {
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { generateApiKey, generateFormId } from '../auth/api-keys.js';
-import type { ApiPrincipal } from '../auth/principal.js';
+import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { AppConfig } from '../config/app-config.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
@@ -154,12 +154,13 @@ export class FormsService {
     return Object.assign(await this.toDetailedResponse(form), { apiKey });
   }
 
-  /** An account key sees every form of its account, a form key just its own form. */
+  /** An account key or the owner sees every form of the account, a form key just its own form. */
   async list(principal: ApiPrincipal): Promise<FormResponseDto[]> {
+    const onlyForm = confinedToForm(principal);
     const forms = await this.forms.find({
       where: {
         accountId: principal.accountId,
-        ...(principal.kind === 'form' ? { id: principal.formId } : {}),
+        ...(onlyForm !== undefined ? { id: onlyForm } : {}),
       },
       order: { createdAt: 'DESC', id: 'ASC' },
     });
@@ -173,10 +174,11 @@ export class FormsService {
   /**
    * The form `id` when the principal may reach it, else 404 "Form not found"
    * (also for forms that exist in another account: no existence oracle).
-   * A form key reaches only its own form; an account key every form of its account.
+   * A form key reaches only its own form; an account key or the owner every form of the account.
    */
   async findAccessible(principal: ApiPrincipal, id: string): Promise<Form> {
-    if (principal.kind === 'form' && principal.formId !== id) {
+    const onlyForm = confinedToForm(principal);
+    if (onlyForm !== undefined && onlyForm !== id) {
       throw new NotFoundException(FORM_NOT_FOUND);
     }
     const form = await this.forms.findOneBy({
