@@ -3,8 +3,8 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiPrincipal } from '../auth/principal.js';
-import type { DashboardSession } from './dashboard-session.entity.js';
-import { SESSION_TTL_MS } from './dashboard-sessions.service.js';
+import type { DashboardSession } from './session/dashboard-session.entity.js';
+import { SESSION_TTL_MS } from './session/dashboard-sessions.service.js';
 
 export const SESSION_COOKIE = 'dashboard_session';
 /** Double-submit cookie protecting the signed-out forms (log in, sign up). */

@@ -14,22 +14,22 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
-import { ownEntry } from '../common/own-entry.js';
-import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
-import { FIELD_TYPES, type FieldDefinition } from '../forms/form.entity.js';
-import { validateFormInput } from '../forms/form-input.validation.js';
-import { FormsService } from '../forms/forms.service.js';
-import { SubmissionStatsService } from '../submissions/submission-stats.service.js';
-import { SubmissionsService } from '../submissions/submissions.service.js';
-import { textOf } from './body.js';
+import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
+import { ownEntry } from '../../common/own-entry.js';
+import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
+import { FIELD_TYPES, type FieldDefinition } from '../../forms/form.entity.js';
+import { validateFormInput } from '../../forms/form-input.validation.js';
+import { FormsService } from '../../forms/forms.service.js';
+import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
+import { SubmissionsService } from '../../submissions/submissions.service.js';
+import { textOf } from '../form-body.js';
 import {
   baseUrlOf,
   Dashboard,
   ownerPrincipal,
   type DashboardContext,
-} from './dashboard-context.js';
-import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
+} from '../dashboard-context.js';
+import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import {
   describeRange,
   filterQuery,
@@ -37,7 +37,7 @@ import {
   readFilters,
 } from './dashboard-filters.js';
 import { dailyChart } from './daily-chart.js';
-import { SignedInGuard } from './dashboard.guards.js';
+import { SignedInGuard } from '../session/dashboard.guards.js';
 import {
   applyOp,
   blankRow,
@@ -46,9 +46,9 @@ import {
   rowsFromBody,
   type EditorRow,
 } from './form-editor.js';
-import { formInputErrors, PageErrors } from './page-errors.js';
+import { formInputErrors, PageErrors } from '../page-errors.js';
 import { fetchSnippet, htmlSnippet } from './snippets.js';
-import { plural } from './view-helpers.js';
+import { plural } from '../view-helpers.js';
 
 export const SUBMISSIONS_PAGE_SIZE = 25;
 

@@ -12,22 +12,22 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ValidationFailedException } from '../common/errors.js';
-import { ownEntry } from '../common/own-entry.js';
-import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
-import { DomainsService } from '../domain-verification/domains.service.js';
-import { FIELD_TYPES, type Form } from '../forms/form.entity.js';
-import { validateFormInput } from '../forms/form-input.validation.js';
-import { FormsService } from '../forms/forms.service.js';
-import { SubmissionsService } from '../submissions/submissions.service.js';
-import { isChecked, textOf } from './body.js';
+import { ValidationFailedException } from '../../common/errors.js';
+import { ownEntry } from '../../common/own-entry.js';
+import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
+import { DomainsService } from '../../domain-verification/domains.service.js';
+import { FIELD_TYPES, type Form } from '../../forms/form.entity.js';
+import { validateFormInput } from '../../forms/form-input.validation.js';
+import { FormsService } from '../../forms/forms.service.js';
+import { SubmissionsService } from '../../submissions/submissions.service.js';
+import { isChecked, textOf } from '../form-body.js';
 import {
   Dashboard,
   ownerPrincipal,
   type DashboardContext,
-} from './dashboard-context.js';
-import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
-import { SignedInGuard } from './dashboard.guards.js';
+} from '../dashboard-context.js';
+import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
+import { SignedInGuard } from '../session/dashboard.guards.js';
 import {
   applyOp,
   fieldsFromRows,
@@ -36,8 +36,8 @@ import {
   rowsFromFields,
   type EditorRow,
 } from './form-editor.js';
-import { formInputErrors, PageErrors, sentence } from './page-errors.js';
-import { WithDeadline } from '../common/deadline.interceptor.js';
+import { formInputErrors, PageErrors, sentence } from '../page-errors.js';
+import { WithDeadline } from '../../common/deadline.interceptor.js';
 
 const NOTICES: Record<string, string> = {
   saved: 'Changes saved. New submissions are validated against these fields.',
