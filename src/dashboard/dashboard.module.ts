@@ -9,6 +9,7 @@ import { DashboardAccountController } from './account/dashboard-account.controll
 import { DashboardAuthController } from './session/dashboard-auth.controller.js';
 import { DashboardFormSettingsController } from './forms/dashboard-form-settings.controller.js';
 import { DashboardFormsController } from './forms/dashboard-forms.controller.js';
+import { FormPageBuilder } from './forms/form-page.builder.js';
 import { DashboardNotificationsController } from './forms/dashboard-notifications.controller.js';
 import { DashboardSession } from './session/dashboard-session.entity.js';
 import { DashboardSessionsService } from './session/dashboard-sessions.service.js';
@@ -45,6 +46,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
   ],
   providers: [
     DashboardSessionsService,
+    FormPageBuilder,
     SignInLimits,
     SignedInGuard,
     SignedOutCsrfGuard,

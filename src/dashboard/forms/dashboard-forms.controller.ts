@@ -16,11 +16,9 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
 import { ownEntry } from '../../common/own-entry.js';
-import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
-import { FIELD_TYPES, type FieldDefinition } from '../../forms/form.entity.js';
+import { FIELD_TYPES } from '../../forms/form.entity.js';
 import { validateFormInput } from '../../forms/form-input.validation.js';
 import { FormsService } from '../../forms/forms.service.js';
-import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import { textOf } from '../form-body.js';
 import {
@@ -30,13 +28,7 @@ import {
   type DashboardContext,
 } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
-import {
-  describeRange,
-  filterQuery,
-  queryText,
-  readFilters,
-} from './dashboard-filters.js';
-import { dailyChart } from './daily-chart.js';
+import { queryText, readFilters } from './dashboard-filters.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import {
   applyOp,
@@ -47,62 +39,7 @@ import {
   type EditorRow,
 } from './form-editor.js';
 import { formInputErrors, PageErrors } from '../page-errors.js';
-import { fetchSnippet, htmlSnippet } from './snippets.js';
-import { plural } from '../view-helpers.js';
-
-export const SUBMISSIONS_PAGE_SIZE = 25;
-
-const NOTICES: Record<string, string> = {
-  welcome:
-    'Welcome to Formgate! Create a form to get your endpoint and snippet.',
-  created:
-    'Form created. Paste a snippet into your site to start collecting submissions.',
-  deleted: 'The form and all its submissions were deleted.',
-  'key-regenerated':
-    'A new API key was generated. The old key no longer works: update every client that used it.',
-  'submission-deleted': 'The submission was deleted.',
-};
-
-/** Days shown in the activity chart, today included. */
-export const CHART_DAYS = 30;
-
-/** The notice after a redirect; a bulk delete says how many went. */
-function noticeOf(
-  done: string,
-  query: Record<string, unknown>,
-): string | undefined {
-  if (done === 'bulk-deleted') {
-    const deleted = Number(queryText(query.deleted));
-    if (!Number.isSafeInteger(deleted) || deleted < 0) return undefined;
-    return `Deleted ${plural(deleted, 'submission')}.`;
-  }
-  return ownEntry(NOTICES, done);
-}
-
-/** Column order: configured fields first, then any other keys seen on this page. */
-function submissionColumns(
-  fields: FieldDefinition[],
-  rows: Array<{ data: Record<string, unknown> }>,
-): Array<{ key: string; label: string }> {
-  const columns = fields.map((field) => ({
-    key: field.id,
-    label: field.label?.trim() || field.id,
-  }));
-  const known = new Set(columns.map((column) => column.key));
-  for (const row of rows) {
-    for (const key of Object.keys(row.data)) {
-      if (!known.has(key)) {
-        known.add(key);
-        columns.push({ key, label: key });
-      }
-    }
-  }
-  return columns;
-}
-
-function lineCount(text: string): number {
-  return Math.min(28, text.split('\n').length + 1);
-}
+import { FormPageBuilder, NOTICES } from './form-page.builder.js';
 
 /** Forms list, new form, a form's overview page and its CSV export. */
 @ApiExcludeController()
@@ -114,8 +51,7 @@ export class DashboardFormsController {
   constructor(
     private readonly forms: FormsService,
     private readonly submissions: SubmissionsService,
-    private readonly stats: SubmissionStatsService,
-    private readonly verification: DomainVerificationService,
+    private readonly formPage: FormPageBuilder,
   ) {}
 
   @Get()
@@ -183,64 +119,13 @@ export class DashboardFormsController {
     @Param('formId') formId: string,
     @Query() query: Record<string, unknown>,
   ) {
-    const principal = ownerPrincipal(context);
-    const entity = await this.forms.findAccessible(principal, formId);
-    const form = this.forms.toResponse(entity);
-    const filters = readFilters(query);
-    const cursor = queryText(query.cursor) || undefined;
-    const done = queryText(query.done);
-    const [apiKey, page, stats, days, warning] = await Promise.all([
-      this.forms.revealApiKey(context.owner.id, form.id),
-      filters.errors.any
-        ? { data: [], nextCursor: null }
-        : this.submissions.list(entity, {
-            ...filters.input,
-            limit: SUBMISSIONS_PAGE_SIZE,
-            cursor,
-          }),
-      this.submissions.countByForms([form.id]),
-      this.stats.dailyCounts(entity, CHART_DAYS),
-      this.verification.warningFor(entity),
-    ]);
-    const submitUrl = `${baseUrlOf(request)}/api/submit/${encodeURIComponent(form.id)}`;
-    const html = htmlSnippet(submitUrl, form.fields);
-    const js = fetchSnippet(submitUrl, form.fields);
-    const total = stats.get(form.id) ?? { count: 0, lastAt: null };
-    return reply.status(filters.errors.any ? 400 : 200).view('form-detail', {
-      form,
-      apiKey,
-      submitUrl,
-      htmlSnippet: html,
-      htmlRows: lineCount(html),
-      fetchSnippet: js,
-      fetchRows: lineCount(js),
-      submissions: page.data,
-      columns: submissionColumns(form.fields, page.data),
-      nextCursor: page.nextCursor,
-      cursor,
-      filters: filters.values,
-      filtered: filters.active,
-      links: {
-        filters: filterQuery(filters.values),
-        excel: filterQuery(filters.values, { bom: 'true' }),
-        older: page.nextCursor
-          ? filterQuery(filters.values, { cursor: page.nextCursor })
-          : '',
-        range: filterQuery({
-          from: filters.values.from,
-          to: filters.values.to,
-        }),
-      },
-      range: describeRange(filters.values),
-      errors: filters.errors,
-      total: total.count,
-      lastAt: total.lastAt,
-      chart: dailyChart(days),
-      honeypotHits: entity.honeypotHits,
-      warning,
-      revealKey: done === 'key-regenerated',
-      notice: noticeOf(done, query),
-    });
+    const page = await this.formPage.build(
+      context,
+      baseUrlOf(request),
+      formId,
+      query,
+    );
+    return reply.status(page.status).view('form-detail', page.data);
   }
 
   /** CSV of the submissions the list shows (same search and dates); `bom=true` for Excel. */
