@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Account } from '../src/accounts/account.entity.js';
-import { DashboardSession } from '../src/dashboard/dashboard-session.entity.js';
+import { DashboardSession } from '../src/dashboard/session/dashboard-session.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { DashboardClient, textOf } from './support/dashboard-client.js';
 import { createTestApp, type TestApp } from './support/test-app.js';

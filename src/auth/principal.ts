@@ -1,8 +1,28 @@
-/** Who an API request acts for, as established by ApiKeyGuard. */
+/**
+ * Who a management request acts for: an API key as established by ApiKeyGuard, or the
+ * signed-in owner of an account in the dashboard.
+ */
 export type ApiPrincipal =
   | { kind: 'form'; accountId: string; formId: string }
-  | { kind: 'account'; accountId: string; keyId: string };
+  | { kind: 'account'; accountId: string; keyId: string }
+  | { kind: 'owner'; accountId: string };
 
 export const PRINCIPAL = Symbol('formgate.principal');
 
 export type RequestWithPrincipal = { [PRINCIPAL]?: ApiPrincipal };
+
+/**
+ * The one form a principal is confined to, or undefined when it reaches every form of
+ * its account (an account key, the account's owner).
+ */
+export function confinedToForm(principal: ApiPrincipal): string | undefined {
+  switch (principal.kind) {
+    case 'form':
+      return principal.formId;
+    case 'account':
+    case 'owner':
+      return undefined;
+    default:
+      return principal satisfies never;
+  }
+}

@@ -2,8 +2,9 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DashboardSession } from './dashboard-session.entity.js';
-import { SESSION_TTL_MS } from './dashboard-sessions.service.js';
+import type { ApiPrincipal } from '../auth/principal.js';
+import type { DashboardSession } from './session/dashboard-session.entity.js';
+import { SESSION_TTL_MS } from './session/dashboard-sessions.service.js';
 
 export const SESSION_COOKIE = 'dashboard_session';
 /** Double-submit cookie protecting the signed-out forms (log in, sign up). */
@@ -19,6 +20,11 @@ export interface DashboardContext {
   owner: DashboardOwner;
   session: DashboardSession;
   csrfToken: string;
+}
+
+/** Whom the dashboard acts for: the signed-in owner, reaching every form of the account. */
+export function ownerPrincipal(context: DashboardContext): ApiPrincipal {
+  return { kind: 'owner', accountId: context.owner.id };
 }
 
 const CONTEXT = Symbol('formgate.dashboard');

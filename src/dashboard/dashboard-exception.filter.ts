@@ -17,7 +17,7 @@ import {
 } from '../common/error-response.js';
 import { redactUrl } from '../common/logger.js';
 import { dashboardContextOf } from './dashboard-context.js';
-import { LoginRequiredException } from './dashboard-errors.js';
+import { LoginRequiredException } from './dashboard-exceptions.js';
 import { dashboardViews } from './dashboard-views.js';
 import { viewHelpers } from './view-helpers.js';
 

@@ -5,18 +5,22 @@ import { DomainVerificationModule } from '../domain-verification/domain-verifica
 import { FormsModule } from '../forms/forms.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
-import { DashboardAccountController } from './dashboard-account.controller.js';
-import { DashboardAuthController } from './dashboard-auth.controller.js';
-import { DashboardFormSettingsController } from './dashboard-form-settings.controller.js';
-import { DashboardFormsController } from './dashboard-forms.controller.js';
-import { DashboardNotificationsController } from './dashboard-notifications.controller.js';
-import { DashboardSession } from './dashboard-session.entity.js';
-import { DashboardSessionsService } from './dashboard-sessions.service.js';
-import { DashboardSubmissionsController } from './dashboard-submissions.controller.js';
+import { DashboardAccountController } from './account/dashboard-account.controller.js';
+import { DashboardAuthController } from './session/dashboard-auth.controller.js';
+import { DashboardFormSettingsController } from './forms/dashboard-form-settings.controller.js';
+import { DashboardFormsController } from './forms/dashboard-forms.controller.js';
+import { FormPageBuilder } from './forms/form-page.builder.js';
+import { DashboardNotificationsController } from './forms/dashboard-notifications.controller.js';
+import { DashboardSession } from './session/dashboard-session.entity.js';
+import { DashboardSessionsService } from './session/dashboard-sessions.service.js';
+import { DashboardSubmissionsController } from './forms/dashboard-submissions.controller.js';
 import { RootController } from './root.controller.js';
-import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
+import {
+  SignedInGuard,
+  SignedOutCsrfGuard,
+} from './session/dashboard.guards.js';
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
-import { SignInLimits } from './sign-in-limits.js';
+import { SignInLimits } from './session/sign-in-limits.js';
 import { EmailNotificationsModule } from '../notifications/email/email-notifications.module.js';
 
 /** The server-rendered dashboard under /dashboard (templates in ./views, assets in ./public). */
@@ -42,6 +46,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
   ],
   providers: [
     DashboardSessionsService,
+    FormPageBuilder,
     SignInLimits,
     SignedInGuard,
     SignedOutCsrfGuard,

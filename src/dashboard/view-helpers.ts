@@ -1,7 +1,7 @@
 // Formatting helpers every template can call as `it.h.<name>(...)`. They return plain
 // text; templates still output it escaped.
 import { ownEntry } from '../common/own-entry.js';
-import { FIELD_TYPE_LABELS } from './form-editor.js';
+import { FIELD_TYPE_LABELS } from './forms/form-editor.js';
 
 const MONTHS = [
   'Jan',

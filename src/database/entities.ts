@@ -1,6 +1,6 @@
 import { AccountApiKey } from '../accounts/account-api-key.entity.js';
 import { Account } from '../accounts/account.entity.js';
-import { DashboardSession } from '../dashboard/dashboard-session.entity.js';
+import { DashboardSession } from '../dashboard/session/dashboard-session.entity.js';
 import { FormDomain } from '../domain-verification/form-domain.entity.js';
 import { Form } from '../forms/form.entity.js';
 import { DeliveryAttempt } from '../notifications/delivery-attempt.entity.js';

@@ -21,14 +21,15 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
-import type { ApiPrincipal } from '../auth/principal.js';
+import { ApiKeyAuth } from '../auth/api-key-auth.decorator.js';
 import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
 import {
   DomainsService,
   VERIFICATIONS_PER_ACCOUNT,
   VERIFICATIONS_PER_FORM,
 } from './domains.service.js';
+import { AccessibleForm } from '../forms/accessible-form.decorator.js';
+import type { Form } from '../forms/form.entity.js';
 import { AddDomainDto } from './dto/add-domain.dto.js';
 import {
   DomainListResponseDto,
@@ -78,11 +79,8 @@ export class DomainsController {
   @ApiParam(FORM_ID_PARAM)
   @ApiOkResponse({ type: DomainListResponseDto })
   @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
-  list(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
-  ): Promise<DomainListResponseDto> {
-    return this.domains.list(principal, id);
+  list(@AccessibleForm() form: Form): Promise<DomainListResponseDto> {
+    return this.domains.list(form);
   }
 
   @Post()
@@ -120,11 +118,10 @@ export class DomainsController {
   })
   @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   add(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Body() body: AddDomainDto,
   ): Promise<DomainResponseDto> {
-    return this.domains.add(principal, id, body);
+    return this.domains.add(form, body);
   }
 
   @Post(':domain/verify')
@@ -158,11 +155,10 @@ export class DomainsController {
     },
   })
   verify(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('domain') domain: string,
   ): Promise<DomainResponseDto> {
-    return this.domains.verify(principal, id, domain);
+    return this.domains.verify(form, domain);
   }
 
   @Delete(':domain')
@@ -178,10 +174,9 @@ export class DomainsController {
   @ApiNoContentResponse({ description: 'Removed.' })
   @ApiNotFoundResponse(FORM_OR_DOMAIN_NOT_FOUND)
   remove(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('domain') domain: string,
   ): Promise<void> {
-    return this.domains.remove(principal, id, domain);
+    return this.domains.remove(form, domain);
   }
 }

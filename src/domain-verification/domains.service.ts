@@ -7,13 +7,12 @@ import {
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Repository } from 'typeorm';
-import type { ApiPrincipal } from '../auth/principal.js';
 import {
   TooManyRequestsError,
   ValidationFailedException,
 } from '../common/errors.js';
 import { AppConfig } from '../config/app-config.js';
-import { FormsService } from '../forms/forms.service.js';
+import type { Form } from '../forms/form.entity.js';
 import {
   RATE_LIMIT_STORAGE,
   type RateLimitStorage,
@@ -63,7 +62,6 @@ export class DomainsService {
   constructor(
     @InjectRepository(FormDomain)
     private readonly domains: Repository<FormDomain>,
-    private readonly forms: FormsService,
     private readonly verification: DomainVerificationService,
     private readonly config: AppConfig,
     @Inject(RATE_LIMIT_STORAGE) private readonly limits: RateLimitStorage,
@@ -89,11 +87,7 @@ export class DomainsService {
     };
   }
 
-  async list(
-    principal: ApiPrincipal,
-    formId: string,
-  ): Promise<DomainListResponseDto> {
-    const form = await this.forms.findAccessible(principal, formId);
+  async list(form: Form): Promise<DomainListResponseDto> {
     const rows = await this.domains.find({
       where: { formId: form.id },
       order: { createdAt: 'ASC', domain: 'ASC' },
@@ -108,12 +102,7 @@ export class DomainsService {
     };
   }
 
-  async add(
-    principal: ApiPrincipal,
-    formId: string,
-    input: AddDomainDto,
-  ): Promise<DomainResponseDto> {
-    const form = await this.forms.findAccessible(principal, formId);
+  async add(form: Form, input: AddDomainDto): Promise<DomainResponseDto> {
     const normalised = normaliseDomain(input.domain);
     if (!normalised.ok)
       throw new ValidationFailedException([normalised.problem]);
@@ -156,12 +145,7 @@ export class DomainsService {
    * was (a verified domain stays verified) and records why in lastError. DNS trouble is
    * never an HTTP error: the answer is 200 with the domain's state.
    */
-  async verify(
-    principal: ApiPrincipal,
-    formId: string,
-    domainParam: string,
-  ): Promise<DomainResponseDto> {
-    const form = await this.forms.findAccessible(principal, formId);
+  async verify(form: Form, domainParam: string): Promise<DomainResponseDto> {
     const row = await this.findDomain(form.id, domainParam);
     await this.spendVerification(form.id, form.accountId);
     const check = await checkTxt(row.domain, row.token, this.config.dnsServers);
@@ -193,12 +177,7 @@ export class DomainsService {
     return this.toResponse(Object.assign(row, changes));
   }
 
-  async remove(
-    principal: ApiPrincipal,
-    formId: string,
-    domainParam: string,
-  ): Promise<void> {
-    const form = await this.forms.findAccessible(principal, formId);
+  async remove(form: Form, domainParam: string): Promise<void> {
     const row = await this.findDomain(form.id, domainParam);
     await this.domains.delete({ id: row.id });
     this.verification.invalidate(form.id);

@@ -5,27 +5,16 @@ import {
   Get,
   HttpCode,
   HttpStatus,
-  Param,
   Patch,
   Post,
   Put,
 } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../auth/principal.js';
-import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
+import { AccessibleForm } from './accessible-form.decorator.js';
 import { CreateFormDto } from './dto/create-form.dto.js';
+import type { Form } from './form.entity.js';
 import {
   ApiKeyResponseDto,
   CreatedFormResponseDto,
@@ -34,24 +23,17 @@ import {
 } from './dto/form-response.dto.js';
 import { PatchFormDto } from './dto/patch-form.dto.js';
 import { UpdateFormDto } from './dto/update-form.dto.js';
-import { FormsService, tooManyFormsMessage } from './forms.service.js';
-import {
-  FORM_ID_PARAM,
-  FORM_NOT_FOUND_RESPONSE,
-} from './form-route.openapi.js';
+import { FormsService } from './forms.service.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
-
-const INVALID_BODY = {
-  type: ValidationErrorDto,
-  description: 'The body is not valid: one message per problem.',
-  example: {
-    error: 'Validation failed',
-    errors: [
-      'name is required',
-      'fields.1.type must be one of: text, email, textarea, number, url, tel, date, select, checkbox',
-    ],
-  },
-};
+import {
+  ListFormsDocs,
+  CreateFormDocs,
+  GetFormDocs,
+  ReplaceFormDocs,
+  PatchFormDocs,
+  DeleteFormDocs,
+  RegenerateFormKeyDocs,
+} from './forms.openapi.js';
 
 @ApiTags('forms')
 @ApiKeyAuth()
@@ -61,12 +43,7 @@ export class FormsController {
   constructor(private readonly forms: FormsService) {}
 
   @Get()
-  @ApiOperation({
-    summary: 'List forms',
-    description:
-      'An account key lists every form of its account; a form key lists just its own form. Newest first.',
-  })
-  @ApiOkResponse({ type: FormListResponseDto })
+  @ListFormsDocs()
   async list(
     @Principal() principal: ApiPrincipal,
   ): Promise<FormListResponseDto> {
@@ -75,20 +52,7 @@ export class FormsController {
 
   @Post()
   @HttpCode(HttpStatus.CREATED)
-  @ApiOperation({
-    summary: 'Create a form',
-    description:
-      "Creates a form in the account of the key (a form key creates a sibling form). The answer carries the new form's own API key. An account holds at most MAX_FORMS_PER_ACCOUNT forms (1,000 by default); rotating a form's key does not revoke the keys of forms created with it.",
-  })
-  @ApiBody({ type: CreateFormDto })
-  @ApiCreatedResponse({ type: CreatedFormResponseDto })
-  @ApiBadRequestResponse(INVALID_BODY)
-  @ApiConflictResponse({
-    type: ErrorDto,
-    description:
-      'The account already has MAX_FORMS_PER_ACCOUNT forms (1,000 unless configured otherwise).',
-    example: { error: tooManyFormsMessage(1000) },
-  })
+  @CreateFormDocs()
   create(
     @Principal() principal: ApiPrincipal,
     @Body() body: CreateFormDto,
@@ -97,85 +61,42 @@ export class FormsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read a form' })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiOkResponse({ type: FormResponseDto })
-  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
-  get(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
-  ): Promise<FormResponseDto> {
-    return this.forms.get(principal, id);
+  @GetFormDocs()
+  get(@AccessibleForm() form: Form): Promise<FormResponseDto> {
+    return this.forms.describe(form);
   }
 
   @Put(':id')
-  @ApiOperation({
-    summary: 'Replace a form',
-    description:
-      'Replaces every writable property; omitted fields, domainVerification, notifyEmails, redirectUrl and successMessage become [], false, [], null and null. Use PATCH to change only some properties.',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiBody({ type: UpdateFormDto })
-  @ApiOkResponse({ type: FormResponseDto })
-  @ApiBadRequestResponse(INVALID_BODY)
-  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
+  @ReplaceFormDocs()
   replace(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Body() body: UpdateFormDto,
   ): Promise<FormResponseDto> {
-    return this.forms.replace(principal, id, body);
+    return this.forms.replaceForm(form, body);
   }
 
   @Patch(':id')
-  @ApiOperation({
-    summary: 'Update part of a form',
-    description: 'Changes only the properties sent.',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiBody({ type: PatchFormDto })
-  @ApiOkResponse({ type: FormResponseDto })
-  @ApiBadRequestResponse(INVALID_BODY)
-  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
+  @PatchFormDocs()
   patch(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Body() body: PatchFormDto,
   ): Promise<FormResponseDto> {
-    return this.forms.patch(principal, id, body);
+    return this.forms.patchForm(form, body);
   }
 
   @Delete(':id')
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({
-    summary: 'Delete a form',
-    description:
-      'Deletes the form with its submissions and domains. Its API key stops working.',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
-  remove(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
-  ): Promise<void> {
-    return this.forms.remove(principal, id);
+  @DeleteFormDocs()
+  remove(@AccessibleForm() form: Form): Promise<void> {
+    return this.forms.removeForm(form);
   }
 
   @Post(':id/api-key')
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({
-    summary: "Regenerate a form's API key",
-    description:
-      'Issues a new key for the form. The old key is refused (403) from this moment on: put the new one into every client.',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiOkResponse({ type: ApiKeyResponseDto })
-  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
+  @RegenerateFormKeyDocs()
   async regenerateKey(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
   ): Promise<ApiKeyResponseDto> {
-    return { apiKey: await this.forms.regenerateKey(principal, id) };
+    return { apiKey: await this.forms.regenerateFormKey(form) };
   }
 }

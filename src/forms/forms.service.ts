@@ -6,7 +6,7 @@ import {
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { generateApiKey, generateFormId } from '../auth/api-keys.js';
-import type { ApiPrincipal } from '../auth/principal.js';
+import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { AppConfig } from '../config/app-config.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
@@ -154,12 +154,13 @@ export class FormsService {
     return Object.assign(await this.toDetailedResponse(form), { apiKey });
   }
 
-  /** An account key sees every form of its account, a form key just its own form. */
+  /** An account key or the owner sees every form of the account, a form key just its own form. */
   async list(principal: ApiPrincipal): Promise<FormResponseDto[]> {
+    const onlyForm = confinedToForm(principal);
     const forms = await this.forms.find({
       where: {
         accountId: principal.accountId,
-        ...(principal.kind === 'form' ? { id: principal.formId } : {}),
+        ...(onlyForm !== undefined ? { id: onlyForm } : {}),
       },
       order: { createdAt: 'DESC', id: 'ASC' },
     });
@@ -173,10 +174,11 @@ export class FormsService {
   /**
    * The form `id` when the principal may reach it, else 404 "Form not found"
    * (also for forms that exist in another account: no existence oracle).
-   * A form key reaches only its own form; an account key every form of its account.
+   * A form key reaches only its own form; an account key or the owner every form of the account.
    */
   async findAccessible(principal: ApiPrincipal, id: string): Promise<Form> {
-    if (principal.kind === 'form' && principal.formId !== id) {
+    const onlyForm = confinedToForm(principal);
+    if (onlyForm !== undefined && onlyForm !== id) {
       throw new NotFoundException(FORM_NOT_FOUND);
     }
     const form = await this.forms.findOneBy({
@@ -191,13 +193,14 @@ export class FormsService {
     return this.toDetailedResponse(await this.findAccessible(principal, id));
   }
 
+  /** The response for a form already resolved for its principal (see AccessibleForm). */
+  describe(form: Form): Promise<FormResponseDto> {
+    return this.toDetailedResponse(form);
+  }
+
   /** PUT: every writable property takes the new value (or its default). */
-  replace(
-    principal: ApiPrincipal,
-    id: string,
-    input: FormInput,
-  ): Promise<FormResponseDto> {
-    return this.update(principal, id, {
+  replaceForm(form: Form, input: FormInput): Promise<FormResponseDto> {
+    return this.update(form, {
       name: input.name,
       fields: input.fields ?? [],
       domainVerification: input.domainVerification ?? false,
@@ -208,11 +211,15 @@ export class FormsService {
   }
 
   /** PATCH: only the properties present change. */
-  patch(
+  async patch(
     principal: ApiPrincipal,
     id: string,
     input: Partial<FormInput>,
   ): Promise<FormResponseDto> {
+    return this.patchForm(await this.findAccessible(principal, id), input);
+  }
+
+  patchForm(form: Form, input: Partial<FormInput>): Promise<FormResponseDto> {
     const changes: Partial<FormInput> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.fields !== undefined) changes.fields = input.fields;
@@ -227,12 +234,15 @@ export class FormsService {
     if (input.notifyEmails !== undefined) {
       changes.notifyEmails = input.notifyEmails;
     }
-    return this.update(principal, id, changes);
+    return this.update(form, changes);
   }
 
   /** Deletes the form; its submissions and domains go with it (ON DELETE CASCADE), and so does its key. */
   async remove(principal: ApiPrincipal, id: string): Promise<void> {
-    const form = await this.findAccessible(principal, id);
+    return this.removeForm(await this.findAccessible(principal, id));
+  }
+
+  async removeForm(form: Form): Promise<void> {
     const result = await this.forms.delete({
       id: form.id,
       accountId: form.accountId,
@@ -243,7 +253,10 @@ export class FormsService {
 
   /** Replaces the form's key; the old one stops matching at once (lookups are by hash). */
   async regenerateKey(principal: ApiPrincipal, id: string): Promise<string> {
-    const form = await this.findAccessible(principal, id);
+    return this.regenerateFormKey(await this.findAccessible(principal, id));
+  }
+
+  async regenerateFormKey(form: Form): Promise<string> {
     const key = generateApiKey('form');
     const result = await this.forms.update(
       { id: form.id, accountId: form.accountId },
@@ -274,11 +287,9 @@ export class FormsService {
   }
 
   private async update(
-    principal: ApiPrincipal,
-    id: string,
+    form: Form,
     changes: Partial<FormInput>,
   ): Promise<FormResponseDto> {
-    const form = await this.findAccessible(principal, id);
     const values = {
       ...changes,
       ...(changes.fields ? { fields: changes.fields.map(toStoredField) } : {}),

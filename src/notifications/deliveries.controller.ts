@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
@@ -7,15 +7,15 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
-import type { ApiPrincipal } from '../auth/principal.js';
+import { ApiKeyAuth } from '../auth/api-key-auth.decorator.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
 import { ValidationErrorDto } from '../common/dto/error.dto.js';
 import {
   FORM_ID_PARAM,
   FORM_NOT_FOUND_RESPONSE,
 } from '../forms/form-route.openapi.js';
-import { FormsService } from '../forms/forms.service.js';
+import { AccessibleForm } from '../forms/accessible-form.decorator.js';
+import type { Form } from '../forms/form.entity.js';
 import { DeliveriesService } from './deliveries.service.js';
 import {
   DeliveryListResponseDto,
@@ -27,10 +27,7 @@ import {
 @WithDeadline()
 @Controller('api/v1/forms/:id/deliveries')
 export class DeliveriesController {
-  constructor(
-    private readonly forms: FormsService,
-    private readonly deliveries: DeliveriesService,
-  ) {}
+  constructor(private readonly deliveries: DeliveriesService) {}
 
   @Get()
   @ApiOperation({
@@ -46,11 +43,9 @@ export class DeliveriesController {
   })
   @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   async list(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Query() query: ListDeliveriesQueryDto,
   ): Promise<DeliveryListResponseDto> {
-    const form = await this.forms.findAccessible(principal, id);
     return this.deliveries.list(form.id, query);
   }
 }

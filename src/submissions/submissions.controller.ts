@@ -10,22 +10,16 @@ import {
   StreamableFile,
 } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiExtraModels,
-  ApiNoContentResponse,
   ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
   ApiParam,
-  ApiProduces,
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
-import type { ApiPrincipal } from '../auth/principal.js';
+import { ApiKeyAuth } from '../auth/api-key-auth.decorator.js';
 import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
-import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
-import { FormsService } from '../forms/forms.service.js';
+import { AccessibleForm } from '../forms/accessible-form.decorator.js';
+import type { Form } from '../forms/form.entity.js';
 import { ExportSubmissionsQueryDto } from './dto/export-submissions-query.dto.js';
 import { ListSubmissionsQueryDto } from './dto/list-submissions-query.dto.js';
 import {
@@ -39,64 +33,17 @@ import {
   FORM_ID_PARAM,
   FORM_NOT_FOUND_RESPONSE,
 } from '../forms/form-route.openapi.js';
-
-const SUBMISSION_ID_PARAM = {
-  name: 'submissionId',
-  description:
-    'The submission identifier: an `id` from the list of the form’s submissions.',
-};
-const BAD_QUERY_RESPONSE = {
-  type: ValidationErrorDto,
-  description:
-    'A query parameter is malformed: `{error: "Validation failed", errors}` for limit/from/to/q/format, `{error}` for a bad cursor or from later than to.',
-  examples: {
-    limit: {
-      summary: 'limit out of range',
-      value: {
-        error: 'Validation failed',
-        errors: ['limit must not be greater than 100'],
-      },
-    },
-    date: {
-      summary: 'unreadable date',
-      value: {
-        error: 'Validation failed',
-        errors: [
-          'from must be an ISO 8601 date or date-time, e.g. 2025-05-01 or 2025-05-01T12:00:00Z',
-        ],
-      },
-    },
-    cursor: {
-      summary: 'bad cursor',
-      value: {
-        error:
-          'Invalid cursor: pass the nextCursor of the previous page unchanged',
-      },
-    },
-  },
-};
-const UNAVAILABLE_RESPONSE = {
-  type: ErrorDto,
-  description:
-    'The database is unreachable; retry after `Retry-After` seconds.',
-  example: { error: 'Database unavailable, please retry shortly' },
-};
+import {
+  UNAVAILABLE_RESPONSE,
+  ListSubmissionsDocs,
+  ExportSubmissionsDocs,
+  GetSubmissionDocs,
+  DeleteSubmissionDocs,
+  DeleteSubmissionsDocs,
+} from './submissions.openapi.js';
 
 /** Key-protected submissions management: /api/v1/forms/:id/submissions… */
 
-/** 404 of the routes that address one submission. */
-const SUBMISSION_NOT_FOUND_RESPONSE = {
-  type: ErrorDto,
-  description:
-    'No such form or submission (or the key does not reach the form).',
-  examples: {
-    submission: {
-      summary: 'unknown submission',
-      value: { error: 'Submission not found' },
-    },
-    form: { summary: 'unknown form', value: { error: 'Form not found' } },
-  },
-};
 @ApiTags('submissions')
 @ApiKeyAuth()
 @ApiExtraModels(SubmissionDto)
@@ -106,25 +53,14 @@ const SUBMISSION_NOT_FOUND_RESPONSE = {
 @WithDeadline()
 @Controller('api/v1/forms/:id/submissions')
 export class SubmissionsController {
-  constructor(
-    private readonly forms: FormsService,
-    private readonly submissions: SubmissionsService,
-  ) {}
+  constructor(private readonly submissions: SubmissionsService) {}
 
   @Get()
-  @ApiOperation({
-    summary: 'List submissions, newest first, with cursor paging',
-    description:
-      'Ordered by createdAt then id, both descending. Follow `nextCursor` until it is null: every submission that existed when paging began is returned exactly once, even while new ones arrive (they appear on a fresh first page). `from` is inclusive, `to` exclusive. With `q`, each request examines at most 10,000 submissions, so a page can be short (or empty) while `nextCursor` is still set.',
-  })
-  @ApiOkResponse({ type: SubmissionPageDto, description: 'One page.' })
-  @ApiBadRequestResponse(BAD_QUERY_RESPONSE)
+  @ListSubmissionsDocs()
   async list(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Query() query: ListSubmissionsQueryDto,
   ): Promise<SubmissionPageDto> {
-    const form = await this.forms.findAccessible(principal, id);
     return this.submissions.list(form, query);
   }
 
@@ -132,46 +68,11 @@ export class SubmissionsController {
   @Get('export')
   @NoDeadline()
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({
-    summary: 'Export submissions as CSV or NDJSON (streamed)',
-    description:
-      'Streams every matching submission, newest first, straight from the database in batches. ' +
-      'CSV: a header row `id,createdAt,<field ids in form order>` (for a form without fields: every key seen, in the order keys first appeared), RFC 4180 quoting with CRLF line ends, and text cells beginning with = + - @ tab or CR prefixed with an apostrophe. ' +
-      'NDJSON: one Submission object per line. Takes the same from/to/q filters as the list.',
-  })
-  @ApiProduces('text/csv', 'application/x-ndjson')
-  @ApiOkResponse({
-    description: 'The file, sent as an attachment.',
-    headers: {
-      'Content-Disposition': {
-        description:
-          'attachment; filename="<form-name>-submissions-<YYYY-MM-DD>.<csv|ndjson>"',
-        schema: {
-          type: 'string',
-          example: 'attachment; filename="contact-submissions-2025-05-01.csv"',
-        },
-      },
-    },
-    content: {
-      'text/csv': {
-        schema: { type: 'string' },
-        example:
-          'id,createdAt,name,email,message\r\n01JNMZ6Q0S8V7K2D3F4G5H6J7K,2025-05-01T12:34:56.789Z,Ada Lovelace,ada@example.com,"Hello, world"\r\n',
-      },
-      'application/x-ndjson': {
-        schema: { type: 'string' },
-        example:
-          '{"id":"01JNMZ6Q0S8V7K2D3F4G5H6J7K","formId":"q2T9aY0bXk3LmN8pQr5sUw","data":{"name":"Ada Lovelace"},"createdAt":"2025-05-01T12:34:56.789Z","meta":{"ip":"203.0.113.7","userAgent":"Mozilla/5.0","origin":"https://www.example.com"}}\n',
-      },
-    },
-  })
-  @ApiBadRequestResponse(BAD_QUERY_RESPONSE)
+  @ExportSubmissionsDocs()
   async export(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Query() query: ExportSubmissionsQueryDto,
   ): Promise<StreamableFile> {
-    const form = await this.forms.findAccessible(principal, id);
     const file = await this.submissions.openExport(form, query);
     return new StreamableFile(file.stream, {
       type: file.contentType,
@@ -180,49 +81,31 @@ export class SubmissionsController {
   }
 
   @Get(':submissionId')
-  @ApiOperation({ summary: 'Read one submission' })
-  @ApiParam(SUBMISSION_ID_PARAM)
-  @ApiOkResponse({ type: SubmissionDto })
-  @ApiNotFoundResponse(SUBMISSION_NOT_FOUND_RESPONSE)
+  @GetSubmissionDocs()
   async findOne(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('submissionId') submissionId: string,
   ): Promise<SubmissionDto> {
-    const form = await this.forms.findAccessible(principal, id);
     return this.submissions.findOne(form, submissionId);
   }
 
   @Delete(':submissionId')
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({ summary: 'Delete one submission' })
-  @ApiParam(SUBMISSION_ID_PARAM)
-  @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiNotFoundResponse(SUBMISSION_NOT_FOUND_RESPONSE)
+  @DeleteSubmissionDocs()
   async remove(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('submissionId') submissionId: string,
   ): Promise<void> {
-    const form = await this.forms.findAccessible(principal, id);
     await this.submissions.remove(form, submissionId);
   }
 
   @Delete()
   @NoDeadline()
-  @ApiOperation({
-    summary: 'Delete many submissions',
-    description:
-      'Deletes the submissions created in [from, to) — without bounds, every submission of the form that existed when the request began. Runs in batches.',
-  })
-  @ApiOkResponse({ type: DeletedSubmissionsDto })
-  @ApiBadRequestResponse(BAD_QUERY_RESPONSE)
+  @DeleteSubmissionsDocs()
   async removeMany(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Query() query: SubmissionRangeQueryDto,
   ): Promise<DeletedSubmissionsDto> {
-    const form = await this.forms.findAccessible(principal, id);
     return this.submissions.removeMany(form, query);
   }
 }

@@ -1,5 +1,5 @@
-import type { DashboardSession } from '../../src/dashboard/dashboard-session.entity.js';
-import { DashboardSessionsService } from '../../src/dashboard/dashboard-sessions.service.js';
+import type { DashboardSession } from '../../src/dashboard/session/dashboard-session.entity.js';
+import { DashboardSessionsService } from '../../src/dashboard/session/dashboard-sessions.service.js';
 import type { TestApp } from '../support/test-app.js';
 
 export interface TestSession {

@@ -10,25 +10,11 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
-import { ApiKeyAuth, Principal } from '../../auth/api-key-auth.decorator.js';
-import type { ApiPrincipal } from '../../auth/principal.js';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../../auth/api-key-auth.decorator.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { ErrorDto, ValidationErrorDto } from '../../common/dto/error.dto.js';
-import { FORM_ID_PARAM } from '../../forms/form-route.openapi.js';
-import { FormsService } from '../../forms/forms.service.js';
+import { AccessibleForm } from '../../forms/accessible-form.decorator.js';
+import type { Form } from '../../forms/form.entity.js';
 import { DeliveriesService } from '../deliveries.service.js';
 import {
   DeliveryListResponseDto,
@@ -42,34 +28,18 @@ import {
   WebhookResponseDto,
   WebhookSecretDto,
 } from './dto/webhook-response.dto.js';
-import { tooManyWebhooksMessage, WebhooksService } from './webhooks.service.js';
-
-const WEBHOOK_ID_PARAM = {
-  name: 'webhookId',
-  description:
-    'The webhook id, as listed by `GET /api/v1/forms/{id}/webhooks`.',
-};
-const DELIVERY_ID_PARAM = {
-  name: 'deliveryId',
-  description: "The delivery id, as listed by the webhook's deliveries.",
-};
-const NOT_FOUND = {
-  type: ErrorDto,
-  description:
-    'No such form (or the key may not reach it), or the form has no such webhook.',
-  example: { error: 'Webhook not found' },
-};
-const INVALID_WEBHOOK = {
-  type: ValidationErrorDto,
-  description:
-    'The body is not valid, or the URL is refused (not http/https, carries credentials, or resolves to a private, loopback or link-local address).',
-  example: {
-    error: 'Validation failed',
-    errors: [
-      'url: hooks.internal resolves to 10.0.0.7, which is not a public address (private, loopback and link-local targets are refused)',
-    ],
-  },
-};
+import { WebhooksService } from './webhooks.service.js';
+import {
+  ListWebhooksDocs,
+  CreateWebhookDocs,
+  GetWebhookDocs,
+  PatchWebhookDocs,
+  DeleteWebhookDocs,
+  RotateWebhookSecretDocs,
+  TestWebhookDocs,
+  ListWebhookDeliveriesDocs,
+  RetryWebhookDeliveryDocs,
+} from './webhooks.openapi.js';
 
 @ApiTags('webhooks')
 @ApiKeyAuth()
@@ -77,219 +47,95 @@ const INVALID_WEBHOOK = {
 @Controller('api/v1/forms/:id/webhooks')
 export class WebhooksController {
   constructor(
-    private readonly forms: FormsService,
     private readonly webhooks: WebhooksService,
     private readonly deliveries: DeliveriesService,
   ) {}
 
-  private async formId(principal: ApiPrincipal, id: string): Promise<string> {
-    return (await this.forms.findAccessible(principal, id)).id;
-  }
-
   @Get()
-  @ApiOperation({
-    summary: "List a form's webhooks",
-    description: 'Oldest first. Secrets are never listed.',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiOkResponse({ type: WebhookListResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
-  async list(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
-  ): Promise<WebhookListResponseDto> {
-    return { data: await this.webhooks.list(await this.formId(principal, id)) };
+  @ListWebhooksDocs()
+  async list(@AccessibleForm() form: Form): Promise<WebhookListResponseDto> {
+    return { data: await this.webhooks.list(form.id) };
   }
 
   @Post()
   @HttpCode(HttpStatus.CREATED)
-  @ApiOperation({
-    summary: 'Add a webhook',
-    description:
-      'Every new submission is POSTed to the URL, signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`). ' +
-      'The answer carries the signing `secret`, shown only here and on rotation. A form has at most 10 webhooks.',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiBody({ type: CreateWebhookDto })
-  @ApiCreatedResponse({ type: CreatedWebhookResponseDto })
-  @ApiBadRequestResponse(INVALID_WEBHOOK)
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({
-    type: ErrorDto,
-    description: 'The form already has 10 webhooks.',
-    example: { error: tooManyWebhooksMessage() },
-  })
+  @CreateWebhookDocs()
   async create(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Body() body: CreateWebhookDto,
   ): Promise<CreatedWebhookResponseDto> {
-    return this.webhooks.create(await this.formId(principal, id), body);
+    return this.webhooks.create(form.id, body);
   }
 
   @Get(':webhookId')
-  @ApiOperation({ summary: 'Read a webhook' })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiParam(WEBHOOK_ID_PARAM)
-  @ApiOkResponse({ type: WebhookResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @GetWebhookDocs()
   async get(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
   ): Promise<WebhookResponseDto> {
-    return this.webhooks.get(await this.formId(principal, id), webhookId);
+    return this.webhooks.get(form.id, webhookId);
   }
 
   @Patch(':webhookId')
-  @ApiOperation({
-    summary: 'Change a webhook',
-    description:
-      'Changes only the properties sent. `enabled: true` turns a webhook on again and clears `disabledReason`.',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiParam(WEBHOOK_ID_PARAM)
-  @ApiBody({ type: PatchWebhookDto })
-  @ApiOkResponse({ type: WebhookResponseDto })
-  @ApiBadRequestResponse(INVALID_WEBHOOK)
-  @ApiNotFoundResponse(NOT_FOUND)
+  @PatchWebhookDocs()
   async patch(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
     @Body() body: PatchWebhookDto,
   ): Promise<WebhookResponseDto> {
-    return this.webhooks.patch(
-      await this.formId(principal, id),
-      webhookId,
-      body,
-    );
+    return this.webhooks.patch(form.id, webhookId, body);
   }
 
   @Delete(':webhookId')
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({
-    summary: 'Delete a webhook',
-    description: 'Deliveries still waiting for it are given up.',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiParam(WEBHOOK_ID_PARAM)
-  @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @DeleteWebhookDocs()
   async remove(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
   ): Promise<void> {
-    await this.webhooks.remove(await this.formId(principal, id), webhookId);
+    await this.webhooks.remove(form.id, webhookId);
   }
 
   @Post(':webhookId/rotate-secret')
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({
-    summary: "Rotate a webhook's signing secret",
-    description:
-      'Returns the new secret (shown only now). For 24 hours every request carries two signatures, one per secret, so the receiver can switch at leisure.',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiParam(WEBHOOK_ID_PARAM)
-  @ApiOkResponse({ type: WebhookSecretDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @RotateWebhookSecretDocs()
   async rotate(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
   ): Promise<WebhookSecretDto> {
-    return this.webhooks.rotateSecret(
-      await this.formId(principal, id),
-      webhookId,
-    );
+    return this.webhooks.rotateSecret(form.id, webhookId);
   }
 
   @Post(':webhookId/test')
   @HttpCode(HttpStatus.ACCEPTED)
-  @ApiOperation({
-    summary: 'Send a test event',
-    description:
-      'Queues a `webhook.test` event (`data: {formId, webhookId}`), sent at once and retried like any delivery.',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiParam(WEBHOOK_ID_PARAM)
-  @ApiAcceptedResponse({ type: DeliveryResponseDto })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiConflictResponse({
-    type: ErrorDto,
-    description: 'The webhook is turned off.',
-    example: {
-      error:
-        'This webhook is turned off: turn it on before sending a test event',
-    },
-  })
+  @TestWebhookDocs()
   async test(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
   ): Promise<DeliveryResponseDto> {
-    return this.webhooks.test(await this.formId(principal, id), webhookId);
+    return this.webhooks.test(form.id, webhookId);
   }
 
   @Get(':webhookId/deliveries')
-  @ApiOperation({
-    summary: "A webhook's deliveries",
-    description: 'Newest first, `limit` per page (1–100, default 25).',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiParam(WEBHOOK_ID_PARAM)
-  @ApiOkResponse({ type: DeliveryListResponseDto })
-  @ApiBadRequestResponse({
-    type: ValidationErrorDto,
-    description: 'A bad `limit` or `cursor`.',
-  })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ListWebhookDeliveriesDocs()
   async listDeliveries(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
     @Query() query: ListDeliveriesQueryDto,
   ): Promise<DeliveryListResponseDto> {
-    const formId = await this.formId(principal, id);
-    const hook = await this.webhooks.find(formId, webhookId);
-    return this.deliveries.list(formId, query, hook.id);
+    const hook = await this.webhooks.find(form.id, webhookId);
+    return this.deliveries.list(form.id, query, hook.id);
   }
 
   @Post(':webhookId/deliveries/:deliveryId/retry')
   @HttpCode(HttpStatus.ACCEPTED)
-  @ApiOperation({
-    summary: 'Retry a delivery',
-    description:
-      'Makes a failed, dead or succeeded delivery due now, with the retry schedule started afresh (`attempts` keeps counting).',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiParam(WEBHOOK_ID_PARAM)
-  @ApiParam(DELIVERY_ID_PARAM)
-  @ApiAcceptedResponse({ type: DeliveryResponseDto })
-  @ApiNotFoundResponse({
-    type: ErrorDto,
-    description: 'No such form, webhook or delivery.',
-    example: { error: 'Delivery not found' },
-  })
-  @ApiConflictResponse({
-    type: ErrorDto,
-    description:
-      'The delivery is being sent right now, or has not been tried yet.',
-    example: {
-      error:
-        'This delivery is being sent right now: retry once the attempt is recorded',
-    },
-  })
+  @RetryWebhookDeliveryDocs()
   async retry(
-    @Principal() principal: ApiPrincipal,
-    @Param('id') id: string,
+    @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
     @Param('deliveryId') deliveryId: string,
   ): Promise<DeliveryResponseDto> {
-    const formId = await this.formId(principal, id);
-    const hook = await this.webhooks.find(formId, webhookId);
-    return this.deliveries.retry(formId, deliveryId, hook.id);
+    const hook = await this.webhooks.find(form.id, webhookId);
+    return this.deliveries.retry(form.id, deliveryId, hook.id);
   }
 }

@@ -11,22 +11,25 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
-import type { FieldDefinition } from '../forms/form.entity.js';
-import { FormsService } from '../forms/forms.service.js';
-import type { SubmissionDto } from '../submissions/dto/submission.dto.js';
-import { SubmissionStatsService } from '../submissions/submission-stats.service.js';
-import { SubmissionsService } from '../submissions/submissions.service.js';
-import { Dashboard, type DashboardContext } from './dashboard-context.js';
-import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
+import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
+import type { FieldDefinition } from '../../forms/form.entity.js';
+import { FormsService } from '../../forms/forms.service.js';
+import type { SubmissionDto } from '../../submissions/dto/submission.dto.js';
+import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
+import { SubmissionsService } from '../../submissions/submissions.service.js';
+import {
+  Dashboard,
+  ownerPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
+import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import {
   describeRange,
   filterQuery,
   readFilters,
   type FilterValues,
 } from './dashboard-filters.js';
-import { ownerPrincipal } from './dashboard-forms.controller.js';
-import { SignedInGuard } from './dashboard.guards.js';
+import { SignedInGuard } from '../session/dashboard.guards.js';
 
 export interface SubmissionField {
   key: string;

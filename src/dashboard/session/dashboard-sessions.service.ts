@@ -7,7 +7,7 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 import { LessThan, MoreThan, Not, Repository } from 'typeorm';
-import { AppConfig } from '../config/app-config.js';
+import { AppConfig } from '../../config/app-config.js';
 import { DashboardSession } from './dashboard-session.entity.js';
 
 /** How long a dashboard sign-in lasts. */

@@ -4,9 +4,9 @@
 import {
   parseInstant,
   type SubmissionFilterInput,
-} from '../submissions/submission-filters.js';
-import { PageErrors } from './page-errors.js';
-import { calendarDay, dateTime } from './view-helpers.js';
+} from '../../submissions/submission-filters.js';
+import { PageErrors } from '../page-errors.js';
+import { calendarDay, dateTime } from '../view-helpers.js';
 
 export interface FilterValues {
   q: string;

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { AccountsService } from '../accounts/accounts.service.js';
+import { AccountsService } from '../../accounts/accounts.service.js';
 import {
   addTemplateLocals,
   cookieOf,
@@ -10,11 +10,11 @@ import {
   SESSION_COOKIE,
   setDashboardContext,
   SIGNED_OUT_CSRF_COOKIE,
-} from './dashboard-context.js';
+} from '../dashboard-context.js';
 import {
   CsrfRejectedException,
   LoginRequiredException,
-} from './dashboard-errors.js';
+} from '../dashboard-exceptions.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 
 /** The name of the hidden input carrying the CSRF token in every dashboard form. */

@@ -14,24 +14,24 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AccountsService } from '../accounts/accounts.service.js';
-import { ValidationFailedException } from '../common/errors.js';
-import { ownEntry } from '../common/own-entry.js';
-import { AppConfig } from '../config/app-config.js';
-import { textOf } from './body.js';
+import { AccountsService } from '../../accounts/accounts.service.js';
+import { ValidationFailedException } from '../../common/errors.js';
+import { ownEntry } from '../../common/own-entry.js';
+import { AppConfig } from '../../config/app-config.js';
+import { textOf } from '../form-body.js';
 import {
   clearSessionCookie,
   cookieOf,
   safeNextPath,
   SESSION_COOKIE,
   setSessionCookie,
-} from './dashboard-context.js';
-import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
+} from '../dashboard-context.js';
+import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
-import { PageErrors, sentence } from './page-errors.js';
+import { PageErrors, sentence } from '../page-errors.js';
 import { SignInLimits, waitMessage } from './sign-in-limits.js';
-import { WithDeadline } from '../common/deadline.interceptor.js';
+import { WithDeadline } from '../../common/deadline.interceptor.js';
 
 const NOTICES: Record<string, string> = {
   'signed-out': 'You are logged out.',

@@ -1,7 +1,7 @@
 // Ready-to-paste code for a form's page: an HTML <form> that posts to the submit endpoint
 // (the visitor lands on a thank-you page, or on the form's redirect address), and the same
 // form sent with fetch() and FormData. Both carry the honeypot input the API checks.
-import type { FieldDefinition } from '../forms/form.entity.js';
+import type { FieldDefinition } from '../../forms/form.entity.js';
 
 /** Escapes text for the owner's HTML (the dashboard escapes the whole snippet again). */
 function html(text: string): string {

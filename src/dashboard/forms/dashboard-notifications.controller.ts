@@ -12,20 +12,23 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { WithDeadline } from '../common/deadline.interceptor.js';
-import { ValidationFailedException } from '../common/errors.js';
-import { ownEntry } from '../common/own-entry.js';
-import { FormsService } from '../forms/forms.service.js';
-import { DeliveriesService } from '../notifications/deliveries.service.js';
-import { WebhooksService } from '../notifications/webhooks/webhooks.service.js';
-import { RecipientsSectionBuilder } from '../notifications/email/recipients-section.js';
-import { validateFormInput } from '../forms/form-input.validation.js';
-import { textOf } from './body.js';
-import { Dashboard, type DashboardContext } from './dashboard-context.js';
-import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
-import { ownerPrincipal } from './dashboard-forms.controller.js';
-import { SignedInGuard } from './dashboard.guards.js';
-import { PageErrors, sentence } from './page-errors.js';
+import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { ValidationFailedException } from '../../common/errors.js';
+import { ownEntry } from '../../common/own-entry.js';
+import { FormsService } from '../../forms/forms.service.js';
+import { DeliveriesService } from '../../notifications/deliveries.service.js';
+import { WebhooksService } from '../../notifications/webhooks/webhooks.service.js';
+import { RecipientsSectionBuilder } from '../../notifications/email/recipients-section.js';
+import { validateFormInput } from '../../forms/form-input.validation.js';
+import { textOf } from '../form-body.js';
+import {
+  Dashboard,
+  ownerPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
+import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
+import { SignedInGuard } from '../session/dashboard.guards.js';
+import { PageErrors, sentence } from '../page-errors.js';
 
 const NOTICES: Record<string, string> = {
   'test-queued': 'Test event queued: it appears in the delivery log below.',

@@ -15,22 +15,22 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccountsService,
   type CreatedAccountKey,
-} from '../accounts/accounts.service.js';
-import { passwordProblems } from '../accounts/password.js';
-import { ValidationFailedException } from '../common/errors.js';
-import { ownEntry } from '../common/own-entry.js';
-import { textOf } from './body.js';
+} from '../../accounts/accounts.service.js';
+import { passwordProblems } from '../../accounts/password.js';
+import { ValidationFailedException } from '../../common/errors.js';
+import { ownEntry } from '../../common/own-entry.js';
+import { textOf } from '../form-body.js';
 import {
   Dashboard,
   setSessionCookie,
   type DashboardContext,
-} from './dashboard-context.js';
-import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
-import { DashboardSessionsService } from './dashboard-sessions.service.js';
-import { SignedInGuard } from './dashboard.guards.js';
-import { PageErrors, sentence } from './page-errors.js';
-import { SignInLimits, waitMessage } from './sign-in-limits.js';
-import { WithDeadline } from '../common/deadline.interceptor.js';
+} from '../dashboard-context.js';
+import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
+import { DashboardSessionsService } from '../session/dashboard-sessions.service.js';
+import { SignedInGuard } from '../session/dashboard.guards.js';
+import { PageErrors, sentence } from '../page-errors.js';
+import { SignInLimits, waitMessage } from '../session/sign-in-limits.js';
+import { WithDeadline } from '../../common/deadline.interceptor.js';
 
 const NOTICES: Record<string, string> = {
   'key-revoked':

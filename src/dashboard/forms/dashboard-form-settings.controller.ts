@@ -12,19 +12,22 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ValidationFailedException } from '../common/errors.js';
-import { ownEntry } from '../common/own-entry.js';
-import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
-import { DomainsService } from '../domain-verification/domains.service.js';
-import { FIELD_TYPES } from '../forms/form.entity.js';
-import { validateFormInput } from '../forms/form-input.validation.js';
-import { FormsService } from '../forms/forms.service.js';
-import { SubmissionsService } from '../submissions/submissions.service.js';
-import { isChecked, textOf } from './body.js';
-import { Dashboard, type DashboardContext } from './dashboard-context.js';
-import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
-import { ownerPrincipal } from './dashboard-forms.controller.js';
-import { SignedInGuard } from './dashboard.guards.js';
+import { ValidationFailedException } from '../../common/errors.js';
+import { ownEntry } from '../../common/own-entry.js';
+import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
+import { DomainsService } from '../../domain-verification/domains.service.js';
+import { FIELD_TYPES, type Form } from '../../forms/form.entity.js';
+import { validateFormInput } from '../../forms/form-input.validation.js';
+import { FormsService } from '../../forms/forms.service.js';
+import { SubmissionsService } from '../../submissions/submissions.service.js';
+import { isChecked, textOf } from '../form-body.js';
+import {
+  Dashboard,
+  ownerPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
+import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
+import { SignedInGuard } from '../session/dashboard.guards.js';
 import {
   applyOp,
   fieldsFromRows,
@@ -33,8 +36,8 @@ import {
   rowsFromFields,
   type EditorRow,
 } from './form-editor.js';
-import { formInputErrors, PageErrors, sentence } from './page-errors.js';
-import { WithDeadline } from '../common/deadline.interceptor.js';
+import { formInputErrors, PageErrors, sentence } from '../page-errors.js';
+import { WithDeadline } from '../../common/deadline.interceptor.js';
 
 const NOTICES: Record<string, string> = {
   saved: 'Changes saved. New submissions are validated against these fields.',
@@ -201,7 +204,9 @@ export class DashboardFormSettingsController {
       errors.add('Enter a domain, e.g. example.com', 'domain');
     } else {
       try {
-        await this.domains.add(ownerPrincipal(context), formId, { domain });
+        await this.domains.add(await this.ownForm(context, formId), {
+          domain,
+        });
       } catch (error) {
         if (error instanceof ValidationFailedException) {
           error.errors.forEach((message) =>
@@ -228,8 +233,7 @@ export class DashboardFormSettingsController {
     @Param('domain') domain: string,
   ) {
     const result = await this.domains.verify(
-      ownerPrincipal(context),
-      formId,
+      await this.ownForm(context, formId),
       domain,
     );
     const done =
@@ -246,7 +250,7 @@ export class DashboardFormSettingsController {
     @Param('formId') formId: string,
     @Param('domain') domain: string,
   ) {
-    await this.domains.remove(ownerPrincipal(context), formId, domain);
+    await this.domains.remove(await this.ownForm(context, formId), domain);
     return this.redirect(
       reply,
       formId,
@@ -325,6 +329,10 @@ export class DashboardFormSettingsController {
     });
   }
 
+  private ownForm(context: DashboardContext, formId: string): Promise<Form> {
+    return this.forms.findAccessible(ownerPrincipal(context), formId);
+  }
+
   private async settingsPage(
     context: DashboardContext,
     reply: FastifyReply,
@@ -336,7 +344,7 @@ export class DashboardFormSettingsController {
     const entity = await this.forms.findAccessible(principal, formId);
     const form = this.forms.toResponse(entity);
     const [domains, warning] = await Promise.all([
-      this.domains.list(principal, form.id),
+      this.domains.list(entity),
       this.verification.warningFor(entity),
     ]);
     return reply.status(status).view('form-settings', {

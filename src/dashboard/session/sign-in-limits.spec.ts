@@ -1,4 +1,4 @@
-import { MemoryRateLimitStorage } from '../rate-limit/rate-limit.storage.js';
+import { MemoryRateLimitStorage } from '../../rate-limit/rate-limit.storage.js';
 import {
   CLIENT_FAILURES,
   CLIENT_SIGN_UPS,

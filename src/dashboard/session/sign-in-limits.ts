@@ -8,12 +8,12 @@
 // lock an owner out of the dashboard with a few wrong passwords.
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { normalizeEmail } from '../accounts/accounts.service.js';
-import { rateLimitBucket } from '../rate-limit/client-ip.js';
+import { normalizeEmail } from '../../accounts/accounts.service.js';
+import { rateLimitBucket } from '../../rate-limit/client-ip.js';
 import {
   RATE_LIMIT_STORAGE,
   type RateLimitStorage,
-} from '../rate-limit/rate-limit.storage.js';
+} from '../../rate-limit/rate-limit.storage.js';
 
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 /** Failed log-ins one client may make per window, whatever the emails. */

@@ -1,0 +1,158 @@
+// The data of a form's overview page (form-detail.eta): the form, its key and snippets,
+// the filtered page of submissions, the activity chart and the notices.
+import { Injectable } from '@nestjs/common';
+import { ownEntry } from '../../common/own-entry.js';
+import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
+import type { FieldDefinition } from '../../forms/form.entity.js';
+import { FormsService } from '../../forms/forms.service.js';
+import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
+import { SubmissionsService } from '../../submissions/submissions.service.js';
+import { ownerPrincipal, type DashboardContext } from '../dashboard-context.js';
+import { plural } from '../view-helpers.js';
+import {
+  describeRange,
+  filterQuery,
+  queryText,
+  readFilters,
+} from './dashboard-filters.js';
+import { dailyChart } from './daily-chart.js';
+import { fetchSnippet, htmlSnippet } from './snippets.js';
+
+export const SUBMISSIONS_PAGE_SIZE = 25;
+
+export const NOTICES: Record<string, string> = {
+  welcome:
+    'Welcome to Formgate! Create a form to get your endpoint and snippet.',
+  created:
+    'Form created. Paste a snippet into your site to start collecting submissions.',
+  deleted: 'The form and all its submissions were deleted.',
+  'key-regenerated':
+    'A new API key was generated. The old key no longer works: update every client that used it.',
+  'submission-deleted': 'The submission was deleted.',
+};
+
+/** Days shown in the activity chart, today included. */
+export const CHART_DAYS = 30;
+
+/** The notice after a redirect; a bulk delete says how many went. */
+function noticeOf(
+  done: string,
+  query: Record<string, unknown>,
+): string | undefined {
+  if (done === 'bulk-deleted') {
+    const deleted = Number(queryText(query.deleted));
+    if (!Number.isSafeInteger(deleted) || deleted < 0) return undefined;
+    return `Deleted ${plural(deleted, 'submission')}.`;
+  }
+  return ownEntry(NOTICES, done);
+}
+
+/** Column order: configured fields first, then any other keys seen on this page. */
+function submissionColumns(
+  fields: FieldDefinition[],
+  rows: Array<{ data: Record<string, unknown> }>,
+): Array<{ key: string; label: string }> {
+  const columns = fields.map((field) => ({
+    key: field.id,
+    label: field.label?.trim() || field.id,
+  }));
+  const known = new Set(columns.map((column) => column.key));
+  for (const row of rows) {
+    for (const key of Object.keys(row.data)) {
+      if (!known.has(key)) {
+        known.add(key);
+        columns.push({ key, label: key });
+      }
+    }
+  }
+  return columns;
+}
+
+function lineCount(text: string): number {
+  return Math.min(28, text.split('\n').length + 1);
+}
+
+export interface FormPage {
+  status: number;
+  data: Record<string, unknown>;
+}
+
+@Injectable()
+export class FormPageBuilder {
+  constructor(
+    private readonly forms: FormsService,
+    private readonly submissions: SubmissionsService,
+    private readonly stats: SubmissionStatsService,
+    private readonly verification: DomainVerificationService,
+  ) {}
+
+  /** 400 when the filters in the query are not valid (the page then says why). */
+  async build(
+    context: DashboardContext,
+    baseUrl: string,
+    formId: string,
+    query: Record<string, unknown>,
+  ): Promise<FormPage> {
+    const principal = ownerPrincipal(context);
+    const entity = await this.forms.findAccessible(principal, formId);
+    const form = this.forms.toResponse(entity);
+    const filters = readFilters(query);
+    const cursor = queryText(query.cursor) || undefined;
+    const done = queryText(query.done);
+    const [apiKey, page, stats, days, warning] = await Promise.all([
+      this.forms.revealApiKey(context.owner.id, form.id),
+      filters.errors.any
+        ? { data: [], nextCursor: null }
+        : this.submissions.list(entity, {
+            ...filters.input,
+            limit: SUBMISSIONS_PAGE_SIZE,
+            cursor,
+          }),
+      this.submissions.countByForms([form.id]),
+      this.stats.dailyCounts(entity, CHART_DAYS),
+      this.verification.warningFor(entity),
+    ]);
+    const submitUrl = `${baseUrl}/api/submit/${encodeURIComponent(form.id)}`;
+    const html = htmlSnippet(submitUrl, form.fields);
+    const js = fetchSnippet(submitUrl, form.fields);
+    const total = stats.get(form.id) ?? { count: 0, lastAt: null };
+    return {
+      status: filters.errors.any ? 400 : 200,
+      data: {
+        form,
+        apiKey,
+        submitUrl,
+        htmlSnippet: html,
+        htmlRows: lineCount(html),
+        fetchSnippet: js,
+        fetchRows: lineCount(js),
+        submissions: page.data,
+        columns: submissionColumns(form.fields, page.data),
+        nextCursor: page.nextCursor,
+        cursor,
+        filters: filters.values,
+        filtered: filters.active,
+        links: {
+          filters: filterQuery(filters.values),
+          excel: filterQuery(filters.values, { bom: 'true' }),
+          older: page.nextCursor
+            ? filterQuery(filters.values, { cursor: page.nextCursor })
+            : '',
+          range: filterQuery({
+            from: filters.values.from,
+            to: filters.values.to,
+          }),
+        },
+        range: describeRange(filters.values),
+        errors: filters.errors,
+        total: total.count,
+        lastAt: total.lastAt,
+        chart: dailyChart(days),
+        honeypotHits: entity.honeypotHits,
+        warning,
+        revealKey: done === 'key-regenerated',
+        notice: noticeOf(done, query),
+      },
+    };
+  }
+}

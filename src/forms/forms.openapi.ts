@@ -1,0 +1,127 @@
+// The OpenAPI description of each forms route, one composed decorator per route.
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+} from '@nestjs/swagger';
+import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
+import { CreateFormDto } from './dto/create-form.dto.js';
+import {
+  ApiKeyResponseDto,
+  CreatedFormResponseDto,
+  FormListResponseDto,
+  FormResponseDto,
+} from './dto/form-response.dto.js';
+import { PatchFormDto } from './dto/patch-form.dto.js';
+import { UpdateFormDto } from './dto/update-form.dto.js';
+import { tooManyFormsMessage } from './forms.service.js';
+import {
+  FORM_ID_PARAM,
+  FORM_NOT_FOUND_RESPONSE,
+} from './form-route.openapi.js';
+
+const INVALID_BODY = {
+  type: ValidationErrorDto,
+  description: 'The body is not valid: one message per problem.',
+  example: {
+    error: 'Validation failed',
+    errors: [
+      'name is required',
+      'fields.1.type must be one of: text, email, textarea, number, url, tel, date, select, checkbox',
+    ],
+  },
+};
+
+export const ListFormsDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'List forms',
+      description:
+        'An account key lists every form of its account; a form key lists just its own form. Newest first.',
+    }),
+    ApiOkResponse({ type: FormListResponseDto }),
+  );
+
+export const CreateFormDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Create a form',
+      description:
+        "Creates a form in the account of the key (a form key creates a sibling form). The answer carries the new form's own API key. An account holds at most MAX_FORMS_PER_ACCOUNT forms (1,000 by default); rotating a form's key does not revoke the keys of forms created with it.",
+    }),
+    ApiBody({ type: CreateFormDto }),
+    ApiCreatedResponse({ type: CreatedFormResponseDto }),
+    ApiBadRequestResponse(INVALID_BODY),
+    ApiConflictResponse({
+      type: ErrorDto,
+      description:
+        'The account already has MAX_FORMS_PER_ACCOUNT forms (1,000 unless configured otherwise).',
+      example: { error: tooManyFormsMessage(1000) },
+    }),
+  );
+
+export const GetFormDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({ summary: 'Read a form' }),
+    ApiParam(FORM_ID_PARAM),
+    ApiOkResponse({ type: FormResponseDto }),
+    ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE),
+  );
+
+export const ReplaceFormDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Replace a form',
+      description:
+        'Replaces every writable property; omitted fields, domainVerification, notifyEmails, redirectUrl and successMessage become [], false, [], null and null. Use PATCH to change only some properties.',
+    }),
+    ApiParam(FORM_ID_PARAM),
+    ApiBody({ type: UpdateFormDto }),
+    ApiOkResponse({ type: FormResponseDto }),
+    ApiBadRequestResponse(INVALID_BODY),
+    ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE),
+  );
+
+export const PatchFormDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Update part of a form',
+      description: 'Changes only the properties sent.',
+    }),
+    ApiParam(FORM_ID_PARAM),
+    ApiBody({ type: PatchFormDto }),
+    ApiOkResponse({ type: FormResponseDto }),
+    ApiBadRequestResponse(INVALID_BODY),
+    ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE),
+  );
+
+export const DeleteFormDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Delete a form',
+      description:
+        'Deletes the form with its submissions and domains. Its API key stops working.',
+    }),
+    ApiParam(FORM_ID_PARAM),
+    ApiNoContentResponse({ description: 'Deleted.' }),
+    ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE),
+  );
+
+export const RegenerateFormKeyDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: "Regenerate a form's API key",
+      description:
+        'Issues a new key for the form. The old key is refused (403) from this moment on: put the new one into every client.',
+    }),
+    ApiParam(FORM_ID_PARAM),
+    ApiOkResponse({ type: ApiKeyResponseDto }),
+    ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE),
+  );
