@@ -29,6 +29,7 @@ import type {
 import { FormDomain } from './form-domain.entity.js';
 import { normaliseDomain } from './origin-policy.js';
 import { checkTxt, txtNames, txtValue } from './txt-verification.js';
+import { isUniqueViolation } from '../database/driver-errors.js';
 
 export const DOMAIN_NOT_FOUND = 'Domain not found';
 /** A form is meant for a handful of sites; more is almost certainly a mistake or abuse. */
@@ -47,13 +48,6 @@ function clip(text: string): string {
   return text.length > LAST_ERROR_LENGTH
     ? `${text.slice(0, LAST_ERROR_LENGTH - 1)}…`
     : text;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const driverError = (error as { driverError?: { code?: unknown } })
-    ?.driverError;
-  const code = driverError?.code ?? (error as { code?: unknown })?.code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /** The management side of a form's domains: add, list, verify by DNS, delete. */

@@ -20,6 +20,7 @@ import {
   type RecipientStatus,
 } from './email-recipient.entity.js';
 import { Mailer } from './mailer.js';
+import { isUniqueViolation } from '../../database/driver-errors.js';
 
 export const CONFIRMATION_VALID_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -48,13 +49,6 @@ export function storedAddresses(value: string[] | string | null): string[] {
   return Array.isArray(list)
     ? list.filter((entry): entry is string => typeof entry === 'string')
     : [];
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const driverError = (error as { driverError?: { code?: unknown } })
-    ?.driverError;
-  const code = driverError?.code ?? (error as { code?: unknown })?.code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 @Injectable()
