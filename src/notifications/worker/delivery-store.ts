@@ -73,9 +73,11 @@ export class DeliveryStore {
       );
       return ids;
     };
+    // READ COMMITTED: the locking read takes the rows it returns, not the gaps around them,
+    // so it never blocks (or deadlocks with) the commit queue inserting new deliveries.
     const ids = this.isSqlite
       ? await pick(this.dataSource.manager)
-      : await this.dataSource.transaction(pick);
+      : await this.dataSource.transaction('READ COMMITTED', pick);
     if (ids.length === 0) return [];
     return this.deliveries.find({
       where: { id: In(ids), leaseOwner: owner },

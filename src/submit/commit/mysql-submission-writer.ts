@@ -17,6 +17,14 @@ const INSERT_DELIVERIES =
 const COUNT_HONEYPOT =
   'UPDATE `form` SET `honeypotHits` = `honeypotHits` + ? WHERE `id` = ?';
 
+/** Tries of a batch's transaction that InnoDB chose as a deadlock victim. */
+const DEADLOCK_ATTEMPTS = 3;
+
+function isDeadlock(error: unknown): boolean {
+  const { code, errno } = (error ?? {}) as { code?: unknown; errno?: unknown };
+  return code === 'ER_LOCK_DEADLOCK' || errno === 1213;
+}
+
 type Row = [
   string,
   string,
@@ -127,16 +135,22 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
       await this.run(connection, INSERT_SUBMISSIONS, [items.map(rowOf)]);
       return;
     }
-    await this.run(connection, 'START TRANSACTION', []);
-    try {
-      await this.run(connection, INSERT_SUBMISSIONS, [items.map(rowOf)]);
-      await this.run(connection, INSERT_DELIVERIES, [deliveries]);
-      await this.run(connection, 'COMMIT', []);
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) {
-        await this.run(connection, 'ROLLBACK', []);
+    for (let attempt = 1; ; attempt++) {
+      await this.run(connection, 'START TRANSACTION', []);
+      try {
+        await this.run(connection, INSERT_SUBMISSIONS, [items.map(rowOf)]);
+        await this.run(connection, INSERT_DELIVERIES, [deliveries]);
+        await this.run(connection, 'COMMIT', []);
+        return;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) {
+          await this.run(connection, 'ROLLBACK', []);
+        }
+        // InnoDB rolled the whole transaction back to break a deadlock with a worker's
+        // claim: nothing of it was written, so it is simply run again.
+        if (isDeadlock(error) && attempt < DEADLOCK_ATTEMPTS) continue;
+        throw error;
       }
-      throw error;
     }
   }
 
