@@ -5,6 +5,7 @@ import { Delivery } from '../src/notifications/delivery.entity.js';
 import { Webhook } from '../src/notifications/webhook.entity.js';
 import { tooManyWebhooksMessage } from '../src/notifications/webhooks/webhooks.service.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
+import { insertDelivery } from './factories/deliveries.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { request } from './support/http.js';
 import { waitFor } from './support/server-process.js';
@@ -242,6 +243,64 @@ describe('webhooks API (e2e)', () => {
     );
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ error: 'Delivery not found' });
+  });
+
+  it('makes a waiting delivery due now, and refuses to retry one being sent', async () => {
+    const { body: hook } = await create({ url: receiver.url });
+    receiver.secrets.push(hook.secret);
+    const inAnHour = new Date(Date.now() + 3600_000);
+    const waiting = await insertDelivery(t, {
+      formId: form.form.id,
+      target: hook.id,
+      nextAttemptAt: inAnHour,
+    });
+    const retried = await request(
+      api(`/${hook.id}/deliveries/${waiting.id}/retry`),
+      { apiKey: form.apiKey, method: 'POST' },
+    );
+    expect(retried.status).toBe(202);
+    expect(retried.body).toMatchObject({
+      id: waiting.id,
+      status: 'pending',
+      attempts: 0,
+    });
+    expect(
+      Math.abs(Date.parse(retried.body.nextAttemptAt) - Date.now()),
+    ).toBeLessThan(5000);
+    await waitFor(
+      async () => receiver.received.some((r) => r.id === waiting.id),
+      10_000,
+      'the retried delivery',
+    );
+    expect(
+      receiver.received.find((r) => r.id === waiting.id)?.verified,
+    ).toMatchObject({ type: 'webhook.test' });
+
+    const leaseUntil = new Date(Date.now() + 10_000);
+    const sending = await insertDelivery(t, {
+      formId: form.form.id,
+      target: hook.id,
+      leaseOwner: 'another-worker',
+      leaseUntil,
+      nextAttemptAt: leaseUntil,
+    });
+    const refused = await request(
+      api(`/${hook.id}/deliveries/${sending.id}/retry`),
+      { apiKey: form.apiKey, method: 'POST' },
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      error:
+        'This delivery is being sent right now: retry once the attempt is recorded',
+    });
+    const untouched = await t.dataSource
+      .getRepository(Delivery)
+      .findOneByOrFail({ id: sending.id });
+    expect(untouched).toMatchObject({
+      status: 'pending',
+      leaseOwner: 'another-worker',
+    });
+    expect(untouched.leaseUntil?.getTime()).toBe(leaseUntil.getTime());
   });
 
   it('documents every webhook route with its security and error responses', async () => {

@@ -120,7 +120,8 @@ export class DeliveriesService {
 
   /**
    * Makes a delivery due now with its retry schedule started afresh (`attempts` keeps
-   * counting). Refused while it is being sent or still waiting for its first try.
+   * counting); one still waiting for its first try is simply due now. Refused while it is
+   * being sent.
    */
   async retry(
     formId: string,
@@ -132,11 +133,6 @@ export class DeliveriesService {
     if (row.leaseUntil !== null && row.leaseUntil > now) {
       throw new ConflictException(
         'This delivery is being sent right now: retry once the attempt is recorded',
-      );
-    }
-    if (row.status === 'pending') {
-      throw new ConflictException(
-        'This delivery has not been tried yet: it is sent as soon as a worker is free',
       );
     }
     const result = await this.deliveries

@@ -61,13 +61,29 @@ export interface NotificationChannel {
    * reports every change of its targets there.
    */
   targetsFor(formId: string): Promise<string[]>;
-  /** One attempt; never throws for a failure of the target (returns it instead). */
+  /**
+   * Reads in one go what attempts at these deliveries need (their webhooks; their forms and
+   * recipients) and returns one attempt per delivery, in the same order, for the worker to
+   * run when a send slot is free. An attempt never throws for a failure of the target
+   * (it returns it instead).
+   */
+  prepare(items: readonly ChannelItem[]): Promise<PreparedAttempt[]>;
+  /** One attempt at one delivery: `prepare` for one, run at once. */
   send(
     delivery: DeliveryToSend,
     submission: SubmissionNotice | null,
     signal: AbortSignal,
   ): Promise<AttemptOutcome>;
 }
+
+/** A delivery with the submission it is about (null when deleted, or for a test event). */
+export interface ChannelItem {
+  delivery: DeliveryToSend;
+  submission: SubmissionNotice | null;
+}
+
+/** One prepared attempt; the signal stops it when the worker shuts down. */
+export type PreparedAttempt = (signal: AbortSignal) => Promise<AttemptOutcome>;
 
 /** Injection token: the channels the worker and the submit path use (an array). */
 export const NOTIFICATION_CHANNELS = Symbol('NOTIFICATION_CHANNELS');

@@ -7,8 +7,10 @@
 //   receipt (p50, p95; target p50 < 1 s);
 // - drain: BENCH_QUEUED submissions (default 10,000) queued while no worker runs, then one
 //   `npm run worker` process (WORKER_CONCURRENCY, default 8) sends them (target ≥ 500/s);
-// - submit throughput with the webhook on vs off (autocannon, BENCH_SECONDS each; target ≥ 0.9×),
-//   with the worker in the server process (the default) and without it (the outbox alone).
+// - submit throughput to a form with one webhook and one confirmed email recipient (mail to an
+//   SMTP server on loopback) vs a form without them (autocannon, BENCH_SECONDS each; target
+//   ≥ 0.9×), with the worker in the server process (the default) and without it (the outbox
+//   alone); latency is measured on that form too, for the webhook and for the message.
 // Prints a table and a BENCH_JSON line; the exit code is 1 when a target is missed.
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -19,12 +21,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConnection } from 'mysql2/promise';
+import { SMTPServer } from 'smtp-server';
 
 const env = process.env;
 const QUEUED = Number(env.BENCH_QUEUED ?? 10_000);
 const LATENCY_SAMPLES = Number(env.BENCH_SAMPLES ?? 50);
 const SECONDS = Number(env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = env.WORKER_CONCURRENCY ?? '8';
+/** Extra Node flags for the draining worker, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const WORKER_NODE_ARGS = (env.BENCH_WORKER_NODE_ARGS ?? '')
+  .split(' ')
+  .filter(Boolean);
 const SECRET = 'formgate-bench-secret-not-for-production-0123456789';
 const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const MAIN_JS = join(ROOT, 'dist/src/main.js');
@@ -89,6 +96,43 @@ async function startReceiver() {
   };
 }
 
+/** An SMTP server on loopback that counts messages and keeps the confirmation links. */
+async function startMailSink() {
+  const state = { count: 0, links: [] as string[] };
+  const waiting = new Map<string, () => void>();
+  const server = new SMTPServer({
+    logger: false,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    onData(stream, _session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      stream.on('end', () => {
+        state.count += 1;
+        const link = /\/confirm-email\/([A-Za-z0-9_-]+)/.exec(raw);
+        if (link) state.links.push(link[1]);
+        // The submission's `n` value is listed in the message's text part.
+        const n = /\bl\d+\b/.exec(raw.replace(/=\r?\n/g, ''));
+        if (n) waiting.get(n[0])?.();
+        callback();
+      });
+    },
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    state,
+    arrival: (n: string) =>
+      new Promise<number>((done) =>
+        waiting.set(n, () => {
+          waiting.delete(n);
+          done(performance.now());
+        }),
+      ),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
 async function databaseUrl(dir: string): Promise<string> {
   const url = env.BENCH_DATABASE_URL;
   if (!url) return `sqlite:${join(dir, 'bench.sqlite')}`;
@@ -119,6 +163,9 @@ function serverEnv(db: string, extra: Record<string, string> = {}) {
     SUBMIT_RATE_LIMIT: '1000000',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WORKER_CONCURRENCY: CONCURRENCY,
+    SMTP_URL: mail.url,
+    MAIL_FROM: 'formgate-bench@example.com',
+    PUBLIC_URL: 'http://127.0.0.1',
     LOG_LEVEL: 'warn',
     ...extra,
   };
@@ -189,6 +236,7 @@ async function throughput(base: string, formId: string): Promise<number> {
 
 const dir = mkdtempSync(join(tmpdir(), 'formgate-bench-notify-'));
 const receiver = await startReceiver();
+const mail = await startMailSink();
 try {
   const db = await databaseUrl(dir);
   let server = await startServer(db, { WORKER_ENABLED: 'false' });
@@ -223,6 +271,29 @@ try {
   await api(`${server.url}/api/v1/forms/${hooked}/webhooks`, apiKey, {
     url: receiver.url,
   });
+  // The form with both channels: the recipient confirms the link it is sent first.
+  const both = (
+    await api(`${server.url}/api/v1/forms`, apiKey, {
+      name: 'Webhook and email',
+      fields: [],
+      notifyEmails: ['owner@example.com'],
+    })
+  ).id as string;
+  await api(`${server.url}/api/v1/forms/${both}/webhooks`, apiKey, {
+    url: receiver.url,
+  });
+  while (mail.state.links.length === 0) await sleep(20);
+  const confirmed = await fetch(
+    `${server.url}/confirm-email/${mail.state.links[0]}`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    },
+  );
+  if (confirmed.status !== 200) {
+    throw new Error(`confirming the recipient: ${confirmed.status}`);
+  }
 
   log(`queueing ${QUEUED} deliveries (no worker running)…`);
   let next = 0;
@@ -233,7 +304,7 @@ try {
   );
   log('draining with one worker process…');
   const started = performance.now();
-  const worker = spawn(process.execPath, [WORKER_JS], {
+  const worker = spawn(process.execPath, [...WORKER_NODE_ARGS, WORKER_JS], {
     env: serverEnv(db),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -247,37 +318,43 @@ try {
   server = await startServer(db, { WORKER_ENABLED: 'true' });
   log(`latency: ${LATENCY_SAMPLES} submissions one at a time…`);
   const latencies: number[] = [];
+  const mailLatencies: number[] = [];
   for (let i = 0; i < LATENCY_SAMPLES; i += 1) {
     const arrived = receiver.arrival(`l${i}`);
-    await submit(server.url, hooked, `l${i}`);
+    const mailed = mail.arrival(`l${i}`);
+    await submit(server.url, both, `l${i}`);
     const answeredAt = performance.now();
     latencies.push((await arrived) - answeredAt);
+    mailLatencies.push((await mailed) - answeredAt);
     await sleep(50);
   }
-  log('submit throughput without and with the webhook (worker in process)…');
+  log('submit throughput without and with notifications (worker in process)…');
   const without = await throughput(server.url, plain);
-  const withHook = await throughput(server.url, hooked);
+  const withHook = await throughput(server.url, both);
   await stop(server.child);
   // The outbox's own cost: the same, with the deliveries left for a worker elsewhere.
   server = await startServer(db, { WORKER_ENABLED: 'false' });
-  log('submit throughput without and with the webhook (no worker in process)…');
+  log(
+    'submit throughput without and with notifications (no worker in process)…',
+  );
   const withoutAlone = await throughput(server.url, plain);
-  const withHookAlone = await throughput(server.url, hooked);
+  const withHookAlone = await throughput(server.url, both);
   await stop(server.child);
 
   const result = {
     database: db.startsWith('sqlite:') ? 'sqlite' : 'mariadb',
     latencyP50Ms: Math.round(percentile(latencies, 0.5) * 10) / 10,
     latencyP95Ms: Math.round(percentile(latencies, 0.95) * 10) / 10,
+    mailLatencyP50Ms: Math.round(percentile(mailLatencies, 0.5) * 10) / 10,
     queued: QUEUED,
     workerConcurrency: Number(CONCURRENCY),
     drainPerSecond,
     drainWithStartSeconds: Math.round(drainWithStartSeconds * 10) / 10,
     submitPerSecondWithout: without,
-    submitPerSecondWithWebhook: withHook,
+    submitPerSecondWithNotifications: withHook,
     throughputRatio: Math.round((withHook / without) * 100) / 100,
     submitPerSecondWithoutNoWorker: withoutAlone,
-    submitPerSecondWithWebhookNoWorker: withHookAlone,
+    submitPerSecondWithNotificationsNoWorker: withHookAlone,
     throughputRatioNoWorker:
       Math.round((withHookAlone / withoutAlone) * 100) / 100,
   };
@@ -285,10 +362,12 @@ try {
   console.log(`BENCH_JSON ${JSON.stringify(result)}`);
   const missed =
     result.latencyP50Ms >= TARGETS.latencyP50Ms ||
+    result.mailLatencyP50Ms >= TARGETS.latencyP50Ms ||
     result.drainPerSecond < TARGETS.drainPerSecond ||
     result.throughputRatio < TARGETS.throughputRatio;
   process.exitCode = missed ? 1 : 0;
 } finally {
   await receiver.close();
+  await mail.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,15 +1,17 @@
 // The email channel: one message per submission to each confirmed address of the form.
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
 import { Form } from '../../forms/form.entity.js';
 import { storedFields } from '../../forms/forms.service.js';
 import { SUBMISSION_CREATED } from '../outbox.js';
 import type {
   AttemptOutcome,
+  ChannelItem,
   DeliveryToSend,
   NotificationChannel,
+  PreparedAttempt,
   SubmissionNotice,
 } from '../notification-channel.js';
 import {
@@ -28,8 +30,15 @@ export function controlValuesOf(delivery: DeliveryToSend): {
   return { subject: payload._subject, replyTo: payload._replyto };
 }
 
-function refused(error: string, final: boolean): AttemptOutcome {
-  return { ok: false, statusCode: null, error, durationMs: 0, final };
+function refused(error: string, final: boolean): PreparedAttempt {
+  const outcome: AttemptOutcome = {
+    ok: false,
+    statusCode: null,
+    error,
+    durationMs: 0,
+    final,
+  };
+  return () => Promise.resolve(outcome);
 }
 
 @Injectable()
@@ -54,43 +63,71 @@ export class EmailChannel implements NotificationChannel {
     submission: SubmissionNotice | null,
     signal: AbortSignal,
   ): Promise<AttemptOutcome> {
-    if (delivery.event !== SUBMISSION_CREATED) {
-      return refused(`Email does not carry ${delivery.event} events`, true);
-    }
-    if (!submission) return refused('The submission no longer exists', true);
-    const form = await this.forms.findOne({
-      where: { id: delivery.formId },
-      select: {
-        id: true,
-        accountId: true,
-        name: true,
-        fields: true,
-        notifyEmails: true,
-      },
-    });
-    if (!form) return refused('The form no longer exists', true);
-    const address = delivery.target;
+    const [attempt] = await this.prepare([{ delivery, submission }]);
+    return attempt(signal);
+  }
+
+  async prepare(items: readonly ChannelItem[]): Promise<PreparedAttempt[]> {
+    const formIds = [...new Set(items.map(({ delivery }) => delivery.formId))];
+    const forms = new Map(
+      (
+        await this.forms.find({
+          where: { id: In(formIds) },
+          select: {
+            id: true,
+            accountId: true,
+            name: true,
+            fields: true,
+            notifyEmails: true,
+          },
+        })
+      ).map((form) => [form.id, form]),
+    );
     // Checked at every attempt: an address removed from the form, or an account deleted
     // and its confirmation with it, gets nothing more, even for older submissions.
-    if (!storedAddresses(form.notifyEmails).includes(address)) {
-      return refused(`${address} is no longer a recipient of this form`, true);
+    const addressesByAccount = new Map<string, string[]>();
+    for (const { delivery } of items) {
+      const form = forms.get(delivery.formId);
+      if (form === undefined) continue;
+      const addresses = addressesByAccount.get(form.accountId) ?? [];
+      addresses.push(delivery.target);
+      addressesByAccount.set(form.accountId, addresses);
     }
-    const confirmed = await this.recipients.confirmedAmong(form.accountId, [
-      address,
-    ]);
-    if (!confirmed.has(address)) {
-      return refused(`${address} has not confirmed`, true);
+    const confirmed = new Map<string, Set<string>>();
+    for (const [accountId, addresses] of addressesByAccount) {
+      confirmed.set(
+        accountId,
+        await this.recipients.confirmedAmong(accountId, addresses),
+      );
     }
-    const mail = composeSubmissionMail({
-      formId: form.id,
-      formName: form.name,
-      fields: storedFields(form.fields),
-      submissionId: submission.id,
-      createdAt: submission.createdAt,
-      data: submission.data,
-      publicUrl: this.config.publicUrl,
-      ...controlValuesOf(delivery),
+    return items.map(({ delivery, submission }) => {
+      if (delivery.event !== SUBMISSION_CREATED) {
+        return refused(`Email does not carry ${delivery.event} events`, true);
+      }
+      if (!submission) return refused('The submission no longer exists', true);
+      const form = forms.get(delivery.formId);
+      if (!form) return refused('The form no longer exists', true);
+      const address = delivery.target;
+      if (!storedAddresses(form.notifyEmails).includes(address)) {
+        return refused(
+          `${address} is no longer a recipient of this form`,
+          true,
+        );
+      }
+      if (!confirmed.get(form.accountId)?.has(address)) {
+        return refused(`${address} has not confirmed`, true);
+      }
+      const mail = composeSubmissionMail({
+        formId: form.id,
+        formName: form.name,
+        fields: storedFields(form.fields),
+        submissionId: submission.id,
+        createdAt: submission.createdAt,
+        data: submission.data,
+        publicUrl: this.config.publicUrl,
+        ...controlValuesOf(delivery),
+      });
+      return (signal) => this.mailer.send({ to: address, ...mail }, signal);
     });
-    return this.mailer.send({ to: address, ...mail }, signal);
   }
 }

@@ -11,9 +11,11 @@ import { Form } from '../../forms/form.entity.js';
 import {
   OWNER_ALERTS,
   type AttemptOutcome,
+  type ChannelItem,
   type DeliveryToSend,
   type NotificationChannel,
   type OwnerAlerts,
+  type PreparedAttempt,
   type SubmissionNotice,
 } from '../notification-channel.js';
 import { SUBMISSION_CREATED, WEBHOOK_TEST } from '../outbox.js';
@@ -55,6 +57,17 @@ export function webhookBody(
   });
 }
 
+function refuse(error: string): PreparedAttempt {
+  const outcome: AttemptOutcome = {
+    ok: false,
+    statusCode: null,
+    error,
+    durationMs: 0,
+    final: true,
+  };
+  return () => Promise.resolve(outcome);
+}
+
 function failureText(statusCode: number, body: string): string {
   const redirect =
     statusCode >= 300 && statusCode < 400
@@ -93,25 +106,39 @@ export class WebhookChannel implements NotificationChannel {
     submission: SubmissionNotice | null,
     signal: AbortSignal,
   ): Promise<AttemptOutcome> {
-    const hook = await this.webhooks
+    const [attempt] = await this.prepare([{ delivery, submission }]);
+    return attempt(signal);
+  }
+
+  async prepare(items: readonly ChannelItem[]): Promise<PreparedAttempt[]> {
+    const ids = [...new Set(items.map(({ delivery }) => delivery.target))];
+    const rows = await this.webhooks
       .createQueryBuilder('webhook')
       .addSelect(['webhook.secretEncrypted', 'webhook.previousSecretEncrypted'])
-      .where('webhook.id = :id', { id: delivery.target })
-      .getOne();
-    const refuse = (error: string): AttemptOutcome => ({
-      ok: false,
-      statusCode: null,
-      error,
-      durationMs: 0,
-      final: true,
+      .where('webhook.id IN (:...ids)', { ids })
+      .getMany();
+    const hooks = new Map(rows.map((hook) => [hook.id, hook]));
+    const secrets = new Map<string, string[]>();
+    return items.map(({ delivery, submission }) => {
+      const hook = hooks.get(delivery.target);
+      if (hook === undefined) return refuse('The webhook was deleted');
+      if (!hook.enabled) return refuse('The webhook is turned off');
+      const body = webhookBody(delivery, submission);
+      if (body === null) {
+        return refuse('The submission was deleted before it could be sent');
+      }
+      let live = secrets.get(hook.id);
+      if (live === undefined) {
+        live = this.liveSecrets(hook, Date.now());
+        secrets.set(hook.id, live);
+      }
+      const signing = live;
+      return (signal) => this.post(hook, delivery, body, signing, signal);
     });
-    if (hook === null) return refuse('The webhook was deleted');
-    if (!hook.enabled) return refuse('The webhook is turned off');
-    const body = webhookBody(delivery, submission);
-    if (body === null) {
-      return refuse('The submission was deleted before it could be sent');
-    }
-    const now = Date.now();
+  }
+
+  /** The secrets deliveries are signed with: the current one, and the previous for 24 h. */
+  private liveSecrets(hook: Webhook, now: number): string[] {
     const live = [this.secrets.decrypt(hook.secretEncrypted)];
     if (
       hook.previousSecretEncrypted &&
@@ -120,6 +147,17 @@ export class WebhookChannel implements NotificationChannel {
     ) {
       live.push(this.secrets.decrypt(hook.previousSecretEncrypted));
     }
+    return live;
+  }
+
+  private async post(
+    hook: Webhook,
+    delivery: DeliveryToSend,
+    body: string,
+    live: string[],
+    signal: AbortSignal,
+  ): Promise<AttemptOutcome> {
+    const now = Date.now();
     const started = performance.now();
     const result = await postWebhook({
       url: hook.url,
@@ -133,6 +171,8 @@ export class WebhookChannel implements NotificationChannel {
     const status = result.statusCode;
     if (status !== null && status >= 200 && status < 300) {
       if (hook.failingSince !== null) {
+        // The hook object is shared by the attempts prepared together: one write clears it.
+        hook.failingSince = null;
         await this.webhooks.update({ id: hook.id }, { failingSince: null });
       }
       return { ok: true, statusCode: status, error: null, durationMs };
@@ -155,6 +195,7 @@ export class WebhookChannel implements NotificationChannel {
         { id: hook.id, failingSince: IsNull() },
         { failingSince: now },
       );
+      hook.failingSince = now;
       return;
     }
     if (now.getTime() - hook.failingSince.getTime() < FAILING_DISABLE_MS) {

@@ -190,7 +190,7 @@ export const RetryWebhookDeliveryDocs = (): MethodDecorator =>
     ApiConflictResponse({
       type: ErrorDto,
       description:
-        'The delivery is being sent right now, or has not been tried yet.',
+        'The delivery is being sent right now: retry once the attempt is recorded.',
       example: {
         error:
           'This delivery is being sent right now: retry once the attempt is recorded',

@@ -95,10 +95,19 @@ export class DeliveryStore {
     );
   }
 
+  /** Gives back claimed deliveries this worker will not send (it is stopping): due now. */
+  async release(owner: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE delivery SET leaseOwner = NULL, leaseUntil = NULL, nextAttemptAt = ? WHERE leaseOwner = ? AND status IN ('pending', 'failed') AND id IN (${placeholders(ids.length)})`,
+      [sqlDatetime(new Date()), owner, ...ids],
+    );
+  }
+
   /**
-   * Keeps the attempt and the delivery's new state, if this worker still holds it. Attempts
-   * that end in the same turn of the event loop are recorded in one transaction: one commit
-   * (one fsync on SQLite) for many deliveries.
+   * Keeps the attempt and the delivery's new state, if this worker still holds it. One
+   * transaction records at a time, and the attempts that end while it commits are recorded
+   * together by the next: one commit (one fsync) for many deliveries.
    */
   finish(
     delivery: Delivery,
@@ -117,16 +126,30 @@ export class DeliveryStore {
         resolve,
         reject,
       });
-      if (this.finished.length === 1) setImmediate(() => void this.flush());
+      if (!this.flushing && this.finished.length === 1) {
+        setImmediate(() => void this.flush());
+      }
     });
   }
 
   private finished: Finished[] = [];
+  private flushing = false;
 
+  /** Records what has finished; what finishes meanwhile waits for the next commit. */
   private async flush(): Promise<void> {
     const batch = this.finished;
     this.finished = [];
     if (batch.length === 0) return;
+    this.flushing = true;
+    try {
+      await this.record(batch);
+    } finally {
+      this.flushing = false;
+      if (this.finished.length > 0) void this.flush();
+    }
+  }
+
+  private async record(batch: Finished[]): Promise<void> {
     try {
       await this.dataSource.transaction(async (manager) => {
         await manager.insert(
@@ -164,25 +187,41 @@ export class DeliveryStore {
     }
   }
 
-  /** The submission a delivery is about, as a channel describes it; null when deleted. */
-  async notice(submissionId: string): Promise<SubmissionNotice | null> {
-    const row = await this.submissions.findOneBy({ id: submissionId });
-    if (row === null) return null;
-    const form = await this.forms.findOne({
-      select: { id: true, name: true, accountId: true },
-      where: { id: row.formId },
-    });
-    if (form === null) return null;
-    const data: unknown =
-      typeof row.data === 'string' ? JSON.parse(row.data) : row.data;
-    return {
-      id: row.id,
-      formId: row.formId,
-      formName: form.name,
-      accountId: form.accountId,
-      createdAt: row.createdAt,
-      data: (data ?? {}) as Record<string, unknown>,
-      meta: { ip: row.ip, userAgent: row.userAgent, origin: row.origin },
-    };
+  /**
+   * The submissions these deliveries are about, as a channel describes them, by id;
+   * a deleted one (or one whose form is gone) is absent.
+   */
+  async notices(
+    submissionIds: readonly string[],
+  ): Promise<Map<string, SubmissionNotice>> {
+    const found = new Map<string, SubmissionNotice>();
+    const ids = [...new Set(submissionIds)];
+    if (ids.length === 0) return found;
+    const rows = await this.submissions.findBy({ id: In(ids) });
+    const formIds = [...new Set(rows.map((row) => row.formId))];
+    const forms = new Map(
+      (
+        await this.forms.find({
+          select: { id: true, name: true, accountId: true },
+          where: { id: In(formIds) },
+        })
+      ).map((form) => [form.id, form]),
+    );
+    for (const row of rows) {
+      const form = forms.get(row.formId);
+      if (form === undefined) continue;
+      const data: unknown =
+        typeof row.data === 'string' ? JSON.parse(row.data) : row.data;
+      found.set(row.id, {
+        id: row.id,
+        formId: row.formId,
+        formName: form.name,
+        accountId: form.accountId,
+        createdAt: row.createdAt,
+        data: (data ?? {}) as Record<string, unknown>,
+        meta: { ip: row.ip, userAgent: row.userAgent, origin: row.origin },
+      });
+    }
+    return found;
   }
 }

@@ -1,6 +1,13 @@
 // The notification worker: claims due deliveries under a lease, hands each to its channel,
 // records the attempt, and schedules a retry or gives up. It runs in every app process
 // unless WORKER_ENABLED=false, and alone through `npm run worker` (src/worker.ts).
+//
+// A pipeline: deliveries are claimed in batches a little ahead of the free send slots, with
+// what their attempts need read in one go (submissions, webhooks, recipients), so a slot that
+// frees starts the next send at once; a finished send gives its slot back before its attempt
+// is recorded (records are committed in groups). In a process that also takes submissions,
+// the worker steps back to one send at a time, with a rest after each, while the process is
+// saturated by them: the deliveries wait in the outbox and leave when the burst is over.
 import {
   Inject,
   Injectable,
@@ -10,6 +17,8 @@ import {
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { AppConfig } from '../../config/app-config.js';
 import { DatabaseStateService } from '../../database/database-state.service.js';
 import { DeliverySignal } from '../delivery-signal.js';
@@ -17,7 +26,9 @@ import type { Delivery } from '../delivery.entity.js';
 import {
   NOTIFICATION_CHANNELS,
   type AttemptOutcome,
+  type ChannelItem,
   type NotificationChannel,
+  type PreparedAttempt,
 } from '../notification-channel.js';
 import { parsePayload } from '../outbox.js';
 import { nextStep } from './backoff.js';
@@ -29,6 +40,24 @@ export const POLL_MS = 1000;
 const RENEW_MS = 3000;
 /** Longest shutdown waits for sends in flight (a send gives up after 10 s). */
 const DRAIN_MS = 12_000;
+/** How often the worker looks at how busy its process is. */
+const PRESSURE_SAMPLE_MS = 250;
+/**
+ * Event-loop utilisation above which, with submissions committed in the same interval, the
+ * process counts as saturated by submissions.
+ */
+const SATURATED = 0.8;
+/** While the process is saturated, the one send slot rests this long between sends. */
+const STEP_BACK_PAUSE_MS = 50;
+
+interface Ready {
+  delivery: Delivery;
+  attempt: PreparedAttempt;
+}
+
+function failed(error: string): AttemptOutcome {
+  return { ok: false, statusCode: null, error, durationMs: 0 };
+}
 
 @Injectable()
 export class DeliveryWorker
@@ -37,15 +66,23 @@ export class DeliveryWorker
   private readonly logger = new Logger('DeliveryWorker');
   /** Who holds a lease: unique per process and start. */
   readonly owner = `${hostname().slice(0, 30)}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Claimed and prepared, waiting for a send slot. */
+  private readonly ready: Ready[] = [];
+  /** Being sent. */
+  private readonly sending = new Map<string, Promise<void>>();
+  /** Sent, their attempt being recorded. */
+  private readonly recording = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
   private running = false;
   private loopDone: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private woken = false;
-  private renewTimer: NodeJS.Timeout | undefined;
+  private timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | undefined;
   private readonly channels: Map<string, NotificationChannel>;
+  /** The process is saturated by submissions: one send at a time. */
+  private steppingBack = false;
+  private pressure: { elu: EventLoopUtilization; submissions: number };
 
   constructor(
     private readonly store: DeliveryStore,
@@ -55,6 +92,10 @@ export class DeliveryWorker
     @Inject(NOTIFICATION_CHANNELS) channels: NotificationChannel[],
   ) {
     this.channels = new Map(channels.map((c) => [c.name, c]));
+    this.pressure = {
+      elu: performance.eventLoopUtilization(),
+      submissions: signal.submissions,
+    };
   }
 
   onApplicationBootstrap(): void {
@@ -65,22 +106,30 @@ export class DeliveryWorker
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.signal.subscribe(() => this.wake());
-    this.renewTimer = setInterval(() => void this.renew(), RENEW_MS);
-    this.renewTimer.unref();
+    this.timers = [
+      setInterval(() => void this.renew(), RENEW_MS),
+      setInterval(() => this.samplePressure(), PRESSURE_SAMPLE_MS),
+    ];
+    for (const timer of this.timers) timer.unref();
     this.loopDone = this.loop();
   }
 
-  /** SIGTERM: take nothing new, let the sends in flight finish and be recorded. */
+  /**
+   * SIGTERM: take nothing new, give back what was claimed but not started, and let the
+   * sends in flight finish and be recorded.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     if (!this.running) return;
     this.running = false;
     this.unsubscribe?.();
     this.wake();
     let timer: NodeJS.Timeout | undefined;
-    const drained = Promise.all([
-      this.loopDone,
-      Promise.allSettled(this.inFlight.values()),
-    ]);
+    const drained = (async () => {
+      await this.loopDone;
+      await this.releaseReady();
+      await Promise.allSettled(this.sending.values());
+      await Promise.allSettled(this.recording.values());
+    })();
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), DRAIN_MS);
     });
@@ -90,12 +139,34 @@ export class DeliveryWorker
       await drained;
     }
     clearTimeout(timer);
-    clearInterval(this.renewTimer);
+    for (const interval of this.timers) clearInterval(interval);
   }
 
   /** Deliveries being sent right now (tests, diagnostics). */
   get busy(): number {
-    return this.inFlight.size;
+    return this.sending.size;
+  }
+
+  /** How many sends may run at once now. */
+  private get slots(): number {
+    return this.steppingBack ? 1 : this.config.workerConcurrency;
+  }
+
+  private samplePressure(): void {
+    const elu = performance.eventLoopUtilization();
+    const { utilization } = performance.eventLoopUtilization(
+      elu,
+      this.pressure.elu,
+    );
+    const submissions = this.signal.submissions - this.pressure.submissions;
+    this.pressure = { elu, submissions: this.signal.submissions };
+    const steppingBack = submissions > 0 && utilization > SATURATED;
+    if (steppingBack === this.steppingBack) return;
+    this.steppingBack = steppingBack;
+    if (!steppingBack) {
+      this.pump();
+      this.wake();
+    }
   }
 
   private wake(): void {
@@ -124,43 +195,147 @@ export class DeliveryWorker
 
   private async loop(): Promise<void> {
     while (this.running) {
-      const free = this.config.workerConcurrency - this.inFlight.size;
-      let claimed: Delivery[] = [];
-      if (free > 0 && this.database.isConnected) {
+      // Up to one batch of sends waits ready; claim more once half of it has started.
+      const held = this.ready.length + this.sending.size;
+      const wanted = 2 * this.slots - held;
+      let claimed = 0;
+      if (
+        wanted > 0 &&
+        this.ready.length <= this.slots / 2 &&
+        this.database.isConnected
+      ) {
         try {
-          claimed = await this.store.claim(this.owner, free);
+          claimed = await this.claim(wanted);
         } catch (error) {
           this.logger.warn(
             `Cannot claim deliveries: ${(error as Error).message}`,
           );
         }
       }
-      for (const delivery of claimed) this.launch(delivery);
-      // A full claim means more may be due: look again at once, as soon as a slot frees.
-      if (claimed.length > 0 && claimed.length === free) {
-        if (this.inFlight.size < this.config.workerConcurrency) continue;
-      }
+      this.pump();
+      // A full claim means more may be due: look again at once.
+      if (claimed > 0 && claimed === wanted) continue;
       await this.sleep(POLL_MS);
     }
   }
 
-  private launch(delivery: Delivery): void {
-    const work = this.deliver(delivery)
+  /** Claims up to `limit` due deliveries and prepares their attempts; how many it took. */
+  private async claim(limit: number): Promise<number> {
+    const claimed = await this.store.claim(this.owner, limit);
+    if (claimed.length === 0) return 0;
+    try {
+      const attempts = await this.prepare(claimed);
+      claimed.forEach((delivery, i) =>
+        this.ready.push({ delivery, attempt: attempts[i] }),
+      );
+    } catch (error) {
+      await this.store
+        .release(
+          this.owner,
+          claimed.map((delivery) => delivery.id),
+        )
+        .catch(() => undefined);
+      throw error;
+    }
+    return claimed.length;
+  }
+
+  private async prepare(claimed: Delivery[]): Promise<PreparedAttempt[]> {
+    const notices = await this.store.notices(
+      claimed.flatMap((d) => (d.submissionId === null ? [] : [d.submissionId])),
+    );
+    const attempts: PreparedAttempt[] = [];
+    const byChannel = new Map<string, number[]>();
+    claimed.forEach((delivery, i) => {
+      const positions = byChannel.get(delivery.channel) ?? [];
+      positions.push(i);
+      byChannel.set(delivery.channel, positions);
+    });
+    for (const [name, positions] of byChannel) {
+      const channel = this.channels.get(name);
+      if (channel === undefined) {
+        const outcome = failed(
+          `The ${name} channel is not available in this process`,
+        );
+        for (const i of positions) attempts[i] = () => Promise.resolve(outcome);
+        continue;
+      }
+      const items: ChannelItem[] = positions.map((i) => {
+        const delivery = claimed[i];
+        return {
+          delivery: {
+            id: delivery.id,
+            formId: delivery.formId,
+            channel: delivery.channel,
+            target: delivery.target,
+            event: delivery.event,
+            submissionId: delivery.submissionId,
+            attempts: delivery.attempts,
+            createdAt: delivery.createdAt,
+            payload: parsePayload(delivery.payload),
+          },
+          submission:
+            delivery.submissionId === null
+              ? null
+              : (notices.get(delivery.submissionId) ?? null),
+        };
+      });
+      const prepared = await channel.prepare(items).catch((error: Error) => {
+        this.logger.error(
+          `Deliveries could not be prepared: ${error.message}`,
+          error.stack,
+        );
+        const outcome = failed('Internal error while sending');
+        return items.map(() => () => Promise.resolve(outcome));
+      });
+      positions.forEach((position, i) => (attempts[position] = prepared[i]));
+    }
+    return attempts;
+  }
+
+  /** Starts ready deliveries while send slots are free. */
+  private pump(): void {
+    while (this.running && this.sending.size < this.slots) {
+      const next = this.ready.shift();
+      if (next === undefined) return;
+      const { id } = next.delivery;
+      const work = this.send(next).finally(() => {
+        this.sending.delete(id);
+        if (!this.running) return;
+        this.pump();
+        this.wake();
+      });
+      this.sending.set(id, work);
+    }
+  }
+
+  private async send({ delivery, attempt }: Ready): Promise<void> {
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await attempt(this.stopping.signal);
+    } catch (error) {
+      this.logger.error(
+        `Delivery ${delivery.id} failed unexpectedly: ${(error as Error).message}`,
+        (error as Error).stack,
+      );
+      outcome = failed('Internal error while sending');
+    }
+    const recorded = this.record(delivery, outcome)
       .catch((error: Error) =>
         this.logger.error(
           `Delivery ${delivery.id} could not be recorded: ${error.message}`,
           error.stack,
         ),
       )
-      .finally(() => {
-        this.inFlight.delete(delivery.id);
-        if (this.running) this.wake();
-      });
-    this.inFlight.set(delivery.id, work);
+      .finally(() => this.recording.delete(delivery.id));
+    this.recording.set(delivery.id, recorded);
+    if (this.steppingBack && this.running) await delay(STEP_BACK_PAUSE_MS);
   }
 
-  private async deliver(delivery: Delivery): Promise<void> {
-    const outcome = await this.attempt(delivery);
+  private async record(
+    delivery: Delivery,
+    outcome: AttemptOutcome,
+  ): Promise<void> {
     const at = new Date();
     const step = nextStep(
       outcome,
@@ -176,54 +351,28 @@ export class DeliveryWorker
     }
   }
 
-  private async attempt(delivery: Delivery): Promise<AttemptOutcome> {
-    const channel = this.channels.get(delivery.channel);
-    if (channel === undefined) {
-      return {
-        ok: false,
-        statusCode: null,
-        error: `The ${delivery.channel} channel is not available in this process`,
-        durationMs: 0,
-      };
-    }
+  /** Gives back deliveries claimed but not started: due at once for any worker. */
+  private async releaseReady(): Promise<void> {
+    const ids = this.ready.splice(0).map(({ delivery }) => delivery.id);
+    if (ids.length === 0 || !this.database.isConnected) return;
     try {
-      const notice =
-        delivery.submissionId === null
-          ? null
-          : await this.store.notice(delivery.submissionId);
-      return await channel.send(
-        {
-          id: delivery.id,
-          formId: delivery.formId,
-          channel: delivery.channel,
-          target: delivery.target,
-          event: delivery.event,
-          submissionId: delivery.submissionId,
-          attempts: delivery.attempts,
-          createdAt: delivery.createdAt,
-          payload: parsePayload(delivery.payload),
-        },
-        notice,
-        this.stopping.signal,
-      );
+      await this.store.release(this.owner, ids);
     } catch (error) {
-      this.logger.error(
-        `Delivery ${delivery.id} failed unexpectedly: ${(error as Error).message}`,
-        (error as Error).stack,
+      this.logger.warn(
+        `Cannot give back claimed deliveries: ${(error as Error).message}`,
       );
-      return {
-        ok: false,
-        statusCode: null,
-        error: 'Internal error while sending',
-        durationMs: 0,
-      };
     }
   }
 
   private async renew(): Promise<void> {
-    if (this.inFlight.size === 0 || !this.database.isConnected) return;
+    const ids = [
+      ...this.ready.map(({ delivery }) => delivery.id),
+      ...this.sending.keys(),
+      ...this.recording.keys(),
+    ];
+    if (ids.length === 0 || !this.database.isConnected) return;
     try {
-      await this.store.renew(this.owner, [...this.inFlight.keys()]);
+      await this.store.renew(this.owner, ids);
     } catch (error) {
       this.logger.warn(`Cannot renew leases: ${(error as Error).message}`);
     }

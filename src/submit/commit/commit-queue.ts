@@ -64,7 +64,7 @@ export class CommitQueue implements OnApplicationShutdown {
   constructor(
     private readonly writers: SubmissionWriters,
     config: AppConfig,
-    /** Told when a batch committed notification deliveries (wakes the worker). */
+    /** Told of every committed batch, and when one committed deliveries (wakes the worker). */
     @Optional() private readonly deliveries?: DeliverySignal,
   ) {
     this.limit = config.submitQueueLimit;
@@ -221,6 +221,7 @@ export class CommitQueue implements OnApplicationShutdown {
       ]);
       this.logger.debug(`Committed a batch of ${items.length} submissions`);
       stored.forEach((waiter, i) => this.settle(waiter, outcomes[i]));
+      this.deliveries?.submissionsCommitted(items.length);
       if (items.some((item) => (item.deliveries?.length ?? 0) > 0)) {
         this.deliveries?.committed();
       }

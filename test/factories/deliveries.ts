@@ -1,0 +1,30 @@
+// Deliveries for tests: outbox rows inserted straight through the repository, in any state
+// (waiting, due later, leased by a worker), for the routes that read and retry them.
+import { ulid } from 'ulid';
+import { Delivery } from '../../src/notifications/delivery.entity.js';
+import type { TestApp } from '../support/test-app.js';
+
+export async function insertDelivery(
+  t: TestApp,
+  fields: Pick<Delivery, 'formId' | 'target'> & Partial<Delivery>,
+): Promise<Delivery> {
+  const repo = t.dataSource.getRepository(Delivery);
+  const createdAt = fields.createdAt ?? new Date();
+  const row = repo.create({
+    id: ulid(createdAt.getTime()),
+    channel: 'webhook',
+    event: 'webhook.test',
+    submissionId: null,
+    payload: null,
+    status: 'pending',
+    attempts: 0,
+    scheduleStart: 0,
+    nextAttemptAt: createdAt,
+    leaseOwner: null,
+    leaseUntil: null,
+    createdAt,
+    ...fields,
+  });
+  await repo.insert(row);
+  return row;
+}
