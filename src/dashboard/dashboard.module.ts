@@ -10,6 +10,8 @@ import { DashboardAuthController } from './session/dashboard-auth.controller.js'
 import { DashboardFormSettingsController } from './forms/dashboard-form-settings.controller.js';
 import { DashboardFormsController } from './forms/dashboard-forms.controller.js';
 import { FormPageBuilder } from './forms/form-page.builder.js';
+import { FormSettingsPageBuilder } from './forms/form-settings-page.builder.js';
+import { NotificationsPageBuilder } from './forms/notifications-page.builder.js';
 import { DashboardNotificationsController } from './forms/dashboard-notifications.controller.js';
 import { DashboardSession } from './session/dashboard-session.entity.js';
 import { DashboardSessionsService } from './session/dashboard-sessions.service.js';
@@ -47,6 +49,8 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
   providers: [
     DashboardSessionsService,
     FormPageBuilder,
+    FormSettingsPageBuilder,
+    NotificationsPageBuilder,
     SignInLimits,
     SignedInGuard,
     SignedOutCsrfGuard,

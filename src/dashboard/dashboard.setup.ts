@@ -9,6 +9,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { isSubmitUrl } from '../submit/submit-cors.js';
 import { ASSETS_PREFIX, PUBLIC_DIR, VIEWS_DIR } from './dashboard-paths.js';
 import { dashboardViews } from './dashboard-views.js';
+import { sendErrorPage } from './error-page.js';
 import { viewHelpers } from './view-helpers.js';
 
 /** No inline script or style anywhere; forms post only to us; never framed. */
@@ -33,6 +34,10 @@ export const DOCS_CSP = {
   styleSrc: ["'self'", "'unsafe-inline'"],
 };
 
+function isDashboardUrl(url: string): boolean {
+  return url === '/dashboard' || url.startsWith('/dashboard/');
+}
+
 function isDocsUrl(url: string): boolean {
   return (
     url === '/docs' ||
@@ -55,6 +60,12 @@ export async function configureDashboard(
     contentSecurityPolicy: { useDefaults: false, directives: STRICT_CSP },
   });
   const fastify = app.getHttpAdapter().getInstance();
+  // Fastify refuses some requests before a controller (and so its exception filter) runs: a
+  // body too large, a content type no parser reads, a malformed body. On dashboard routes
+  // those get the HTML error page too. Nest registers its routes later, in app.init().
+  fastify.addHook('onRoute', (route) => {
+    if (isDashboardUrl(route.url)) route.errorHandler = sendErrorPage;
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     // The public submit route answers JSON to scripts on other sites: it sets its own
     // few headers and skips this per-request work.

@@ -44,12 +44,16 @@ export class DashboardClient {
     return this.send('POST', path, new URLSearchParams(entries).toString());
   }
 
-  async send(method: string, path: string, body?: string): Promise<Page> {
+  /** Sends `body` as a form post unless another `contentType` is given. */
+  async send(
+    method: string,
+    path: string,
+    body?: string,
+    contentType = 'application/x-www-form-urlencoded',
+  ): Promise<Page> {
     const headers: Record<string, string> = { ...this.headers };
     if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
-    if (body !== undefined) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-    }
+    if (body !== undefined) headers['content-type'] = contentType;
     const response = await fetch(this.baseUrl + path, {
       method,
       headers,

@@ -16,10 +16,9 @@ import { ValidationFailedException } from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
 import { DomainsService } from '../../domain-verification/domains.service.js';
-import { FIELD_TYPES, type Form } from '../../forms/form.entity.js';
+import type { Form } from '../../forms/form.entity.js';
 import { validateFormInput } from '../../forms/form-input.validation.js';
 import { FormsService } from '../../forms/forms.service.js';
-import { SubmissionsService } from '../../submissions/submissions.service.js';
 import { isChecked, textOf } from '../form-body.js';
 import {
   Dashboard,
@@ -33,35 +32,15 @@ import {
   fieldsFromRows,
   opFromBody,
   rowsFromBody,
-  rowsFromFields,
-  type EditorRow,
 } from './form-editor.js';
 import { formInputErrors, PageErrors, sentence } from '../page-errors.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
-
-const NOTICES: Record<string, string> = {
-  saved: 'Changes saved. New submissions are validated against these fields.',
-  'verification-on':
-    'Domain verification is on: only verified domains (and development hosts) can submit.',
-  'verification-off': 'Domain verification is off: any site can submit.',
-  'domain-added': 'Domain added. Publish its TXT record, then select Verify.',
-  'domain-removed': 'Domain removed.',
-  'domain-verified': 'Domain verified: its sites can now submit.',
-  'after-submit-saved':
-    'Saved. Visitors who post the form from your site now see this after sending it.',
-  'domain-not-verified':
-    'The TXT record was not found yet. DNS changes can take a while to spread; try again in a few minutes.',
-};
-
-interface SettingsState {
-  name?: string;
-  redirectUrl?: string;
-  successMessage?: string;
-  rows?: EditorRow[];
-  domain?: string;
-  errors?: PageErrors;
-  notice?: string;
-}
+import {
+  FormSettingsPageBuilder,
+  SETTINGS_NOTICES,
+  type DeletePageState,
+  type SettingsPageState,
+} from './form-settings-page.builder.js';
 
 /** A form's settings: name and fields, domain verification, key regeneration, deletion. */
 @ApiExcludeController()
@@ -74,7 +53,7 @@ export class DashboardFormSettingsController {
     private readonly forms: FormsService,
     private readonly domains: DomainsService,
     private readonly verification: DomainVerificationService,
-    private readonly submissions: SubmissionsService,
+    private readonly pages: FormSettingsPageBuilder,
   ) {}
 
   @Get('settings')
@@ -85,7 +64,7 @@ export class DashboardFormSettingsController {
     @Query('done') done?: string,
   ) {
     return this.settingsPage(context, reply, formId, 200, {
-      notice: ownEntry(NOTICES, done),
+      notice: ownEntry(SETTINGS_NOTICES, done),
     });
   }
 
@@ -318,15 +297,10 @@ export class DashboardFormSettingsController {
     reply: FastifyReply,
     formId: string,
     status: number,
-    data: { confirmName?: string; errors?: PageErrors },
+    state: DeletePageState,
   ) {
-    const form = await this.forms.get(ownerPrincipal(context), formId);
-    const stats = await this.submissions.countByForms([form.id]);
-    return reply.status(status).view('form-delete', {
-      form,
-      total: stats.get(form.id)?.count ?? 0,
-      ...data,
-    });
+    const data = await this.pages.deletion(context, formId, state);
+    return reply.status(status).view('form-delete', data);
   }
 
   private ownForm(context: DashboardContext, formId: string): Promise<Form> {
@@ -338,28 +312,10 @@ export class DashboardFormSettingsController {
     reply: FastifyReply,
     formId: string,
     status: number,
-    state: SettingsState,
+    state: SettingsPageState,
   ) {
-    const principal = ownerPrincipal(context);
-    const entity = await this.forms.findAccessible(principal, formId);
-    const form = this.forms.toResponse(entity);
-    const [domains, warning] = await Promise.all([
-      this.domains.list(entity),
-      this.verification.warningFor(entity),
-    ]);
-    return reply.status(status).view('form-settings', {
-      form,
-      name: state.name ?? form.name,
-      rows: state.rows ?? rowsFromFields(form.fields),
-      fieldTypes: FIELD_TYPES,
-      domains: domains.data,
-      warning,
-      domain: state.domain,
-      redirectUrl: state.redirectUrl ?? form.redirectUrl ?? '',
-      successMessage: state.successMessage ?? form.successMessage ?? '',
-      errors: state.errors,
-      notice: state.notice,
-    });
+    const data = await this.pages.settings(context, formId, state);
+    return reply.status(status).view('form-settings', data);
   }
 
   private redirect(

@@ -18,7 +18,6 @@ import { ownEntry } from '../../common/own-entry.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { DeliveriesService } from '../../notifications/deliveries.service.js';
 import { WebhooksService } from '../../notifications/webhooks/webhooks.service.js';
-import { RecipientsSectionBuilder } from '../../notifications/email/recipients-section.js';
 import { validateFormInput } from '../../forms/form-input.validation.js';
 import { textOf } from '../form-body.js';
 import {
@@ -29,16 +28,11 @@ import {
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { PageErrors, sentence } from '../page-errors.js';
-
-const NOTICES: Record<string, string> = {
-  'test-queued': 'Test event queued: it appears in the delivery log below.',
-  enabled: 'Webhook turned on: new submissions are delivered to it.',
-  disabled: 'Webhook turned off: new submissions are not delivered to it.',
-  deleted: 'Webhook deleted.',
-  retried: 'Delivery queued again: it is sent in a moment.',
-  'recipients-saved':
-    'Recipients saved. A new address is sent a confirmation link and receives submissions once it has confirmed.',
-};
+import {
+  NOTIFICATIONS_NOTICES,
+  NotificationsPageBuilder,
+  type NotificationsPageState,
+} from './notifications-page.builder.js';
 
 /** The recipients box: one address a line (commas and spaces also separate). */
 export function recipientsFromText(text: string): string[] {
@@ -59,18 +53,6 @@ function urlSentence(message: string): string {
   return sentence(message.replace(/^url: /, '').replace(/^url /, 'The URL '));
 }
 
-interface PageState {
-  url?: string;
-  description?: string;
-  errors?: PageErrors;
-  notice?: string;
-  /** A secret just made: shown once, never stored in a URL. */
-  secret?: { webhookId: string; value: string };
-  cursor?: string;
-  /** The recipients box as typed, when it is shown again with errors. */
-  notifyEmails?: string;
-}
-
 /** A form's Notifications tab: webhooks and the delivery log (and email recipients). */
 @ApiExcludeController()
 @WithDeadline()
@@ -82,7 +64,7 @@ export class DashboardNotificationsController {
     private readonly forms: FormsService,
     private readonly webhooks: WebhooksService,
     private readonly deliveries: DeliveriesService,
-    private readonly recipientsSection: RecipientsSectionBuilder,
+    private readonly pages: NotificationsPageBuilder,
   ) {}
 
   @Get()
@@ -94,7 +76,7 @@ export class DashboardNotificationsController {
     @Query('cursor') cursor?: string,
   ) {
     return this.render(context, reply, formId, 200, {
-      notice: ownEntry(NOTICES, done),
+      notice: ownEntry(NOTIFICATIONS_NOTICES, done),
       cursor: typeof cursor === 'string' ? cursor : undefined,
     });
   }
@@ -262,51 +244,10 @@ export class DashboardNotificationsController {
     reply: FastifyReply,
     formId: string,
     status: number,
-    state: PageState,
+    state: NotificationsPageState,
   ) {
-    const entity = await this.forms.findAccessible(
-      ownerPrincipal(context),
-      formId,
-    );
-    const form = this.forms.toResponse(entity);
-    const [webhooks, log, recipients] = await Promise.all([
-      this.webhooks.list(form.id),
-      this.deliveries
-        .list(form.id, { limit: 25, cursor: state.cursor })
-        .catch((error: unknown) => {
-          if (error instanceof ValidationFailedException) {
-            return this.deliveries.list(form.id, { limit: 25 });
-          }
-          throw error;
-        }),
-      this.recipientsSection.build(entity.accountId, form.notifyEmails),
-    ]);
-    const attempts = await this.deliveries.attemptsOf(
-      log.data.map((d) => d.id),
-    );
-    const names = new Map(webhooks.map((w) => [w.id, w.url]));
-    return reply.status(status).view('form-notifications', {
-      form,
-      webhooks,
-      deliveries: log.data.map((d) =>
-        Object.assign(d, {
-          targetLabel:
-            d.channel === 'webhook'
-              ? (names.get(d.target) ?? 'deleted webhook')
-              : d.target,
-          attemptLog: attempts.get(d.id) ?? [],
-          retryable: d.status !== 'pending',
-        }),
-      ),
-      nextCursor: log.nextCursor,
-      recipients,
-      notifyEmails: state.notifyEmails ?? form.notifyEmails.join('\n'),
-      url: state.url,
-      description: state.description,
-      errors: state.errors,
-      notice: state.notice,
-      secret: state.secret,
-    });
+    const data = await this.pages.build(context, formId, state);
+    return reply.status(status).view('form-notifications', data);
   }
 
   private redirect(

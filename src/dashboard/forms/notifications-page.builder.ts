@@ -1,0 +1,99 @@
+// The data of a form's Notifications tab (form-notifications.eta): its webhooks, the email
+// recipients and the delivery log with each delivery's attempts.
+import { Injectable } from '@nestjs/common';
+import { ValidationFailedException } from '../../common/errors.js';
+import { FormsService } from '../../forms/forms.service.js';
+import { DeliveriesService } from '../../notifications/deliveries.service.js';
+import { RecipientsSectionBuilder } from '../../notifications/email/recipients-section.js';
+import { WebhooksService } from '../../notifications/webhooks/webhooks.service.js';
+import { ownerPrincipal, type DashboardContext } from '../dashboard-context.js';
+import type { PageErrors } from '../page-errors.js';
+
+/** Deliveries per page of the log. */
+export const DELIVERIES_PAGE_SIZE = 25;
+
+/** The notice after a redirect back to the tab (`?done=`). */
+export const NOTIFICATIONS_NOTICES: Record<string, string> = {
+  'test-queued': 'Test event queued: it appears in the delivery log below.',
+  enabled: 'Webhook turned on: new submissions are delivered to it.',
+  disabled: 'Webhook turned off: new submissions are not delivered to it.',
+  deleted: 'Webhook deleted.',
+  retried: 'Delivery queued again: it is sent in a moment.',
+  'recipients-saved':
+    'Recipients saved. A new address is sent a confirmation link and receives submissions once it has confirmed.',
+};
+
+export interface NotificationsPageState {
+  url?: string;
+  description?: string;
+  errors?: PageErrors;
+  notice?: string;
+  /** A secret just made: shown once, never stored in a URL. */
+  secret?: { webhookId: string; value: string };
+  cursor?: string;
+  /** The recipients box as typed, when it is shown again with errors. */
+  notifyEmails?: string;
+}
+
+@Injectable()
+export class NotificationsPageBuilder {
+  constructor(
+    private readonly forms: FormsService,
+    private readonly webhooks: WebhooksService,
+    private readonly deliveries: DeliveriesService,
+    private readonly recipientsSection: RecipientsSectionBuilder,
+  ) {}
+
+  /** 404 (thrown) when the owner has no such form; a bad cursor shows the first page. */
+  async build(
+    context: DashboardContext,
+    formId: string,
+    state: NotificationsPageState,
+  ): Promise<Record<string, unknown>> {
+    const entity = await this.forms.findAccessible(
+      ownerPrincipal(context),
+      formId,
+    );
+    const form = this.forms.toResponse(entity);
+    const [webhooks, log, recipients] = await Promise.all([
+      this.webhooks.list(form.id),
+      this.deliveries
+        .list(form.id, { limit: DELIVERIES_PAGE_SIZE, cursor: state.cursor })
+        .catch((error: unknown) => {
+          if (error instanceof ValidationFailedException) {
+            return this.deliveries.list(form.id, {
+              limit: DELIVERIES_PAGE_SIZE,
+            });
+          }
+          throw error;
+        }),
+      this.recipientsSection.build(entity.accountId, form.notifyEmails),
+    ]);
+    const attempts = await this.deliveries.attemptsOf(
+      log.data.map((d) => d.id),
+    );
+    const names = new Map(webhooks.map((w) => [w.id, w.url]));
+    return {
+      form,
+      webhooks,
+      deliveries: log.data.map((d) =>
+        Object.assign(d, {
+          targetLabel:
+            d.channel === 'webhook'
+              ? (names.get(d.target) ?? 'deleted webhook')
+              : d.target,
+          attemptLog: attempts.get(d.id) ?? [],
+          retryable: d.status !== 'pending',
+        }),
+      ),
+      nextCursor: log.nextCursor,
+      recipients,
+      notifyEmails: state.notifyEmails ?? form.notifyEmails.join('\n'),
+      url: state.url,
+      description: state.description,
+      errors: state.errors,
+      notice: state.notice,
+      secret: state.secret,
+    };
+  }
+}
