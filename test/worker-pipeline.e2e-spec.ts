@@ -1,0 +1,94 @@
+// The worker's pipeline: it claims deliveries a little ahead of its free send slots, and on
+// a graceful stop it gives those back (due at once, for any worker) while the sends already
+// under way finish and are recorded.
+import { Delivery } from '../src/notifications/delivery.entity.js';
+import { DeliveryWorker } from '../src/notifications/worker/delivery-worker.js';
+import { createAccount } from './factories/accounts.js';
+import { createForm } from './factories/forms.js';
+import { request } from './support/http.js';
+import { waitFor } from './support/server-process.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+import {
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from './support/webhook-receiver.js';
+
+describe('notification worker pipeline (e2e)', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeEach(async () => {
+    t = await createTestApp({
+      env: { WEBHOOK_ALLOW_PRIVATE: 'true', WORKER_CONCURRENCY: '1' },
+    });
+    receiver = await startWebhookReceiver();
+  });
+  afterEach(async () => {
+    await receiver.close();
+    await t.close();
+  });
+
+  it('gives back the deliveries it claimed ahead when it stops, and records the one in flight', async () => {
+    const { account } = await createAccount(t);
+    const form = await createForm(t, account.id);
+    const hook = await request(
+      `${t.url}/api/v1/forms/${form.form.id}/webhooks`,
+      { apiKey: form.apiKey, json: { url: receiver.url } },
+    );
+    expect(hook.status).toBe(201);
+    receiver.secrets.push(hook.body.secret as string);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    receiver.answer = async () => {
+      await held;
+      return 200;
+    };
+    for (const name of ['first', 'second', 'third']) {
+      const answer = await request(`${t.url}/api/submit/${form.form.id}`, {
+        json: { name, email: 'ada@example.com', message: 'Hello' },
+      });
+      expect(answer.status).toBe(200);
+    }
+    const worker = t.app.get(DeliveryWorker);
+    const rows = () =>
+      t.dataSource
+        .getRepository(Delivery)
+        .find({ where: { formId: form.form.id }, order: { id: 'ASC' } });
+    // One send under way (one slot), and the next claimed behind it.
+    await waitFor(
+      async () =>
+        receiver.open.size === 1 &&
+        (await rows()).filter((row) => row.leaseOwner === worker.owner)
+          .length === 2,
+      10_000,
+      'one send under way and one claimed ahead',
+    );
+    expect(worker.busy).toBe(1);
+
+    const stopped = worker.beforeApplicationShutdown();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    await stopped;
+
+    const [sent, ...rest] = await rows();
+    expect(sent).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      lastStatusCode: 200,
+      leaseOwner: null,
+      leaseUntil: null,
+    });
+    expect(rest).toHaveLength(2);
+    for (const row of rest) {
+      expect(row).toMatchObject({
+        status: 'pending',
+        attempts: 0,
+        leaseOwner: null,
+        leaseUntil: null,
+      });
+      expect(row.nextAttemptAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    }
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0].id).toBe(sent.id);
+  });
+});
