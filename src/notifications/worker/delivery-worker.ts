@@ -47,6 +47,8 @@ const PRESSURE_SAMPLE_MS = 250;
  * process counts as saturated by submissions.
  */
 const SATURATED = 0.8;
+/** Deliveries held (being sent or claimed ahead), as a multiple of the send slots. */
+const CLAIM_AHEAD = 4;
 /** While the process is saturated, the one send slot rests this long between sends. */
 const STEP_BACK_PAUSE_MS = 50;
 
@@ -195,13 +197,14 @@ export class DeliveryWorker
 
   private async loop(): Promise<void> {
     while (this.running) {
-      // Up to one batch of sends waits ready; claim more once half of it has started.
+      // Up to three rounds of sends wait ready; claim more once fewer than two do, so a
+      // claim's round trips overlap the sends instead of leaving slots idle.
       const held = this.ready.length + this.sending.size;
-      const wanted = 2 * this.slots - held;
+      const wanted = CLAIM_AHEAD * this.slots - held;
       let claimed = 0;
       if (
         wanted > 0 &&
-        this.ready.length <= this.slots / 2 &&
+        this.ready.length < 2 * this.slots &&
         this.database.isConnected
       ) {
         try {
