@@ -15,6 +15,7 @@ import {
 import { ConfigModule } from './config/config.module.js';
 import { withEnvFile } from './config/env-file.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DomainVerificationCoreModule } from './domain-verification/domain-verification-core.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 
 @Module({})
@@ -26,6 +27,8 @@ class WorkerModule {
         ConfigModule.forRoot(config),
         DatabaseModule,
         AuthModule,
+        // FormsService (which the notifications use) shows its warning from here.
+        DomainVerificationCoreModule,
         NotificationsModule,
       ],
     };
