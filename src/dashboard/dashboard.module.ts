@@ -15,6 +15,7 @@ import { DashboardSession } from './session/dashboard-session.entity.js';
 import { DashboardSessionsService } from './session/dashboard-sessions.service.js';
 import { DashboardSubmissionsController } from './forms/dashboard-submissions.controller.js';
 import { RootController } from './root.controller.js';
+import { ConfirmEmailController } from './confirm-email.controller.js';
 import {
   SignedInGuard,
   SignedOutCsrfGuard,
@@ -43,6 +44,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DashboardNotificationsController,
     DashboardAccountController,
     RootController,
+    ConfirmEmailController,
   ],
   providers: [
     DashboardSessionsService,
