@@ -24,7 +24,7 @@ import {
   type RecipientStatus,
 } from './email-recipient.entity.js';
 import { Mailer } from './mailer.js';
-import { isUniqueViolation } from '../../database/driver-errors.js';
+import { isUniqueViolation } from '../../common/database/driver-errors.js';
 
 export const CONFIRMATION_VALID_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -11,7 +11,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppConfig } from '../../config/app-config.js';
-import { DatabaseStateService } from '../../database/database-state.service.js';
+import { DatabaseStateService } from '../../common/database/database-state.service.js';
 import { DeliverySignal } from '../delivery-signal.js';
 import type { Delivery } from '../delivery.entity.js';
 import {
