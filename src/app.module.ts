@@ -23,7 +23,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
-        AuthModule,
+        AuthModule.forRoot([FormsModule, AccountsModule]),
         AccountsModule,
         FormsModule,
         SubmitModule,

@@ -54,7 +54,7 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
       import('./common/logger.js'),
       import('./cli/cli.module.js'),
       import('./accounts/accounts.service.js'),
-      import('./database/database-state.service.js'),
+      import('./common/database/database-state.service.js'),
     ]);
   // Quieter than the server: at the default level a command logs only warnings and errors.
   const level = config.logLevel === 'info' ? 'warn' : config.logLevel;

@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { isAbsolute, relative } from 'node:path';
 import type { AppConfig, DatabaseConfig } from './config/app-config.js';
-import { DatabaseStateService } from './database/database-state.service.js';
+import { DatabaseStateService } from './common/database/database-state.service.js';
 
 /** How long the database may take before the log says it is still being waited for. */
 const WAITING_NOTICE_MS = 1500;

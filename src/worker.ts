@@ -4,6 +4,7 @@
 import 'reflect-metadata';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { AccountsModule } from './accounts/accounts.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { createLogger, PinoNestLogger } from './common/logger.js';
 import { logDestination } from './common/log-destination.js';
@@ -15,6 +16,8 @@ import {
 import { ConfigModule } from './config/config.module.js';
 import { withEnvFile } from './config/env-file.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DomainVerificationCoreModule } from './domain-verification/domain-verification-core.module.js';
+import { FormsModule } from './forms/forms.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 
 @Module({})
@@ -25,7 +28,9 @@ class WorkerModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
-        AuthModule,
+        AuthModule.forRoot([FormsModule, AccountsModule]),
+        // FormsService (which the notifications use) shows its warning from here.
+        DomainVerificationCoreModule,
         NotificationsModule,
       ],
     };

@@ -10,7 +10,7 @@ import {
   FormConfigCache,
   FORM_TTL_MS,
 } from '../src/submit/form-config.cache.js';
-import { newSubmissionId } from '../src/submit/submission-id.js';
+import { newSubmissionId } from '../src/submissions/submission-id.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
 import { request } from './support/http.js';

@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
-import { ID, TimestampColumn } from '../database/columns.js';
+import { ID, TimestampColumn } from '../common/database/columns.js';
 import { Account } from './account.entity.js';
 
 /** An account-wide API key (prefix `fga_`), used by internal services. */

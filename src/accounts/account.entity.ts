@@ -6,7 +6,7 @@ import {
   Index,
   PrimaryColumn,
 } from 'typeorm';
-import { ID, TimestampColumn } from '../database/columns.js';
+import { ID, TimestampColumn } from '../common/database/columns.js';
 
 /** A form owner: signs in to the dashboard and owns forms and account API keys. */
 @Entity('account')

@@ -1,12 +1,17 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ACCOUNT_KEY_PRINCIPALS } from '../auth/key-principals.js';
 import { AccountApiKey } from './account-api-key.entity.js';
+import { AccountKeyPrincipals } from './account-key-principals.js';
 import { Account } from './account.entity.js';
 import { AccountsService } from './accounts.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Account, AccountApiKey])],
-  providers: [AccountsService],
-  exports: [AccountsService],
+  providers: [
+    AccountsService,
+    { provide: ACCOUNT_KEY_PRINCIPALS, useClass: AccountKeyPrincipals },
+  ],
+  exports: [AccountsService, ACCOUNT_KEY_PRINCIPALS],
 })
 export class AccountsModule {}

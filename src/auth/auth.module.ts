@@ -1,15 +1,24 @@
-import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { AccountApiKey } from '../accounts/account-api-key.entity.js';
-import { Form } from '../forms/form.entity.js';
+import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyService } from './api-key.service.js';
 import { SecretBox } from './secret-box.js';
 
-@Global()
-@Module({
-  imports: [TypeOrmModule.forFeature([Form, AccountApiKey])],
-  providers: [ApiKeyService, ApiKeyGuard, SecretBox],
-  exports: [ApiKeyService, ApiKeyGuard, SecretBox],
-})
-export class AuthModule {}
+/**
+ * The API-key guard and the secret box, for every module (global). The keys themselves are
+ * stored by the features they belong to, which depend on auth: `keyOwners` are the modules
+ * that provide FORM_KEY_PRINCIPALS and ACCOUNT_KEY_PRINCIPALS (see key-principals.ts).
+ */
+@Module({})
+export class AuthModule {
+  static forRoot(
+    keyOwners: NonNullable<ModuleMetadata['imports']>,
+  ): DynamicModule {
+    return {
+      module: AuthModule,
+      global: true,
+      imports: keyOwners,
+      providers: [ApiKeyService, ApiKeyGuard, SecretBox],
+      exports: [ApiKeyService, ApiKeyGuard, SecretBox],
+    };
+  }
+}

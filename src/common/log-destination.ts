@@ -2,7 +2,10 @@
 // log shippers. On a terminal, readable one-line entries instead, through pino-pretty,
 // which is only loaded then. Redaction happens in the logger before a line gets here.
 import type { DestinationStream } from 'pino';
-import type { LogFormat } from '../config/app-config.js';
+
+/** `auto`: readable lines on a terminal, JSON lines otherwise. */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 interface Output {
   write(text: string): unknown;

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
+import { LOG_FORMATS, type LogFormat } from '../common/log-destination.js';
 import { ConfigError } from './config-error.js';
 import { parseMail, parsePublicUrl, type MailConfig } from './mail-config.js';
 
@@ -14,10 +15,6 @@ export type DatabaseConfig =
 export type TrustProxy = false | number | string[];
 
 export type AppSecretSource = 'env' | 'file' | 'generated';
-
-/** `auto`: readable lines on a terminal, JSON lines otherwise. */
-export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export class AppConfig {
   nodeEnv: string;

@@ -17,6 +17,7 @@ import { DashboardSession } from './session/dashboard-session.entity.js';
 import { DashboardSessionsService } from './session/dashboard-sessions.service.js';
 import { DashboardSubmissionsController } from './forms/dashboard-submissions.controller.js';
 import { RootController } from './root.controller.js';
+import { ConfirmEmailController } from './confirm-email.controller.js';
 import {
   SignedInGuard,
   SignedOutCsrfGuard,
@@ -45,6 +46,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DashboardNotificationsController,
     DashboardAccountController,
     RootController,
+    ConfirmEmailController,
   ],
   providers: [
     DashboardSessionsService,

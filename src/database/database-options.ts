@@ -1,12 +1,10 @@
 // The one DataSource definition, shared by the Nest app and the migration CLI.
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
+import { DB_DEADLINE_MS } from '../common/database/database-deadline.js';
 import type { DatabaseConfig } from '../config/app-config.js';
 import { ENTITIES } from './entities.js';
 import { sqliteDriverModule } from './sqlite-driver.js';
-
-/** Deadline for opening a connection and for each query on MySQL, in milliseconds. */
-export const DB_DEADLINE_MS = 5000;
 
 export function buildDataSourceOptions(
   database: DatabaseConfig,

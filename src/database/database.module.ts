@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from './database-options.js';
-import { DatabaseStateService } from './database-state.service.js';
+import { DatabaseStateService } from '../common/database/database-state.service.js';
 
 @Global()
 @Module({

@@ -9,8 +9,7 @@ import { FormDomain } from './form-domain.entity.js';
 
 /**
  * `/api/v1/forms/:id/domains…`. Exports DomainsService (for the dashboard) and, re-exported,
- * the submit-time check. Modules that FormsModule depends on, or FormsModule itself, import
- * DomainVerificationCoreModule instead: this module imports FormsModule.
+ * the submit-time check.
  */
 @Module({
   imports: [

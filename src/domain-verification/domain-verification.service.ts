@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { FormChangesService } from '../forms/form-changes.service.js';
 import type { Form } from '../forms/form.entity.js';
+import type { FormWarnings } from '../forms/form-warnings.js';
 import { FormDomain } from './form-domain.entity.js';
 import { decideOrigin } from './origin-policy.js';
 
@@ -32,11 +33,10 @@ interface CachedDomains {
 
 /**
  * The hot path of domain verification: the submit check and what the form's settings
- * should warn about. It depends only on the form_domain table, so the forms and submit
- * modules can import it (through DomainVerificationCoreModule) without a cycle.
+ * should warn about (FORM_WARNINGS). It depends only on the form_domain table.
  */
 @Injectable()
-export class DomainVerificationService implements OnModuleInit {
+export class DomainVerificationService implements FormWarnings, OnModuleInit {
   private readonly cache = new Map<string, CachedDomains>();
   /** Bumped on every change, so a load that raced with a change is not cached. */
   private generation = 0;

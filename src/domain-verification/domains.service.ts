@@ -29,7 +29,7 @@ import type {
 import { FormDomain } from './form-domain.entity.js';
 import { normaliseDomain } from './origin-policy.js';
 import { checkTxt, txtNames, txtValue } from './txt-verification.js';
-import { isUniqueViolation } from '../database/driver-errors.js';
+import { isUniqueViolation } from '../common/database/driver-errors.js';
 
 export const DOMAIN_NOT_FOUND = 'Domain not found';
 /** A form is meant for a handful of sites; more is almost certainly a mistake or abuse. */

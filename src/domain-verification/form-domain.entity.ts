@@ -7,7 +7,7 @@ import {
   PrimaryColumn,
   Unique,
 } from 'typeorm';
-import { ID, TimestampColumn } from '../database/columns.js';
+import { ID, TimestampColumn } from '../common/database/columns.js';
 import { Form } from '../forms/form.entity.js';
 
 export type DomainStatus = 'pending' | 'verified';

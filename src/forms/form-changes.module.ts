@@ -3,7 +3,8 @@ import { FormChangesService } from './form-changes.service.js';
 
 /**
  * The bus that announces form changes to every cache of form configuration. Its own
- * module, with no dependency on the forms or domains features, so both can import it.
+ * module, so the caches (submit, domain verification, email recipients) take the bus
+ * without the forms API.
  */
 @Module({
   providers: [FormChangesService],

@@ -9,7 +9,7 @@ import {
   PrimaryColumn,
 } from 'typeorm';
 import { Account } from '../accounts/account.entity.js';
-import { ID, TimestampColumn } from '../database/columns.js';
+import { ID, TimestampColumn } from '../common/database/columns.js';
 
 export const FIELD_TYPES = [
   'text',

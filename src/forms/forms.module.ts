@@ -1,21 +1,25 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DomainVerificationCoreModule } from '../domain-verification/domain-verification-core.module.js';
+import { FORM_KEY_PRINCIPALS } from '../auth/key-principals.js';
 import { FormChangesModule } from './form-changes.module.js';
 import { Form } from './form.entity.js';
+import { FormKeyPrincipals } from './form-key-principals.js';
 import { FormsController } from './forms.controller.js';
 import { FormsService } from './forms.service.js';
-import { EmailNotificationsModule } from '../notifications/email/email-notifications.module.js';
 
+/**
+ * Forms and their keys; FORM_KEY_PRINCIPALS tells the API-key guard whose a form key is.
+ * What a form's answer shows from other features (FORM_WARNINGS,
+ * NOTIFY_EMAIL_CONFIRMATIONS) comes from the global modules of those features, which
+ * depend on this one: forms imports none of them.
+ */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([Form]),
-    DomainVerificationCoreModule,
-    FormChangesModule,
-    EmailNotificationsModule,
-  ],
+  imports: [TypeOrmModule.forFeature([Form]), FormChangesModule],
   controllers: [FormsController],
-  providers: [FormsService],
-  exports: [FormsService, FormChangesModule],
+  providers: [
+    FormsService,
+    { provide: FORM_KEY_PRINCIPALS, useClass: FormKeyPrincipals },
+  ],
+  exports: [FormsService, FormChangesModule, FORM_KEY_PRINCIPALS],
 })
 export class FormsModule {}

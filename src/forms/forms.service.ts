@@ -1,5 +1,6 @@
 import {
   ConflictException,
+  Inject,
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
@@ -9,15 +10,16 @@ import { generateApiKey, generateFormId } from '../auth/api-keys.js';
 import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { AppConfig } from '../config/app-config.js';
-import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import type { FormResponseDto } from './dto/form-response.dto.js';
 import { FormChangesService } from './form-changes.service.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
+import { FORM_WARNINGS, type FormWarnings } from './form-warnings.js';
 import {
-  EmailRecipientsService,
+  NOTIFY_EMAIL_CONFIRMATIONS,
   storedAddresses,
-} from '../notifications/email/email-recipients.service.js';
+  type NotifyEmailConfirmations,
+} from './notify-emails.js';
 
 export const FORM_NOT_FOUND = 'Form not found';
 
@@ -68,10 +70,11 @@ export class FormsService {
   constructor(
     @InjectRepository(Form) private readonly forms: Repository<Form>,
     private readonly secretBox: SecretBox,
-    private readonly domainVerification: DomainVerificationService,
+    @Inject(FORM_WARNINGS) private readonly warnings: FormWarnings,
     private readonly changes: FormChangesService,
     private readonly config: AppConfig,
-    private readonly recipients: EmailRecipientsService,
+    @Inject(NOTIFY_EMAIL_CONFIRMATIONS)
+    private readonly recipients: NotifyEmailConfirmations,
   ) {}
 
   /** toResponse plus the warning a single-form answer carries when the form needs attention. */
@@ -81,7 +84,7 @@ export class FormsService {
       storedAddresses(form.notifyEmails),
     );
     const response = this.toResponse(form, confirmed);
-    const warning = await this.domainVerification.warningFor(form);
+    const warning = await this.warnings.warningFor(form);
     if (warning) response.warning = warning;
     return response;
   }

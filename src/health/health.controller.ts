@@ -5,7 +5,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ServiceUnavailableError } from '../common/errors.js';
-import { DatabaseStateService } from '../database/database-state.service.js';
+import { DatabaseStateService } from '../common/database/database-state.service.js';
 import { HealthStatusDto } from './dto/health-status.dto.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
 

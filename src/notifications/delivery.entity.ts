@@ -6,7 +6,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
-import { ID, TimestampColumn } from '../database/columns.js';
+import { ID, TimestampColumn } from '../common/database/columns.js';
 import { Form } from '../forms/form.entity.js';
 import type { ChannelName } from './notification-channel.js';
 

@@ -1,8 +1,20 @@
 // The rows a new submission adds to the notification outbox: one delivery per target the
 // form's channels reported (cached with the form by the submit path).
-import type { NewDelivery } from '../submit/commit/submission-writer.js';
-import { newSubmissionId } from '../submit/submission-id.js';
+import { newSubmissionId } from '../submissions/submission-id.js';
 import type { ChannelName } from './notification-channel.js';
+
+/** A notification delivery row, written in the same transaction as its submission. */
+export interface NewDelivery {
+  id: string;
+  formId: string;
+  submissionId: string | null;
+  channel: string;
+  target: string;
+  event: string;
+  /** Small JSON for the channel (email: the `_subject` / `_replyto` values), or null. */
+  payload: string | null;
+  createdAt: Date;
+}
 
 export interface DeliveryTarget {
   channel: ChannelName;

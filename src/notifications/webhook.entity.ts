@@ -8,7 +8,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
-import { ID, TimestampColumn } from '../database/columns.js';
+import { ID, TimestampColumn } from '../common/database/columns.js';
 import { Form } from '../forms/form.entity.js';
 
 /** A URL that receives a signed POST for every submission of its form. */

@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
-import { ID, TimestampColumn } from '../database/columns.js';
+import { ID, TimestampColumn } from '../common/database/columns.js';
 import { Form } from '../forms/form.entity.js';
 
 export type SubmissionData = Record<string, string | number | boolean | null>;

@@ -11,7 +11,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ServiceUnavailableError } from '../common/errors.js';
-import { DB_DEADLINE_MS } from '../database/database-options.js';
+import { DB_DEADLINE_MS } from '../common/database/database-deadline.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import { FormChangesService } from '../forms/form-changes.service.js';
 import { Form } from '../forms/form.entity.js';

@@ -10,7 +10,7 @@ import { submissionDeliveries } from '../notifications/outbox.js';
 import { CommitQueue } from './commit/commit-queue.js';
 import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
 import { normalizeClientIp } from '../rate-limit/client-ip.js';
-import { newSubmissionId } from './submission-id.js';
+import { newSubmissionId } from '../submissions/submission-id.js';
 import { fileFieldsOf } from './multipart-body.js';
 
 /** The spam trap: a hidden input people leave empty and form-filling bots do not. */

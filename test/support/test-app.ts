@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.setup.js';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
-import { DatabaseStateService } from '../../src/database/database-state.service.js';
+import { DatabaseStateService } from '../../src/common/database/database-state.service.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123456789';

@@ -8,7 +8,7 @@ import { AccountsService } from '../../src/accounts/accounts.service.js';
 import type { Account } from '../../src/accounts/account.entity.js';
 import { createApp } from '../../src/app.setup.js';
 import { loadConfig } from '../../src/config/app-config.js';
-import { DatabaseStateService } from '../../src/database/database-state.service.js';
+import { DatabaseStateService } from '../../src/common/database/database-state.service.js';
 import { Form } from '../../src/forms/form.entity.js';
 import { FormsService } from '../../src/forms/forms.service.js';
 import { SubmissionRepository } from '../../src/submissions/submission.repository.js';

@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
 } from 'typeorm';
 import { Account } from '../../accounts/account.entity.js';
-import { ID, TimestampColumn } from '../../database/columns.js';
+import { ID, TimestampColumn } from '../../common/database/columns.js';
 
 /**
  * A signed-in dashboard session. The cookie carries a random token; only its SHA-256

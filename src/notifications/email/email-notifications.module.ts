@@ -1,10 +1,10 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Account } from '../../accounts/account.entity.js';
 import { FormChangesModule } from '../../forms/form-changes.module.js';
 import { Form } from '../../forms/form.entity.js';
+import { NOTIFY_EMAIL_CONFIRMATIONS } from '../../forms/notify-emails.js';
 import { OWNER_ALERTS } from '../notification-channel.js';
-import { ConfirmEmailController } from './confirm-email.controller.js';
 import { EmailChannel } from './email.channel.js';
 import { EmailRecipient } from './email-recipient.entity.js';
 import { EmailRecipientsService } from './email-recipients.service.js';
@@ -14,14 +14,17 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
 
 /**
  * Email over SMTP: the channel that mails confirmed recipients, their double opt-in (the
- * confirmation links and pages), owner alerts, and the dashboard's recipients section.
+ * confirmation links; the page they open is the dashboard's ConfirmEmailController),
+ * owner alerts, and the dashboard's recipients section.
+ * Global, because FormsService reads and requests confirmations through
+ * NOTIFY_EMAIL_CONFIRMATIONS without importing this feature.
  */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forFeature([EmailRecipient, Form, Account]),
     FormChangesModule,
   ],
-  controllers: [ConfirmEmailController],
   providers: [
     Mailer,
     EmailRecipientsService,
@@ -29,10 +32,15 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
     RecipientsSectionBuilder,
     MailOwnerAlerts,
     { provide: OWNER_ALERTS, useExisting: MailOwnerAlerts },
+    {
+      provide: NOTIFY_EMAIL_CONFIRMATIONS,
+      useExisting: EmailRecipientsService,
+    },
   ],
   exports: [
     EmailChannel,
     EmailRecipientsService,
+    NOTIFY_EMAIL_CONFIRMATIONS,
     RecipientsSectionBuilder,
     OWNER_ALERTS,
     MailOwnerAlerts,

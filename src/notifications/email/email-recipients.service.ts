@@ -14,13 +14,17 @@ import { ulid } from 'ulid';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
 import { Form } from '../../forms/form.entity.js';
+import {
+  storedAddresses,
+  type NotifyEmailConfirmations,
+} from '../../forms/notify-emails.js';
 import { composeConfirmationMail } from './confirmation-mail.js';
 import {
   EmailRecipient,
   type RecipientStatus,
 } from './email-recipient.entity.js';
 import { Mailer } from './mailer.js';
-import { isUniqueViolation } from '../../database/driver-errors.js';
+import { isUniqueViolation } from '../../common/database/driver-errors.js';
 
 export const CONFIRMATION_VALID_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -42,17 +46,10 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** MariaDB's JSON is LONGTEXT: the column may come back as text. */
-export function storedAddresses(value: string[] | string | null): string[] {
-  if (value === null || value === undefined) return [];
-  const list: unknown = typeof value === 'string' ? JSON.parse(value) : value;
-  return Array.isArray(list)
-    ? list.filter((entry): entry is string => typeof entry === 'string')
-    : [];
-}
-
 @Injectable()
-export class EmailRecipientsService implements BeforeApplicationShutdown {
+export class EmailRecipientsService
+  implements NotifyEmailConfirmations, BeforeApplicationShutdown
+{
   private readonly logger = new Logger('EmailRecipients');
   private readonly sending = new Set<Promise<void>>();
 

@@ -14,10 +14,8 @@ import type {
   PreparedAttempt,
   SubmissionNotice,
 } from '../notification-channel.js';
-import {
-  EmailRecipientsService,
-  storedAddresses,
-} from './email-recipients.service.js';
+import { EmailRecipientsService } from './email-recipients.service.js';
+import { storedAddresses } from '../../forms/notify-emails.js';
 import { Mailer } from './mailer.js';
 import { composeSubmissionMail } from './submission-mail.js';
 

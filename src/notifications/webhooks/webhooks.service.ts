@@ -13,7 +13,7 @@ import { SecretBox } from '../../auth/secret-box.js';
 import { ValidationFailedException } from '../../common/errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
-import { newSubmissionId } from '../../submit/submission-id.js';
+import { newSubmissionId } from '../../submissions/submission-id.js';
 import { DeliveriesService } from '../deliveries.service.js';
 import { Delivery } from '../delivery.entity.js';
 import { DeliverySignal } from '../delivery-signal.js';

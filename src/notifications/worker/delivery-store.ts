@@ -6,7 +6,7 @@ import { DataSource, In, Repository, type EntityManager } from 'typeorm';
 import { Form } from '../../forms/form.entity.js';
 import { Submission } from '../../submissions/submission.entity.js';
 import { sqlDatetime } from '../../submissions/submission-rows.js';
-import { newSubmissionId } from '../../submit/submission-id.js';
+import { newSubmissionId } from '../../submissions/submission-id.js';
 import { DeliveryAttempt } from '../delivery-attempt.entity.js';
 import { Delivery } from '../delivery.entity.js';
 import type {

@@ -20,7 +20,7 @@ import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { AppConfig } from '../../config/app-config.js';
-import { DatabaseStateService } from '../../database/database-state.service.js';
+import { DatabaseStateService } from '../../common/database/database-state.service.js';
 import { DeliverySignal } from '../delivery-signal.js';
 import type { Delivery } from '../delivery.entity.js';
 import {

@@ -1,6 +1,7 @@
 // What the commit queue hands to the database, and what it gets back. One writer per
 // dialect: mysql-submission-writer.ts (one multi-row INSERT through the driver) and
 // sqlite-submission-writer.ts (one transaction of prepared statements).
+import type { NewDelivery } from '../../notifications/outbox.js';
 
 /** A submission row as the submission table stores it. */
 export interface NewSubmission {
@@ -11,19 +12,6 @@ export interface NewSubmission {
   ip: string | null;
   userAgent: string | null;
   origin: string | null;
-  createdAt: Date;
-}
-
-/** A notification delivery row, written in the same transaction as its submission. */
-export interface NewDelivery {
-  id: string;
-  formId: string;
-  submissionId: string | null;
-  channel: string;
-  target: string;
-  event: string;
-  /** Small JSON for the channel (email: the `_subject` / `_replyto` values), or null. */
-  payload: string | null;
   createdAt: Date;
 }
 

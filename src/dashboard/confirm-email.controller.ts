@@ -1,13 +1,13 @@
 import { Controller, Get, Param, Post, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { DashboardExceptionFilter } from '../../dashboard/dashboard-exception.filter.js';
+import { WithDeadline } from '../common/deadline.interceptor.js';
+import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
 import {
   CONFIRMATION_VALID_DAYS,
   EmailRecipientsService,
   type ConfirmationState,
-} from './email-recipients.service.js';
+} from '../notifications/email/email-recipients.service.js';
 
 const PAGES: Record<ConfirmationState, { status: number; title: string }> = {
   pending: { status: 200, title: 'Confirm this address' },
@@ -17,7 +17,8 @@ const PAGES: Record<ConfirmationState, { status: number; title: string }> = {
 };
 
 /**
- * The link of a confirmation mail. Opening it (GET) changes nothing, so mail scanners that
+ * The page behind the link of a confirmation mail (a notification address's double
+ * opt-in), rendered with the dashboard's views. Opening it (GET) changes nothing, so mail scanners that
  * follow links confirm nothing; the page's Confirm button posts back to the same address.
  * The POST carries no CSRF token on purpose: the token in the path is a 256-bit secret
  * only the mailbox received, so another site cannot forge the request without it, and

@@ -1,0 +1,91 @@
+// The folders of src/ depend on one another in one direction only (docs/architecture.md,
+// "Dependency direction"): no folder may reach itself through the imports of the others.
+// Files at the top of src/ (app.module.ts, main.ts, worker.ts, cli.ts…) compose the rest
+// and count as one more node, so no folder may import them either.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SRC = dirname(fileURLToPath(import.meta.url));
+const ROOT = '(src)';
+/** `import … from './x.js'`, `export … from '../y.js'`, `import('./z.js')`. */
+const RELATIVE_IMPORT =
+  /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')
+      ? [path]
+      : [];
+  });
+}
+
+function folderOf(file: string): string {
+  const parts = relative(SRC, file).split(sep);
+  return parts.length > 1 ? parts[0] : ROOT;
+}
+
+/** folder -> folder -> the imports (file -> file) that make the arrow. */
+function folderImports(): Map<string, Map<string, string[]>> {
+  const graph = new Map<string, Map<string, string[]>>();
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    for (const [, specifier] of text.matchAll(RELATIVE_IMPORT)) {
+      const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
+      if (relative(SRC, target).startsWith('..')) continue;
+      const from = folderOf(file);
+      const to = folderOf(target);
+      if (from === to) continue;
+      const arrows = graph.get(from) ?? new Map<string, string[]>();
+      graph.set(from, arrows);
+      const why = arrows.get(to) ?? [];
+      arrows.set(to, why);
+      why.push(`${relative(SRC, file)} -> ${relative(SRC, target)}`);
+    }
+  }
+  return graph;
+}
+
+/** Every folder that reaches itself, with one loop it takes. */
+function cycles(graph: Map<string, Map<string, string[]>>): string[][] {
+  const found: string[][] = [];
+  const done = new Set<string>();
+  const walk = (node: string, path: string[]): void => {
+    const at = path.indexOf(node);
+    if (at >= 0) {
+      found.push([...path.slice(at), node]);
+      return;
+    }
+    if (done.has(node)) return;
+    for (const next of graph.get(node)?.keys() ?? []) {
+      walk(next, [...path, node]);
+    }
+    done.add(node);
+  };
+  for (const node of graph.keys()) walk(node, []);
+  return found;
+}
+
+describe('the folders of src/', () => {
+  const graph = folderImports();
+
+  it('reads the imports between folders', () => {
+    expect(graph.get('submit')?.has('forms')).toBe(true);
+    expect(graph.get(ROOT)?.has('dashboard')).toBe(true);
+  });
+
+  it('import one another without a cycle', () => {
+    const explained = cycles(graph).map((loop) =>
+      loop
+        .slice(1)
+        .map((to, i) => {
+          const from = loop[i];
+          return `${from} -> ${to} (${graph.get(from)!.get(to)![0]})`;
+        })
+        .join(', '),
+    );
+    expect(explained).toEqual([]);
+  });
+});
