@@ -58,9 +58,24 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Tells who waits for submission number n when it arrived. */
+function arrivalClock() {
+  const waiting = new Map<string, () => void>();
+  return {
+    wait: (n: string) =>
+      new Promise<number>((done) =>
+        waiting.set(n, () => {
+          waiting.delete(n);
+          done(performance.now());
+        }),
+      ),
+    arrived: (n: string) => waiting.get(n)?.(),
+  };
+}
+
 /** Counts webhooks and tells who waits for submission number n that it arrived. */
 async function startReceiver() {
-  const waiting = new Map<string, () => void>();
+  const arrivals = arrivalClock();
   const state = { count: 0, firstAt: 0, lastAt: 0 };
   const server = createHttpServer((req, res) => {
     let body = '';
@@ -73,7 +88,7 @@ async function startReceiver() {
       try {
         const n = (JSON.parse(body) as { data: { data: { n?: string } } }).data
           .data.n;
-        if (n !== undefined) waiting.get(n)?.();
+        if (n !== undefined) arrivals.arrived(n);
       } catch {
         // not a submission event
       }
@@ -85,13 +100,7 @@ async function startReceiver() {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     state,
-    arrival: (n: string) =>
-      new Promise<number>((done) =>
-        waiting.set(n, () => {
-          waiting.delete(n);
-          done(performance.now());
-        }),
-      ),
+    arrival: arrivals.wait,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
@@ -99,7 +108,7 @@ async function startReceiver() {
 /** An SMTP server on loopback that counts messages and keeps the confirmation links. */
 async function startMailSink() {
   const state = { count: 0, links: [] as string[] };
-  const waiting = new Map<string, () => void>();
+  const arrivals = arrivalClock();
   const server = new SMTPServer({
     logger: false,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -112,7 +121,7 @@ async function startMailSink() {
         if (link) state.links.push(link[1]);
         // The submission's `n` value is listed in the message's text part.
         const n = /\bl\d+\b/.exec(raw.replace(/=\r?\n/g, ''));
-        if (n) waiting.get(n[0])?.();
+        if (n) arrivals.arrived(n[0]);
         callback();
       });
     },
@@ -122,13 +131,7 @@ async function startMailSink() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     state,
-    arrival: (n: string) =>
-      new Promise<number>((done) =>
-        waiting.set(n, () => {
-          waiting.delete(n);
-          done(performance.now());
-        }),
-      ),
+    arrival: arrivals.wait,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
