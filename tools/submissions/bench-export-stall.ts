@@ -51,6 +51,10 @@ const DATABASE_URL =
   env.BENCH_STALL_DATABASE_URL ?? 'sqlite:./data/bench-export-stall.sqlite';
 const ROWS = Number(env.BENCH_STALL_ROWS ?? 300_000);
 const EXPORTS = Number(env.BENCH_STALL_EXPORTS ?? 10);
+/** Extra node flags for the measured server, e.g. `--trace-gc` or `--cpu-prof`. */
+const SERVER_NODE_ARGS = (env.BENCH_STALL_NODE_ARGS ?? '')
+  .split(' ')
+  .filter(Boolean);
 const IDLE_SUBMITS = 150;
 const SEARCH_SECONDS = 15;
 const BENCH_EMAIL = 'bench-stall@formgate.example';
@@ -72,7 +76,7 @@ interface ExportResult {
 /** The server, with the stall probe preloaded and the submit limit out of the way. */
 function startProbedServer(): Promise<StartedServer> {
   return startServer({
-    nodeArgs: ['--import', PROBE_JS],
+    nodeArgs: [...SERVER_NODE_ARGS, '--import', PROBE_JS],
     env: {
       DATABASE_URL,
       APP_SECRET: BENCH_SECRET,
@@ -271,6 +275,25 @@ async function main(): Promise<void> {
         row(`${EXPORTS} concurrent exports (CSV + NDJSON)`, exporting),
         row(`${EXPORTS} concurrent exports (CSV + NDJSON)`, exportingWrites),
         row(`${EXPORTS} clients paging a no-match q search`, searching),
+        '',
+        'Attribution (GC pauses; the longest stalls with the CPU the server used and the GC inside each):',
+        ...(
+          [
+            ['idle', idle],
+            ['exports, health checks', exporting],
+            ['exports, submissions', exportingWrites],
+            ['searches', searching],
+          ] as const
+        ).map(
+          ([name, p]) =>
+            `- ${name}: GC max ${p.stall.gcMaxMs} ms (${p.stall.gcMaxKind}), ${p.stall.gcTotalMs} ms in ${p.stall.gcCount} pauses; ` +
+            p.stall.longStalls
+              .map(
+                (s) =>
+                  `${s.ms} ms [cpu ${s.cpuMs}, gc ${s.gcMs}${s.gc ? `: ${s.gc}` : ''}]`,
+              )
+              .join('; '),
+        ),
         '',
         `Exports: ${exportResults.map((e) => `${e.format} ${e.rows.toLocaleString('en-US')} rows ${(e.bytes / 1e6).toFixed(0)} MB ${e.seconds} s`).join('; ')}`,
         `Search requests answered: ${searchRequests}`,
