@@ -5,9 +5,9 @@ import { takeTurn } from '../../common/event-loop-turns.js';
 import type { SubmissionPosition } from '../cursor.js';
 import type { SubmissionFilters } from '../submission-filters.js';
 import {
+  isoTime,
   resumeAfter,
   toData,
-  toDate,
   type RowBatch,
   type SubmissionRow,
 } from '../submission-rows.js';
@@ -135,7 +135,7 @@ export function csvLine(
   columns: readonly string[],
 ): string {
   const data = toData(row.data);
-  const values: unknown[] = [row.id, toDate(row.createdAt).toISOString()];
+  const values: unknown[] = [row.id, isoTime(row.createdAt)];
   for (const column of columns) {
     values.push(Object.hasOwn(data, column) ? data[column] : undefined);
   }
@@ -152,7 +152,7 @@ export function ndjsonLine(row: SubmissionRow): string {
       : JSON.stringify(toData(row.data));
   return (
     `{"id":${JSON.stringify(row.id)},"formId":${JSON.stringify(row.formId)},` +
-    `"data":${data},"createdAt":"${toDate(row.createdAt).toISOString()}",` +
+    `"data":${data},"createdAt":"${isoTime(row.createdAt)}",` +
     `"meta":{"ip":${JSON.stringify(row.ip)},"userAgent":${JSON.stringify(row.userAgent)},` +
     `"origin":${JSON.stringify(row.origin)}}}\n`
   );
