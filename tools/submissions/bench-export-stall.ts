@@ -84,6 +84,9 @@ function startProbedServer(): Promise<StartedServer> {
       SUBMIT_RATE_LIMIT: '1000000',
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Not sharing this process's CPU share (the export readers run here); set
+    // BENCH_STALL_SAME_SESSION=1 to measure the server within it.
+    ownSession: env.BENCH_STALL_SAME_SESSION !== '1',
   });
 }
 

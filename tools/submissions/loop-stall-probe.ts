@@ -128,6 +128,9 @@ function reading(): LoopStallReading {
 
 if (process.send) {
   process.channel?.unref();
+  // The benchmark may start the server in a session of its own: it goes when the
+  // benchmark does, however that ends.
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
   process.on('message', (message: unknown) => {
     if (message === 'loop-stall:reset') {
       histogram.reset();
