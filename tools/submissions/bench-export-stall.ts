@@ -289,7 +289,8 @@ async function main(): Promise<void> {
           ] as const
         ).map(
           ([name, p]) =>
-            `- ${name}: GC max ${p.stall.gcMaxMs} ms (${p.stall.gcMaxKind}), ${p.stall.gcTotalMs} ms in ${p.stall.gcCount} pauses; ` +
+            `- ${name}: ${p.stall.over50} stalls of 50 ms or more (${p.stall.over50OffCpu} with the server mostly off the CPU); ` +
+            `GC max ${p.stall.gcMaxMs} ms (${p.stall.gcMaxKind}), ${p.stall.gcTotalMs} ms in ${p.stall.gcCount} pauses; ` +
             p.stall.longStalls
               .map(
                 (s) =>

@@ -35,6 +35,9 @@ export interface LoopStallReading {
   gcCount: number;
   /** The longest stalls (at least LONG_STALL_MS), longest first. */
   longStalls: LongStall[];
+  /** Stalls of 50 ms or more, and how many of them the server spent mostly off the CPU. */
+  over50: number;
+  over50OffCpu: number;
 }
 
 const histogram = monitorEventLoopDelay({ resolution: 5 });
@@ -114,7 +117,10 @@ function reading(): LoopStallReading {
           .join(', '),
       };
     });
+  const over50 = stalls.filter((s) => s.end - s.start - TICK_MS >= 50);
   return {
+    over50: over50.length,
+    over50OffCpu: over50.filter((s) => s.cpuMs < (s.end - s.start) / 4).length,
     maxMs: ms(histogram.max),
     p99Ms: ms(histogram.percentile(99)),
     meanMs: ms(histogram.mean),
