@@ -5,6 +5,7 @@
 // processes, not work of ours). The benchmark asks over the IPC channel:
 // "loop-stall:reset" starts a new measurement, "loop-stall:read" answers with the
 // figures since the last reset.
+import { readFileSync } from 'node:fs';
 import {
   constants,
   monitorEventLoopDelay,
@@ -18,6 +19,12 @@ export interface LongStall {
   ms: number;
   /** CPU time (user + system, all threads) the process used during the stall. */
   cpuMs: number;
+  /**
+   * Linux: the main thread's own CPU time during the stall, and the time it waited in
+   * the scheduler's run queue, ready to run while others ran (from its schedstat).
+   */
+  mainCpuMs?: number;
+  runQueueMs?: number;
   /** Time spent in GC pauses that overlap the stall, and their kinds. */
   gcMs: number;
   gc: string;
@@ -64,7 +71,24 @@ const TICK_MS = 5;
 const KEEP = 500;
 
 let gcs: PerformanceEntry[] = [];
-let stalls: Array<{ start: number; end: number; cpuMs: number }> = [];
+let stalls: Array<{
+  start: number;
+  end: number;
+  cpuMs: number;
+  mainCpuMs?: number;
+  runQueueMs?: number;
+}> = [];
+
+/** The main thread's schedstat: ns on the CPU, ns waiting in the run queue. */
+const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
+function schedstat(): [number, number] | undefined {
+  try {
+    const [cpu, wait] = readFileSync(SCHEDSTAT, 'latin1').split(' ');
+    return [Number(cpu) / 1e6, Number(wait) / 1e6];
+  } catch {
+    return undefined;
+  }
+}
 
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
@@ -74,14 +98,22 @@ new PerformanceObserver((list) => {
 
 let lastTick = performance.now();
 let lastCpu = process.cpuUsage();
+let lastSched = schedstat();
 setInterval(() => {
   const now = performance.now();
+  const sched = schedstat();
   if (now - lastTick - TICK_MS >= LONG_STALL_MS) {
     const cpu = process.cpuUsage(lastCpu);
     stalls.push({
       start: lastTick,
       end: now,
       cpuMs: (cpu.user + cpu.system) / 1000,
+      ...(sched && lastSched
+        ? {
+            mainCpuMs: sched[0] - lastSched[0],
+            runQueueMs: sched[1] - lastSched[1],
+          }
+        : {}),
     });
     if (stalls.length > KEEP * 2) {
       stalls.sort((a, b) => b.end - b.start - (a.end - a.start));
@@ -90,6 +122,7 @@ setInterval(() => {
   }
   lastTick = now;
   lastCpu = process.cpuUsage();
+  lastSched = sched;
 }, TICK_MS).unref();
 
 function reading(): LoopStallReading {
@@ -110,6 +143,12 @@ function reading(): LoopStallReading {
       return {
         ms: round(stall.end - stall.start - TICK_MS),
         cpuMs: round(stall.cpuMs),
+        ...(stall.mainCpuMs === undefined
+          ? {}
+          : {
+              mainCpuMs: round(stall.mainCpuMs),
+              runQueueMs: round(stall.runQueueMs ?? 0),
+            }),
         gcMs: round(inside.reduce((sum, g) => sum + g.duration, 0)),
         gc: inside
           .map((g) => `${gcKind(g)} ${round(g.duration)}`)
