@@ -3,8 +3,10 @@
 // On SQLite (BENCH_STALL_DATABASE_URL, default sqlite:./data/bench-export-stall.sqlite),
 // whose driver runs every query on the event loop: makes sure one form holds
 // BENCH_STALL_ROWS submissions (default 300,000; seeded on the first run), starts the
-// real server (main.js) as a child process with loop-stall-probe.js preloaded, and, with
-// one timed request every 20 ms, measures:
+// real server (main.js) as a child process with loop-stall-probe.js preloaded, in a
+// session of its own (BENCH_STALL_SAME_SESSION=1: in this one; BENCH_STALL_NODE_ARGS adds
+// node flags such as --trace-gc or --cpu-prof), and, with one timed request every 20 ms,
+// measures:
 //   - idle: submissions alone;
 //   - exports: BENCH_STALL_EXPORTS concurrent full exports of the form (default 10, half
 //     CSV, half NDJSON, read as fast as loopback allows), once timed with health checks
@@ -14,7 +16,8 @@
 //     every request examines its whole 10,000-row budget, timed with health checks.
 // Reports the timed request's latency (median, p99, max), the server's longest event-loop
 // stall and its p99 per phase, and the machine's load average (stalls include time the
-// OS gave to other processes). Exit code 1 when the longest stall during exports or
+// OS gave to other processes), then attributes the longest stalls: the GC pauses inside
+// each and the CPU the server used during it (little CPU: the server was not running). Exit code 1 when the longest stall during exports or
 // searches reaches 50 ms, or a submission's p99 during exports reaches 100 ms. The export
 // readers run in a worker thread, so reading 10 streams never delays this process's timings.
 import {
@@ -51,6 +54,10 @@ const DATABASE_URL =
   env.BENCH_STALL_DATABASE_URL ?? 'sqlite:./data/bench-export-stall.sqlite';
 const ROWS = Number(env.BENCH_STALL_ROWS ?? 300_000);
 const EXPORTS = Number(env.BENCH_STALL_EXPORTS ?? 10);
+/** Extra node flags for the measured server, e.g. `--trace-gc` or `--cpu-prof`. */
+const SERVER_NODE_ARGS = (env.BENCH_STALL_NODE_ARGS ?? '')
+  .split(' ')
+  .filter(Boolean);
 const IDLE_SUBMITS = 150;
 const SEARCH_SECONDS = 15;
 const BENCH_EMAIL = 'bench-stall@formgate.example';
@@ -72,7 +79,7 @@ interface ExportResult {
 /** The server, with the stall probe preloaded and the submit limit out of the way. */
 function startProbedServer(): Promise<StartedServer> {
   return startServer({
-    nodeArgs: ['--import', PROBE_JS],
+    nodeArgs: [...SERVER_NODE_ARGS, '--import', PROBE_JS],
     env: {
       DATABASE_URL,
       APP_SECRET: BENCH_SECRET,
@@ -80,6 +87,9 @@ function startProbedServer(): Promise<StartedServer> {
       SUBMIT_RATE_LIMIT: '1000000',
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Not sharing this process's CPU share (the export readers run here); set
+    // BENCH_STALL_SAME_SESSION=1 to measure the server within it.
+    ownSession: env.BENCH_STALL_SAME_SESSION !== '1',
   });
 }
 
@@ -271,6 +281,30 @@ async function main(): Promise<void> {
         row(`${EXPORTS} concurrent exports (CSV + NDJSON)`, exporting),
         row(`${EXPORTS} concurrent exports (CSV + NDJSON)`, exportingWrites),
         row(`${EXPORTS} clients paging a no-match q search`, searching),
+        '',
+        'Attribution (GC pauses; the longest stalls with the CPU the server used, the time its main thread waited for a CPU, and the GC inside each):',
+        ...(
+          [
+            ['idle', idle],
+            ['exports, health checks', exporting],
+            ['exports, submissions', exportingWrites],
+            ['searches', searching],
+          ] as const
+        ).map(
+          ([name, p]) =>
+            `- ${name}: ${p.stall.over50} stalls of 50 ms or more (${p.stall.over50OffCpu} with the server mostly off the CPU); ` +
+            `GC max ${p.stall.gcMaxMs} ms (${p.stall.gcMaxKind}), ${p.stall.gcTotalMs} ms in ${p.stall.gcCount} pauses; ` +
+            p.stall.longStalls
+              .map(
+                (s) =>
+                  `${s.ms} ms [cpu ${s.cpuMs}` +
+                  (s.mainCpuMs === undefined
+                    ? ''
+                    : ` (main thread ${s.mainCpuMs}), run queue ${s.runQueueMs}`) +
+                  `, gc ${s.gcMs}${s.gc ? `: ${s.gc}` : ''}]`,
+              )
+              .join('; '),
+        ),
         '',
         `Exports: ${exportResults.map((e) => `${e.format} ${e.rows.toLocaleString('en-US')} rows ${(e.bytes / 1e6).toFixed(0)} MB ${e.seconds} s`).join('; ')}`,
         `Search requests answered: ${searchRequests}`,

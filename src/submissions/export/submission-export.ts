@@ -1,13 +1,15 @@
 // The body of a streamed export: header and rows, encoded batch by batch as the
 // consumer pulls. Each batch (a query and its encoding) is one turn on the event loop,
-// so any number of concurrent exports leave the server answering other requests.
+// sized to take a few milliseconds, so any number of concurrent exports leave the
+// server answering other requests.
 import { takeTurn } from '../../common/event-loop-turns.js';
 import type { SubmissionPosition } from '../cursor.js';
 import type { SubmissionFilters } from '../submission-filters.js';
+import type { RowQuery } from '../submission-sql.js';
 import {
+  isoTime,
   resumeAfter,
   toData,
-  toDate,
   type RowBatch,
   type SubmissionRow,
 } from '../submission-rows.js';
@@ -15,13 +17,22 @@ import type { SubmissionRepository } from '../submission.repository.js';
 import { csvRow } from './csv.js';
 
 /**
- * Rows per query while exporting. Small on purpose: a batch lives across the await of
- * its query, so whatever a young-generation GC finds alive gets promoted to the old
+ * Most rows per query while exporting. Small on purpose: a batch lives across the await
+ * of its query, so whatever a young-generation GC finds alive gets promoted to the old
  * generation. With 2,000-row batches a 1M-row export grew the heap by ~70 MB of
  * promoted garbage before a full GC; with 500 the process stays within ~10 MB of idle.
- * It also keeps one turn on the event loop (read + encode) to a few milliseconds.
  */
 export const EXPORT_BATCH_SIZE = 500;
+/** Rows of an export's first query; the next ones grow (at most doubling) from here. */
+export const FIRST_EXPORT_BATCH_SIZE = 100;
+/** Fewest rows per query, however wide the rows. */
+export const MIN_EXPORT_BATCH_SIZE = 10;
+/**
+ * What one turn on the event loop of an export (a batch read on SQLite and encoded)
+ * aims to take, in ms. Batch sizes follow the time the last batch took, not a fixed
+ * row count: submissions of a few KB each still make turns of a few milliseconds.
+ */
+export const EXPORT_TURN_MS = 6;
 /**
  * Output is handed on in chunks of about this many characters: well below V8's
  * large-object threshold (~128 KB), since large strings are freed only by a full GC
@@ -46,32 +57,77 @@ export interface ExportPlan {
   encode: (row: SubmissionRow) => string;
 }
 
+/**
+ * The rows of the next query: as many as the last batch's rows per millisecond fit in
+ * EXPORT_TURN_MS, at most double the last size, within MIN_EXPORT_BATCH_SIZE and
+ * EXPORT_BATCH_SIZE. `busyMs` is the time the batch held the event loop.
+ */
+export function nextBatchSize(
+  size: number,
+  rows: number,
+  busyMs: number,
+): number {
+  if (rows === 0) return size;
+  const fitting =
+    busyMs > 0 ? Math.floor((EXPORT_TURN_MS * rows) / busyMs) : Infinity;
+  return Math.max(
+    MIN_EXPORT_BATCH_SIZE,
+    Math.min(EXPORT_BATCH_SIZE, size * 2, fitting),
+  );
+}
+
+/**
+ * A batch read with the time it held the event loop: on SQLite the statement runs on
+ * it (a `q` search takes turns of its own, and is not counted); on MySQL/MariaDB the
+ * query waits off the loop.
+ */
+async function readBatch(
+  submissions: SubmissionRepository,
+  query: RowQuery,
+): Promise<{ batch: RowBatch; busyMs: number }> {
+  const started = performance.now();
+  const batch = await submissions.read(query);
+  const onLoop = submissions.isSqlite && !query.filters.q;
+  return { batch, busyMs: onLoop ? performance.now() - started : 0 };
+}
+
+/** A batch of an export and the rows its query asked for. */
+export interface ExportBatch {
+  batch: RowBatch;
+  limit: number;
+  /** The time its query held the event loop. */
+  busyMs: number;
+}
+
 /** The first batch of an export, read before the response starts (errors become statuses). */
 export async function firstBatch(
   submissions: SubmissionRepository,
   plan: ExportPlan,
-): Promise<RowBatch> {
+): Promise<ExportBatch> {
   await takeTurn();
-  return submissions.read({
+  const limit = FIRST_EXPORT_BATCH_SIZE;
+  const read = await readBatch(submissions, {
     formId: plan.formId,
     filters: plan.filters,
     direction: 'DESC',
-    limit: EXPORT_BATCH_SIZE,
+    limit,
     columns: plan.columns,
   });
+  return { ...read, limit };
 }
 
 export async function* exportChunks(
   submissions: SubmissionRepository,
   plan: ExportPlan,
-  first: RowBatch,
+  first: ExportBatch,
 ): AsyncGenerator<string> {
-  let batch = first;
+  let { batch, limit, busyMs } = first;
   let chunk = plan.header;
   for (;;) {
     // The whole batch is encoded within its turn. Yielding while encoding would leave
     // the rest of the batch to whichever socket event pulls next, and ten exports
     // resuming in one event-loop iteration would add up again.
+    const encoding = performance.now();
     const ready: string[] = [];
     for (const row of batch.rows) {
       chunk += plan.encode(row);
@@ -80,18 +136,20 @@ export async function* exportChunks(
         chunk = '';
       }
     }
+    busyMs += performance.now() - encoding;
     yield* ready;
-    const after = resumeAfter(batch, EXPORT_BATCH_SIZE);
+    const after = resumeAfter(batch, limit);
     if (!after) break;
+    limit = nextBatchSize(limit, batch.rows.length, busyMs);
     await takeTurn();
-    batch = await submissions.read({
+    ({ batch, busyMs } = await readBatch(submissions, {
       formId: plan.formId,
       filters: plan.filters,
       direction: 'DESC',
       after,
-      limit: EXPORT_BATCH_SIZE,
+      limit,
       columns: plan.columns,
-    });
+    }));
   }
   if (chunk !== '') yield chunk;
 }
@@ -108,24 +166,31 @@ export async function keysInOrder(
 ): Promise<string[]> {
   const keys = new Set<string>();
   let after: SubmissionPosition | undefined;
+  let limit = FIRST_EXPORT_BATCH_SIZE;
   for (;;) {
     await takeTurn();
-    const batch = await submissions.read({
+    const { batch, busyMs } = await readBatch(submissions, {
       formId,
       filters,
       direction: 'ASC',
       after,
-      limit: EXPORT_BATCH_SIZE,
+      limit,
       columns: ['id', 'createdAt', 'data'],
     });
+    const scanning = performance.now();
     for (const row of batch.rows) {
       for (const key of Object.keys(toData(row.data))) {
         if (keys.size >= MAX_CSV_COLUMNS) return [...keys];
         keys.add(key);
       }
     }
-    after = resumeAfter(batch, EXPORT_BATCH_SIZE);
+    after = resumeAfter(batch, limit);
     if (!after) return [...keys];
+    limit = nextBatchSize(
+      limit,
+      batch.rows.length,
+      busyMs + performance.now() - scanning,
+    );
   }
 }
 
@@ -135,7 +200,7 @@ export function csvLine(
   columns: readonly string[],
 ): string {
   const data = toData(row.data);
-  const values: unknown[] = [row.id, toDate(row.createdAt).toISOString()];
+  const values: unknown[] = [row.id, isoTime(row.createdAt)];
   for (const column of columns) {
     values.push(Object.hasOwn(data, column) ? data[column] : undefined);
   }
@@ -152,7 +217,7 @@ export function ndjsonLine(row: SubmissionRow): string {
       : JSON.stringify(toData(row.data));
   return (
     `{"id":${JSON.stringify(row.id)},"formId":${JSON.stringify(row.formId)},` +
-    `"data":${data},"createdAt":"${toDate(row.createdAt).toISOString()}",` +
+    `"data":${data},"createdAt":"${isoTime(row.createdAt)}",` +
     `"meta":{"ip":${JSON.stringify(row.ip)},"userAgent":${JSON.stringify(row.userAgent)},` +
     `"origin":${JSON.stringify(row.origin)}}}\n`
   );
