@@ -32,6 +32,10 @@ const CONCURRENCY = env.WORKER_CONCURRENCY ?? '8';
 const WORKER_NODE_ARGS = (env.BENCH_WORKER_NODE_ARGS ?? '')
   .split(' ')
   .filter(Boolean);
+/** Extra Node flags for the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const SERVER_NODE_ARGS = (env.BENCH_SERVER_NODE_ARGS ?? '')
+  .split(' ')
+  .filter(Boolean);
 const SECRET = 'formgate-bench-secret-not-for-production-0123456789';
 const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const MAIN_JS = join(ROOT, 'dist/src/main.js');
@@ -176,7 +180,7 @@ function serverEnv(db: string, extra: Record<string, string> = {}) {
 
 async function startServer(db: string, extra: Record<string, string>) {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN_JS], {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, MAIN_JS], {
     env: serverEnv(db, { ...extra, PORT: String(port) }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });

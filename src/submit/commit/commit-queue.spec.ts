@@ -13,6 +13,7 @@ import type { SubmissionWriters } from './submission-writers.js';
 
 /** A writer that records each batch and answers as the test says, when the test says. */
 class FakeWriter implements SubmissionWriter {
+  parallelBatches = 1;
   batches: CommitBatch[] = [];
   busy = false;
   /** How each batch is answered; by default every item is stored at once. */
@@ -111,6 +112,34 @@ describe('CommitQueue', () => {
     first.resolve(['stored']);
     await Promise.all([a, ...later]);
     expect(w.batches.map((b) => b.items.length)).toEqual([1, 3]);
+  });
+
+  it('writes up to as many batches at once as the writer takes, and the rest after', async () => {
+    const w = make();
+    w.parallelBatches = 2;
+    const commits = [1, 2, 3].map(() => deferred<ItemOutcome[]>());
+    w.answer = () => commits[w.batches.length - 1].promise;
+    const a = queue.commit(item(1));
+    await new Promise((r) => setImmediate(r));
+    const b = queue.commit(item(2));
+    await new Promise((r) => setImmediate(r));
+    const c = queue.commit(item(3));
+    const d = queue.commit(item(4));
+    await new Promise((r) => setImmediate(r));
+    // Two batches in progress; the third waits for one of them, and grows meanwhile.
+    expect(w.batches.map((x) => x.items.length)).toEqual([1, 1]);
+    expect(queue.isWriting).toBe(true);
+    commits[1].resolve(['stored']);
+    await b;
+    await new Promise((r) => setImmediate(r));
+    expect(w.batches.map((x) => x.items.length)).toEqual([1, 1, 2]);
+    commits[2].resolve(['stored', 'stored']);
+    await Promise.all([c, d]);
+    expect(queue.isWriting).toBe(true);
+    commits[0].resolve(['stored']);
+    await a;
+    await queue.whenIdle();
+    expect(queue.isWriting).toBe(false);
   });
 
   it(`never puts more than ${MAX_BATCH} submissions in one batch`, async () => {

@@ -2,6 +2,8 @@
 // free, everything waiting (up to MAX_BATCH) is committed as one batch, and each waiter is
 // answered only once its batch has committed. Batching turns a commit (and, on MySQL, a
 // round trip) per request into one per batch, without acknowledging anything early.
+// SQLite writes one batch at a time (one connection); MySQL/MariaDB a few at once, each on
+// its own pooled connection, so the round trips of one batch overlap those of the next.
 import {
   Injectable,
   Logger,
@@ -55,7 +57,8 @@ export class CommitQueue implements OnApplicationShutdown {
   /** Waiting submissions, oldest first; `head` is the first not yet taken. */
   private waiting: Waiter[] = [];
   private head = 0;
-  private writing = false;
+  /** Batches being written. */
+  private writing = 0;
   private scheduled = false;
   private sweeper: NodeJS.Timeout | undefined;
   private idle: Array<() => void> = [];
@@ -72,6 +75,11 @@ export class CommitQueue implements OnApplicationShutdown {
 
   /** true while a batch is being written. */
   get isWriting(): boolean {
+    return this.writing > 0;
+  }
+
+  /** Batches being written right now. */
+  get batchesInProgress(): number {
     return this.writing;
   }
 
@@ -109,7 +117,7 @@ export class CommitQueue implements OnApplicationShutdown {
 
   /** Resolves when nothing waits and no batch is being written. */
   whenIdle(): Promise<void> {
-    if (!this.writing && !this.scheduled && this.length === 0) {
+    if (this.writing === 0 && !this.scheduled && this.length === 0) {
       return Promise.resolve();
     }
     return new Promise((resolve) => this.idle.push(resolve));
@@ -131,11 +139,11 @@ export class CommitQueue implements OnApplicationShutdown {
    * joins the batch; while a batch is being written, the next one simply grows.
    */
   private schedule(): void {
-    if (this.writing || this.scheduled) return;
+    if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      void this.run();
+      this.run();
     });
     if (this.sweeper === undefined) {
       this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
@@ -143,23 +151,24 @@ export class CommitQueue implements OnApplicationShutdown {
     }
   }
 
-  private async run(): Promise<void> {
-    if (this.writing) return;
-    this.writing = true;
-    try {
-      while (this.length > 0) {
-        const writer = this.writers.current();
-        if (writer !== undefined && !writer.canWrite()) {
-          // Retried on the next turn, once the other transaction has ended.
-          this.writing = false;
-          setTimeout(() => void this.run(), 1);
-          return;
-        }
-        await this.writeBatch(writer, this.take());
+  /** Starts batches while submissions wait and the writer takes more; each that ends runs this again. */
+  private run(): void {
+    while (this.length > 0) {
+      const writer = this.writers.current();
+      if (this.writing >= (writer?.parallelBatches ?? 1)) return;
+      if (writer !== undefined && !writer.canWrite()) {
+        // Retried shortly, once the other transaction has ended.
+        if (this.writing === 0) setTimeout(() => this.run(), 1);
+        return;
       }
-    } finally {
-      if (this.writing) this.writing = false;
+      const batch = this.take();
+      this.writing += 1;
+      void this.writeBatch(writer, batch).finally(() => {
+        this.writing -= 1;
+        this.run();
+      });
     }
+    if (this.writing > 0) return;
     this.stopSweeping();
     for (const resolve of this.idle.splice(0)) resolve();
   }
@@ -276,7 +285,7 @@ export class CommitQueue implements OnApplicationShutdown {
   }
 
   private stopSweeping(): void {
-    if (this.length === 0 && !this.writing && this.sweeper !== undefined) {
+    if (this.length === 0 && this.writing === 0 && this.sweeper !== undefined) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
     }

@@ -62,7 +62,11 @@ function deliveryRowsOf(items: CommitItem[]): unknown[][] {
   return rows;
 }
 
+/** Batches written at once, each on its own pooled connection (the rest serve the API). */
+export const MYSQL_PARALLEL_BATCHES = 4;
+
 export class MysqlSubmissionWriter implements SubmissionWriter {
+  readonly parallelBatches = MYSQL_PARALLEL_BATCHES;
   constructor(
     private readonly pool: Pool,
     /** Longest a statement may run before its connection is given up. */

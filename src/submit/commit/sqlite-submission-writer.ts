@@ -19,6 +19,8 @@ const COUNT_HONEYPOT =
   'UPDATE "form" SET "honeypotHits" = "honeypotHits" + ? WHERE "id" = ?';
 
 export class SqliteSubmissionWriter implements SubmissionWriter {
+  /** One connection, one transaction at a time. */
+  readonly parallelBatches = 1;
   private readonly insertSubmission: Statement;
   private readonly countHoneypot: Statement;
   private readonly insertDelivery: Statement;
@@ -54,6 +56,7 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
   /** A row that fails alone (its form just deleted) is undone alone: the others commit. */
   private insert({ submission: s, deliveries }: CommitItem): ItemOutcome {
     try {
+      const createdAt = sqlDatetime(s.createdAt);
       this.insertSubmission.run(
         s.id,
         s.formId,
@@ -61,10 +64,14 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
         s.ip,
         s.userAgent,
         s.origin,
-        sqlDatetime(s.createdAt),
+        createdAt,
       );
       for (const d of deliveries ?? []) {
-        const at = sqlDatetime(d.createdAt);
+        // A delivery is created (and due) with its submission: one conversion serves all.
+        const at =
+          d.createdAt.getTime() === s.createdAt.getTime()
+            ? createdAt
+            : sqlDatetime(d.createdAt);
         this.insertDelivery.run(
           d.id,
           d.formId,

@@ -39,6 +39,8 @@ export interface CommitBatch {
 export type ItemOutcome = 'stored' | 'form-gone' | { error: unknown };
 
 export interface SubmissionWriter {
+  /** Batches this writer may have in progress at once. */
+  readonly parallelBatches: number;
   /** false while the batch cannot start yet (SQLite: another transaction is open). */
   canWrite(): boolean;
   write(batch: CommitBatch): Promise<ItemOutcome[]> | ItemOutcome[];
