@@ -17,6 +17,11 @@ import type { NextStep } from './backoff.js';
 
 /** How long a claim lasts unless renewed. */
 export const LEASE_MS = 10_000;
+/**
+ * How long a finished attempt waits for others to be recorded with it: sends started
+ * together end within a few milliseconds of each other, and share one commit.
+ */
+const RECORD_DELAY_MS = 5;
 
 interface Finished {
   delivery: Delivery;
@@ -106,8 +111,8 @@ export class DeliveryStore {
 
   /**
    * Keeps the attempt and the delivery's new state, if this worker still holds it. One
-   * transaction records at a time, and the attempts that end while it commits are recorded
-   * together by the next: one commit (one fsync) for many deliveries.
+   * transaction records at a time, and the attempts that end shortly after one another or
+   * while it commits are recorded together: one commit (one fsync) for many deliveries.
    */
   finish(
     delivery: Delivery,
@@ -127,7 +132,7 @@ export class DeliveryStore {
         reject,
       });
       if (!this.flushing && this.finished.length === 1) {
-        setImmediate(() => void this.flush());
+        setTimeout(() => void this.flush(), RECORD_DELAY_MS);
       }
     });
   }

@@ -6,8 +6,8 @@
 // what their attempts need read in one go (submissions, webhooks, recipients), so a slot that
 // frees starts the next send at once; a finished send gives its slot back before its attempt
 // is recorded (records are committed in groups). In a process that also takes submissions,
-// the worker steps back to one send at a time, with a rest after each, while the process is
-// saturated by them: the deliveries wait in the outbox and leave when the burst is over.
+// the worker steps back to one batch every half second while the process is saturated by
+// them: the deliveries wait in the outbox and leave when the burst is over.
 import {
   Inject,
   Injectable,
@@ -17,7 +17,6 @@ import {
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { setTimeout as delay } from 'node:timers/promises';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { AppConfig } from '../../config/app-config.js';
 import { DatabaseStateService } from '../../common/database/database-state.service.js';
@@ -49,8 +48,12 @@ const PRESSURE_SAMPLE_MS = 250;
 const SATURATED = 0.8;
 /** Deliveries held (being sent or claimed ahead), as a multiple of the send slots. */
 const CLAIM_AHEAD = 4;
-/** While the process is saturated, the one send slot rests this long between sends. */
-const STEP_BACK_PAUSE_MS = 50;
+/**
+ * While the process is saturated, the worker claims one batch (its concurrency) this often
+ * and holds nothing ahead: a claim and its records are a few commits (on SQLite, fsyncs on
+ * the event loop), paid twice a second rather than for every send.
+ */
+const STEP_BACK_MS = 500;
 
 interface Ready {
   delivery: Delivery;
@@ -82,8 +85,9 @@ export class DeliveryWorker
   private timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | undefined;
   private readonly channels: Map<string, NotificationChannel>;
-  /** The process is saturated by submissions: one send at a time. */
+  /** The process is saturated by submissions: one batch every STEP_BACK_MS. */
   private steppingBack = false;
+  private lastClaimAt = 0;
   private pressure: { elu: EventLoopUtilization; submissions: number };
 
   constructor(
@@ -149,11 +153,6 @@ export class DeliveryWorker
     return this.sending.size;
   }
 
-  /** How many sends may run at once now. */
-  private get slots(): number {
-    return this.steppingBack ? 1 : this.config.workerConcurrency;
-  }
-
   private samplePressure(): void {
     const elu = performance.eventLoopUtilization();
     const { utilization } = performance.eventLoopUtilization(
@@ -199,14 +198,23 @@ export class DeliveryWorker
     while (this.running) {
       // Up to three rounds of sends wait ready; claim more once fewer than two do, so a
       // claim's round trips overlap the sends instead of leaving slots idle.
+      const slots = this.config.workerConcurrency;
+      if (this.steppingBack) {
+        const rest = this.lastClaimAt + STEP_BACK_MS - Date.now();
+        if (rest > 0) {
+          await this.sleep(rest);
+          continue;
+        }
+      }
       const held = this.ready.length + this.sending.size;
-      const wanted = CLAIM_AHEAD * this.slots - held;
+      const wanted = (this.steppingBack ? 1 : CLAIM_AHEAD) * slots - held;
       let claimed = 0;
       if (
         wanted > 0 &&
-        this.ready.length < 2 * this.slots &&
+        this.ready.length < 2 * slots &&
         this.database.isConnected
       ) {
+        this.lastClaimAt = Date.now();
         try {
           claimed = await this.claim(wanted);
         } catch (error) {
@@ -298,7 +306,7 @@ export class DeliveryWorker
 
   /** Starts ready deliveries while send slots are free. */
   private pump(): void {
-    while (this.running && this.sending.size < this.slots) {
+    while (this.running && this.sending.size < this.config.workerConcurrency) {
       const next = this.ready.shift();
       if (next === undefined) return;
       const { id } = next.delivery;
@@ -332,7 +340,6 @@ export class DeliveryWorker
       )
       .finally(() => this.recording.delete(delivery.id));
     this.recording.set(delivery.id, recorded);
-    if (this.steppingBack && this.running) await delay(STEP_BACK_PAUSE_MS);
   }
 
   private async record(
