@@ -51,6 +51,22 @@ describe('dashboard error pages (e2e)', () => {
     expect((await client.get('/dashboard/forms')).html).not.toContain('xxxx');
   });
 
+  it('answers a refused post to the email confirmation page (no session needed) with the same HTML page', async () => {
+    const response = await fetch(`${t.url}/confirm-email/${'a'.repeat(43)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'confirm',
+    });
+    const page = {
+      status: response.status,
+      headers: response.headers,
+      html: await response.text(),
+    };
+    const text = expectErrorPage(page, 415);
+    expect(text).toContain('That kind of request is not accepted');
+    expect(text).toContain('Unsupported content type');
+  });
+
   it('answers a post in a content type no dashboard form sends with a 415 HTML page', async () => {
     const page = await client.send(
       'POST',

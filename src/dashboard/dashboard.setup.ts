@@ -34,8 +34,13 @@ export const DOCS_CSP = {
   styleSrc: ["'self'", "'unsafe-inline'"],
 };
 
-function isDashboardUrl(url: string): boolean {
-  return url === '/dashboard' || url.startsWith('/dashboard/');
+/** Routes whose answers are pages a person's browser navigates to. */
+function servesPages(url: string): boolean {
+  return (
+    url === '/dashboard' ||
+    url.startsWith('/dashboard/') ||
+    url.startsWith('/confirm-email/')
+  );
 }
 
 function isDocsUrl(url: string): boolean {
@@ -61,10 +66,11 @@ export async function configureDashboard(
   });
   const fastify = app.getHttpAdapter().getInstance();
   // Fastify refuses some requests before a controller (and so its exception filter) runs: a
-  // body too large, a content type no parser reads, a malformed body. On dashboard routes
-  // those get the HTML error page too. Nest registers its routes later, in app.init().
+  // body too large, a content type no parser reads, a malformed body. On the dashboard's
+  // routes and the email confirmation page those get the HTML error page too. Nest
+  // registers its routes later, in app.init().
   fastify.addHook('onRoute', (route) => {
-    if (isDashboardUrl(route.url)) route.errorHandler = sendErrorPage;
+    if (servesPages(route.url)) route.errorHandler = sendErrorPage;
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     // The public submit route answers JSON to scripts on other sites: it sets its own
