@@ -26,6 +26,7 @@ import {
   type DashboardContext,
 } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
+import { redirectToForm } from './form-links.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import {
   applyOp,
@@ -103,7 +104,7 @@ export class DashboardFormSettingsController {
       name: result.value.name,
       fields: result.value.fields ?? [],
     });
-    return this.redirect(reply, formId, 'settings', 'saved');
+    return redirectToForm(reply, formId, { page: 'settings', done: 'saved' });
   }
 
   /** What a visitor's browser shows after a native form post: a redirect or a message. */
@@ -140,13 +141,11 @@ export class DashboardFormSettingsController {
       redirectUrl: result.value.redirectUrl ?? null,
       successMessage: result.value.successMessage ?? null,
     });
-    return this.redirect(
-      reply,
-      formId,
-      'settings',
-      'after-submit-saved',
-      'after-submit',
-    );
+    return redirectToForm(reply, formId, {
+      page: 'settings',
+      done: 'after-submit-saved',
+      anchor: 'after-submit',
+    });
   }
 
   @Post('settings/verification')
@@ -161,13 +160,11 @@ export class DashboardFormSettingsController {
       domainVerification: enabled,
     });
     this.verification.invalidate(formId);
-    return this.redirect(
-      reply,
-      formId,
-      'settings',
-      enabled ? 'verification-on' : 'verification-off',
-      'domains',
-    );
+    return redirectToForm(reply, formId, {
+      page: 'settings',
+      done: enabled ? 'verification-on' : 'verification-off',
+      anchor: 'domains',
+    });
   }
 
   @Post('domains')
@@ -201,7 +198,11 @@ export class DashboardFormSettingsController {
     if (errors.any) {
       return this.settingsPage(context, reply, formId, 400, { domain, errors });
     }
-    return this.redirect(reply, formId, 'settings', 'domain-added', 'domains');
+    return redirectToForm(reply, formId, {
+      page: 'settings',
+      done: 'domain-added',
+      anchor: 'domains',
+    });
   }
 
   @Post('domains/:domain/verify')
@@ -219,7 +220,11 @@ export class DashboardFormSettingsController {
       result.status === 'verified' && !result.lastError
         ? 'domain-verified'
         : 'domain-not-verified';
-    return this.redirect(reply, formId, 'settings', done, 'domains');
+    return redirectToForm(reply, formId, {
+      page: 'settings',
+      done,
+      anchor: 'domains',
+    });
   }
 
   @Post('domains/:domain/delete')
@@ -230,13 +235,11 @@ export class DashboardFormSettingsController {
     @Param('domain') domain: string,
   ) {
     await this.domains.remove(await this.ownForm(context, formId), domain);
-    return this.redirect(
-      reply,
-      formId,
-      'settings',
-      'domain-removed',
-      'domains',
-    );
+    return redirectToForm(reply, formId, {
+      page: 'settings',
+      done: 'domain-removed',
+      anchor: 'domains',
+    });
   }
 
   @Get('regenerate-key')
@@ -256,7 +259,7 @@ export class DashboardFormSettingsController {
     @Param('formId') formId: string,
   ) {
     await this.forms.regenerateKey(ownerPrincipal(context), formId);
-    return this.redirect(reply, formId, '', 'key-regenerated');
+    return redirectToForm(reply, formId, { done: 'key-regenerated' });
   }
 
   @Get('delete')
@@ -316,19 +319,5 @@ export class DashboardFormSettingsController {
   ) {
     const data = await this.pages.settings(context, formId, state);
     return reply.status(status).view('form-settings', data);
-  }
-
-  private redirect(
-    reply: FastifyReply,
-    formId: string,
-    page: string,
-    done: string,
-    anchor?: string,
-  ) {
-    const path = `/dashboard/forms/${encodeURIComponent(formId)}${page ? `/${page}` : ''}`;
-    return reply.redirect(
-      `${path}?done=${done}${anchor ? `#${anchor}` : ''}`,
-      303,
-    );
   }
 }

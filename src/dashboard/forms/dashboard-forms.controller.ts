@@ -28,6 +28,7 @@ import {
   type DashboardContext,
 } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
+import { redirectToForm } from './form-links.js';
 import { queryText, readFilters } from './dashboard-filters.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import {
@@ -104,10 +105,7 @@ export class DashboardFormsController {
       const errors = new PageErrors().add(error.message);
       return this.editorPage(reply, 409, { name, rows, errors });
     }
-    return reply.redirect(
-      `/dashboard/forms/${encodeURIComponent(form.id)}?done=created`,
-      303,
-    );
+    return redirectToForm(reply, form.id, { done: 'created' });
   }
 
   /** The form's overview: endpoint, key, activity chart, submissions (searchable), snippets. */

@@ -26,6 +26,7 @@ import {
   type DashboardContext,
 } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
+import { redirectToForm } from './form-links.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { PageErrors, sentence } from '../page-errors.js';
 import {
@@ -106,7 +107,11 @@ export class DashboardNotificationsController {
     await this.forms.patch(ownerPrincipal(context), formId, {
       notifyEmails: result.value.notifyEmails ?? [],
     });
-    return this.redirect(reply, formId, 'recipients-saved', 'recipients');
+    return redirectToForm(reply, formId, {
+      page: 'notifications',
+      done: 'recipients-saved',
+      anchor: 'recipients',
+    });
   }
 
   @Post('webhooks')
@@ -161,7 +166,11 @@ export class DashboardNotificationsController {
       if (!(error instanceof ConflictException)) throw error;
       return this.render(context, reply, form, 409, { notice: error.message });
     }
-    return this.redirect(reply, form, 'test-queued', 'deliveries');
+    return redirectToForm(reply, form, {
+      page: 'notifications',
+      done: 'test-queued',
+      anchor: 'deliveries',
+    });
   }
 
   @Post('webhooks/:webhookId/enable')
@@ -173,7 +182,11 @@ export class DashboardNotificationsController {
   ) {
     const form = await this.form(context, formId);
     await this.webhooks.patch(form, webhookId, { enabled: true });
-    return this.redirect(reply, form, 'enabled', 'webhooks');
+    return redirectToForm(reply, form, {
+      page: 'notifications',
+      done: 'enabled',
+      anchor: 'webhooks',
+    });
   }
 
   @Post('webhooks/:webhookId/disable')
@@ -185,7 +198,11 @@ export class DashboardNotificationsController {
   ) {
     const form = await this.form(context, formId);
     await this.webhooks.patch(form, webhookId, { enabled: false });
-    return this.redirect(reply, form, 'disabled', 'webhooks');
+    return redirectToForm(reply, form, {
+      page: 'notifications',
+      done: 'disabled',
+      anchor: 'webhooks',
+    });
   }
 
   @Post('webhooks/:webhookId/rotate')
@@ -213,7 +230,11 @@ export class DashboardNotificationsController {
   ) {
     const form = await this.form(context, formId);
     await this.webhooks.remove(form, webhookId);
-    return this.redirect(reply, form, 'deleted', 'webhooks');
+    return redirectToForm(reply, form, {
+      page: 'notifications',
+      done: 'deleted',
+      anchor: 'webhooks',
+    });
   }
 
   @Post('deliveries/:deliveryId/retry')
@@ -230,7 +251,11 @@ export class DashboardNotificationsController {
       if (!(error instanceof ConflictException)) throw error;
       return this.render(context, reply, form, 409, { notice: error.message });
     }
-    return this.redirect(reply, form, 'retried', 'deliveries');
+    return redirectToForm(reply, form, {
+      page: 'notifications',
+      done: 'retried',
+      anchor: 'deliveries',
+    });
   }
 
   /** The form id when the signed-in owner has it, else the 404 page. */
@@ -248,17 +273,5 @@ export class DashboardNotificationsController {
   ) {
     const data = await this.pages.build(context, formId, state);
     return reply.status(status).view('form-notifications', data);
-  }
-
-  private redirect(
-    reply: FastifyReply,
-    formId: string,
-    done: string,
-    anchor: string,
-  ) {
-    return reply.redirect(
-      `/dashboard/forms/${encodeURIComponent(formId)}/notifications?done=${done}#${anchor}`,
-      303,
-    );
   }
 }

@@ -23,6 +23,7 @@ import {
   type DashboardContext,
 } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
+import { formPath, redirectToForm } from './form-links.js';
 import {
   describeRange,
   filterQuery,
@@ -57,10 +58,6 @@ export function submissionFields(
     }
   }
   return rows;
-}
-
-function formPath(formId: string): string {
-  return `/dashboard/forms/${encodeURIComponent(formId)}`;
 }
 
 /** One submission (read, delete) and deleting a date range of them, each with a confirm step. */
@@ -178,7 +175,7 @@ export class DashboardSubmissionsController {
       formId,
     );
     await this.submissions.remove(form, submissionId);
-    return reply.redirect(`${formPath(form.id)}?done=submission-deleted`, 303);
+    return redirectToForm(reply, form.id, { done: 'submission-deleted' });
   }
 
   private async find(
