@@ -1,9 +1,11 @@
 // The worker's pipeline: it claims deliveries a little ahead of its free send slots, and on
 // a graceful stop it gives those back (due at once, for any worker) while the sends already
-// under way finish and are recorded.
+// under way finish and are recorded. A claim takes the longest-due deliveries first.
 import { Delivery } from '../src/notifications/delivery.entity.js';
+import { DeliveryStore } from '../src/notifications/worker/delivery-store.js';
 import { DeliveryWorker } from '../src/notifications/worker/delivery-worker.js';
 import { createAccount } from './factories/accounts.js';
+import { insertDelivery } from './factories/deliveries.js';
 import { createForm } from './factories/forms.js';
 import { request } from './support/http.js';
 import { waitFor } from './support/server-process.js';
@@ -89,5 +91,65 @@ describe('notification worker pipeline (e2e)', () => {
     }
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0].id).toBe(sent.id);
+  });
+});
+
+describe('claiming due deliveries (e2e)', () => {
+  let t: TestApp;
+
+  beforeEach(async () => {
+    t = await createTestApp({ env: { WORKER_ENABLED: 'false' } });
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('takes the longest due first, pending or failed alike, and no more than asked', async () => {
+    const { account } = await createAccount(t);
+    const { form } = await createForm(t, account.id);
+    const ago = (ms: number) => new Date(Date.now() - ms);
+    const due = async (status: Delivery['status'], nextAttemptAt: Date) =>
+      (
+        await insertDelivery(t, {
+          formId: form.id,
+          target: 'hook',
+          status,
+          nextAttemptAt,
+        })
+      ).id;
+    const oldestFailed = await due('failed', ago(180_000));
+    const oldestPending = await due('pending', ago(120_000));
+    const failed = await due('failed', ago(60_000));
+    const pending = await due('pending', ago(30_000));
+    const later = await due('pending', ago(-3_600_000));
+    await insertDelivery(t, {
+      formId: form.id,
+      target: 'hook',
+      status: 'succeeded',
+      nextAttemptAt: null,
+    });
+    const store = t.app.get(DeliveryStore);
+
+    const first = await store.claim('claimer', 3);
+    expect(first.map((d) => d.id)).toEqual([
+      oldestFailed,
+      oldestPending,
+      failed,
+    ]);
+    const second = await store.claim('claimer', 5);
+    expect(second.map((d) => d.id)).toEqual([pending]);
+    expect(await store.claim('claimer', 5)).toEqual([]);
+
+    const rows = await t.dataSource
+      .getRepository(Delivery)
+      .find({ where: { formId: form.id } });
+    const leased = rows.filter((row) => row.leaseOwner === 'claimer');
+    expect(leased.map((row) => row.id).sort()).toEqual(
+      [oldestFailed, oldestPending, failed, pending].sort(),
+    );
+    expect(rows.find((row) => row.id === later)).toMatchObject({
+      status: 'pending',
+      leaseOwner: null,
+    });
   });
 });

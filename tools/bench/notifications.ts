@@ -9,25 +9,27 @@
 //   `npm run worker` process (WORKER_CONCURRENCY, default 8) sends them (target ≥ 500/s);
 // - submit throughput to a form with one webhook and one confirmed email recipient (mail to an
 //   SMTP server on loopback) vs a form without them (autocannon, BENCH_SECONDS per run, in
-//   turns a, b, b, a; target ≥ 0.9×), with the worker in the server process (the default)
-//   and without it (the outbox alone); latency is measured on that form too, for the webhook
-//   and for the message.
+//   turns a, b, b, a, BENCH_TURNS times (default 2); target ≥ 0.9×), with the worker in the
+//   server process (the default) and without it (the outbox alone); latency is measured on
+//   that form too, for the webhook and for the message.
+// The webhook receiver and the SMTP server run in a process of their own
+// (notification-sinks.ts), not in the load generator's.
 // Prints a table and a BENCH_JSON line; the exit code is 1 when a target is missed.
 import autocannon from 'autocannon';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConnection } from 'mysql2/promise';
-import { SMTPServer } from 'smtp-server';
+import type { SinkMessage, SinkState } from './notification-sinks.js';
 
 const env = process.env;
 const QUEUED = Number(env.BENCH_QUEUED ?? 10_000);
 const LATENCY_SAMPLES = Number(env.BENCH_SAMPLES ?? 50);
 const SECONDS = Number(env.BENCH_SECONDS ?? 5);
+const TURNS = Number(env.BENCH_TURNS ?? 2);
 const CONCURRENCY = env.WORKER_CONCURRENCY ?? '8';
 /** Extra Node flags for the draining worker, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
 const WORKER_NODE_ARGS = (env.BENCH_WORKER_NODE_ARGS ?? '')
@@ -42,6 +44,9 @@ const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const MAIN_JS = join(ROOT, 'dist/src/main.js');
 const WORKER_JS = join(ROOT, 'dist/src/worker.js');
 const CLI_JS = join(ROOT, 'dist/src/cli.js');
+const SINKS_JS = fileURLToPath(
+  new URL('./notification-sinks.js', import.meta.url),
+);
 const TARGETS = {
   latencyP50Ms: 1000,
   drainPerSecond: 500,
@@ -50,6 +55,8 @@ const TARGETS = {
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Absolute ms, comparable with the sinks' process. */
+const now = () => performance.timeOrigin + performance.now();
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -63,81 +70,43 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Tells who waits for submission number n when it arrived. */
-function arrivalClock() {
-  const waiting = new Map<string, () => void>();
+/**
+ * The webhook receiver and the SMTP server, in their own process (notification-sinks.ts):
+ * waits for their addresses, tells who waits for submission number n when it arrived
+ * (absolute ms), and reads their counts.
+ */
+async function startSinks() {
+  const child = fork(SINKS_JS, [], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const waiting = new Map<string, (at: number) => void>();
+  const states: Array<(state: SinkState) => void> = [];
+  let ready: (message: { hookUrl: string; smtpUrl: string }) => void;
+  const listening = new Promise<{ hookUrl: string; smtpUrl: string }>(
+    (r) => (ready = r),
+  );
+  child.on('message', (message: SinkMessage) => {
+    if (message.type === 'ready') ready(message);
+    else if (message.type === 'state') states.shift()?.(message.state);
+    else waiting.get(`${message.channel} ${message.n}`)?.(message.at);
+  });
+  const { hookUrl, smtpUrl } = await listening;
   return {
-    wait: (n: string) =>
+    hookUrl,
+    smtpUrl,
+    arrival: (channel: 'hook' | 'mail', n: string) =>
       new Promise<number>((done) =>
-        waiting.set(n, () => {
-          waiting.delete(n);
-          done(performance.now());
+        waiting.set(`${channel} ${n}`, (at) => {
+          waiting.delete(`${channel} ${n}`);
+          done(at);
         }),
       ),
-    arrived: (n: string) => waiting.get(n)?.(),
-  };
-}
-
-/** Counts webhooks and tells who waits for submission number n that it arrived. */
-async function startReceiver() {
-  const arrivals = arrivalClock();
-  const state = { count: 0, firstAt: 0, lastAt: 0 };
-  const server = createHttpServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      const now = performance.now();
-      state.count += 1;
-      state.firstAt ||= now;
-      state.lastAt = now;
-      try {
-        const n = (JSON.parse(body) as { data: { data: { n?: string } } }).data
-          .data.n;
-        if (n !== undefined) arrivals.arrived(n);
-      } catch {
-        // not a submission event
-      }
-      res.writeHead(204).end();
-    });
-  });
-  const port = await freePort();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    state,
-    arrival: arrivals.wait,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
-/** An SMTP server on loopback that counts messages and keeps the confirmation links. */
-async function startMailSink() {
-  const state = { count: 0, links: [] as string[] };
-  const arrivals = arrivalClock();
-  const server = new SMTPServer({
-    logger: false,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, _session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      stream.on('end', () => {
-        state.count += 1;
-        const link = /\/confirm-email\/([A-Za-z0-9_-]+)/.exec(raw);
-        if (link) state.links.push(link[1]);
-        // The submission's `n` value is listed in the message's text part.
-        const n = /\bl\d+\b/.exec(raw.replace(/=\r?\n/g, ''));
-        if (n) arrivals.arrived(n[0]);
-        callback();
-      });
-    },
-  });
-  const port = await freePort();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    state,
-    arrival: arrivals.wait,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    state: () =>
+      new Promise<SinkState>((done) => {
+        states.push(done);
+        child.send({ type: 'state' });
+      }),
+    close: () => stop(child),
   };
 }
 
@@ -171,7 +140,7 @@ function serverEnv(db: string, extra: Record<string, string> = {}) {
     SUBMIT_RATE_LIMIT: '1000000',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WORKER_CONCURRENCY: CONCURRENCY,
-    SMTP_URL: mail.url,
+    SMTP_URL: sinks.smtpUrl,
     MAIL_FROM: 'formgate-bench@example.com',
     PUBLIC_URL: 'http://127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -243,7 +212,7 @@ async function throughput(base: string, formId: string): Promise<number> {
 }
 
 /**
- * Submit throughput to two forms, in turns (a, b, b, a), averaged: whatever the first run
+ * Submit throughput to two forms, in turns (a, b, b, a; BENCH_TURNS times), averaged: whatever the first run
  * leaves behind (a grown write-ahead log, a warmer JIT) weighs on both sides alike.
  */
 async function sideBySide(
@@ -251,7 +220,7 @@ async function sideBySide(
   a: string,
   b: string,
 ): Promise<[number, number]> {
-  const runs = [a, b, b, a];
+  const runs = Array.from({ length: TURNS }, () => [a, b, b, a]).flat();
   const rates: number[] = [];
   for (const formId of runs) rates.push(await throughput(base, formId));
   const mean = (id: string) =>
@@ -262,8 +231,7 @@ async function sideBySide(
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'formgate-bench-notify-'));
-const receiver = await startReceiver();
-const mail = await startMailSink();
+const sinks = await startSinks();
 try {
   const db = await databaseUrl(dir);
   let server = await startServer(db, { WORKER_ENABLED: 'false' });
@@ -296,7 +264,7 @@ try {
     })
   ).id as string;
   await api(`${server.url}/api/v1/forms/${hooked}/webhooks`, apiKey, {
-    url: receiver.url,
+    url: sinks.hookUrl,
   });
   // The form with both channels: the recipient confirms the link it is sent first.
   const both = (
@@ -307,17 +275,18 @@ try {
     })
   ).id as string;
   await api(`${server.url}/api/v1/forms/${both}/webhooks`, apiKey, {
-    url: receiver.url,
+    url: sinks.hookUrl,
   });
-  while (mail.state.links.length === 0) await sleep(20);
-  const confirmed = await fetch(
-    `${server.url}/confirm-email/${mail.state.links[0]}`,
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: '',
-    },
-  );
+  let links: string[] = [];
+  while (links.length === 0) {
+    await sleep(20);
+    ({ links } = await sinks.state());
+  }
+  const confirmed = await fetch(`${server.url}/confirm-email/${links[0]}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+  });
   if (confirmed.status !== 200) {
     throw new Error(`confirming the recipient: ${confirmed.status}`);
   }
@@ -330,15 +299,19 @@ try {
     }),
   );
   log('draining with one worker process…');
-  const started = performance.now();
+  const started = now();
   const worker = spawn(process.execPath, [...WORKER_NODE_ARGS, WORKER_JS], {
     env: serverEnv(db),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  while (receiver.state.count < QUEUED) await sleep(20);
-  const drainSeconds = (receiver.state.lastAt - receiver.state.firstAt) / 1000;
+  let received = await sinks.state();
+  while (received.hooks < QUEUED) {
+    await sleep(20);
+    received = await sinks.state();
+  }
+  const drainSeconds = (received.lastHookAt - received.firstHookAt) / 1000;
   const drainPerSecond = Math.round(QUEUED / drainSeconds);
-  const drainWithStartSeconds = (receiver.state.lastAt - started) / 1000;
+  const drainWithStartSeconds = (received.lastHookAt - started) / 1000;
   await stop(worker);
   await stop(server.child);
 
@@ -347,10 +320,10 @@ try {
   const latencies: number[] = [];
   const mailLatencies: number[] = [];
   for (let i = 0; i < LATENCY_SAMPLES; i += 1) {
-    const arrived = receiver.arrival(`l${i}`);
-    const mailed = mail.arrival(`l${i}`);
+    const arrived = sinks.arrival('hook', `l${i}`);
+    const mailed = sinks.arrival('mail', `l${i}`);
     await submit(server.url, both, `l${i}`);
-    const answeredAt = performance.now();
+    const answeredAt = now();
     latencies.push((await arrived) - answeredAt);
     mailLatencies.push((await mailed) - answeredAt);
     await sleep(50);
@@ -396,7 +369,6 @@ try {
     result.throughputRatio < TARGETS.throughputRatio;
   process.exitCode = missed ? 1 : 0;
 } finally {
-  await receiver.close();
-  await mail.close();
+  await sinks.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -5,7 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository, type EntityManager } from 'typeorm';
 import { Form } from '../../forms/form.entity.js';
 import { Submission } from '../../submissions/submission.entity.js';
-import { sqlDatetime } from '../../submissions/submission-rows.js';
+import { sqlDatetime, toDate } from '../../submissions/submission-rows.js';
 import { newSubmissionId } from '../../submissions/submission-id.js';
 import { DeliveryAttempt } from '../delivery-attempt.entity.js';
 import { Delivery } from '../delivery.entity.js';
@@ -37,6 +37,9 @@ function clipError(error: string | null): string | null {
   return error === null ? null : error.slice(0, 500);
 }
 
+/** The statuses a worker sends: never tried yet, or to be tried again. */
+const CLAIMABLE = ['pending', 'failed'] as const;
+
 const placeholders = (n: number) =>
   Array.from({ length: n }, () => '?').join(', ');
 
@@ -64,13 +67,27 @@ export class DeliveryStore {
   async claim(owner: string, limit: number): Promise<Delivery[]> {
     const now = new Date();
     const until = sqlDatetime(new Date(now.getTime() + LEASE_MS));
+    const take = Math.floor(limit);
     const pick = async (manager: EntityManager): Promise<string[]> => {
       const lock = this.isSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
-      const rows = (await manager.query(
-        `SELECT id FROM delivery WHERE status IN ('pending', 'failed') AND nextAttemptAt <= ? ORDER BY nextAttemptAt LIMIT ${Math.floor(limit)}${lock}`,
-        [sqlDatetime(now)],
-      )) as Array<{ id: string }>;
-      const ids = rows.map((row) => row.id);
+      // One read per status, each walking IDX_delivery_due in order and stopping at the
+      // limit. `status IN (…)` in one read would collect and sort every due delivery
+      // (on MySQL/MariaDB locking them all) for each claim: a backlog would slow it down.
+      const due: Array<{ id: string; at: number }> = [];
+      for (const status of CLAIMABLE) {
+        const rows = (await manager.query(
+          `SELECT id, nextAttemptAt FROM delivery WHERE status = '${status}' AND nextAttemptAt <= ? ORDER BY nextAttemptAt LIMIT ${take}${lock}`,
+          [sqlDatetime(now)],
+        )) as Array<{ id: string; nextAttemptAt: Date | string }>;
+        for (const row of rows) {
+          due.push({ id: row.id, at: toDate(row.nextAttemptAt).getTime() });
+        }
+      }
+      // The longest due first, whatever their status.
+      const ids = due
+        .sort((a, b) => a.at - b.at)
+        .slice(0, take)
+        .map((row) => row.id);
       if (ids.length === 0) return ids;
       await manager.query(
         `UPDATE delivery SET leaseOwner = ?, leaseUntil = ?, nextAttemptAt = ? WHERE id IN (${placeholders(ids.length)})`,
