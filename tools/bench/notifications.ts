@@ -11,7 +11,9 @@
 //   SMTP server on loopback) vs a form without them (autocannon, BENCH_SECONDS per run, in
 //   turns a, b, b, a, BENCH_TURNS times (default 2); target ≥ 0.9×), with the worker in the
 //   server process (the default) and without it (the outbox alone); latency is measured on
-//   that form too, for the webhook and for the message.
+//   that form too, for the webhook and for the message. Each throughput comes with the
+//   server process's CPU time per submission (µs, all its threads), which machine noise
+//   moves far less than a rate.
 // The webhook receiver and the SMTP server run in a process of their own
 // (notification-sinks.ts), not in the load generator's.
 // Prints a table and a BENCH_JSON line; the exit code is 1 when a target is missed.
@@ -23,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConnection } from 'mysql2/promise';
+import { procCpuMs } from '../shared/process.js';
 import type { SinkMessage, SinkState } from './notification-sinks.js';
 
 const env = process.env;
@@ -199,34 +202,55 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
-async function throughput(base: string, formId: string): Promise<number> {
+interface Throughput {
+  /** Submissions a second. */
+  rate: number;
+  /** The server process's CPU time per submission (all its threads), in µs. */
+  cpuUs: number;
+}
+
+async function throughput(
+  server: { url: string; child: ChildProcess },
+  formId: string,
+): Promise<Throughput> {
+  const cpuBefore = procCpuMs(server.child.pid!);
   const result = await autocannon({
-    url: `${base}/api/submit/${formId}`,
+    url: `${server.url}/api/submit/${formId}`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ n: 'load', email: 'ada@example.com' }),
     connections: 32,
     duration: SECONDS,
   });
-  return Math.round(result.requests.average);
+  const cpuMs = procCpuMs(server.child.pid!) - cpuBefore;
+  return {
+    rate: result.requests.average,
+    cpuUs: (cpuMs * 1000) / Math.max(1, result.requests.total),
+  };
 }
 
 /**
- * Submit throughput to two forms, in turns (a, b, b, a; BENCH_TURNS times), averaged: whatever the first run
- * leaves behind (a grown write-ahead log, a warmer JIT) weighs on both sides alike.
+ * Submit throughput to two forms, in turns (a, b, b, a; BENCH_TURNS times), averaged:
+ * whatever the first run leaves behind (a grown write-ahead log, a warmer JIT) weighs on
+ * both sides alike.
  */
 async function sideBySide(
-  base: string,
+  server: { url: string; child: ChildProcess },
   a: string,
   b: string,
-): Promise<[number, number]> {
+): Promise<[Throughput, Throughput]> {
   const runs = Array.from({ length: TURNS }, () => [a, b, b, a]).flat();
-  const rates: number[] = [];
-  for (const formId of runs) rates.push(await throughput(base, formId));
-  const mean = (id: string) =>
-    Math.round(
-      rates.filter((_, i) => runs[i] === id).reduce((x, y) => x + y, 0) / 2,
-    );
+  const results: Throughput[] = [];
+  for (const formId of runs) results.push(await throughput(server, formId));
+  const mean = (id: string): Throughput => {
+    const of = results.filter((_, i) => runs[i] === id);
+    const average = (pick: (t: Throughput) => number) =>
+      of.reduce((sum, t) => sum + pick(t), 0) / of.length;
+    return {
+      rate: Math.round(average((t) => t.rate)),
+      cpuUs: Math.round(average((t) => t.cpuUs)),
+    };
+  };
   return [mean(a), mean(b)];
 }
 
@@ -329,18 +353,14 @@ try {
     await sleep(50);
   }
   log('submit throughput without and with notifications (worker in process)…');
-  const [without, withHook] = await sideBySide(server.url, plain, both);
+  const [without, withHook] = await sideBySide(server, plain, both);
   await stop(server.child);
   // The outbox's own cost: the same, with the deliveries left for a worker elsewhere.
   server = await startServer(db, { WORKER_ENABLED: 'false' });
   log(
     'submit throughput without and with notifications (no worker in process)…',
   );
-  const [withoutAlone, withHookAlone] = await sideBySide(
-    server.url,
-    plain,
-    both,
-  );
+  const [withoutAlone, withHookAlone] = await sideBySide(server, plain, both);
   await stop(server.child);
 
   const result = {
@@ -352,13 +372,17 @@ try {
     workerConcurrency: Number(CONCURRENCY),
     drainPerSecond,
     drainWithStartSeconds: Math.round(drainWithStartSeconds * 10) / 10,
-    submitPerSecondWithout: without,
-    submitPerSecondWithNotifications: withHook,
-    throughputRatio: Math.round((withHook / without) * 100) / 100,
-    submitPerSecondWithoutNoWorker: withoutAlone,
-    submitPerSecondWithNotificationsNoWorker: withHookAlone,
+    submitPerSecondWithout: without.rate,
+    submitPerSecondWithNotifications: withHook.rate,
+    throughputRatio: Math.round((withHook.rate / without.rate) * 100) / 100,
+    serverCpuUsWithout: without.cpuUs,
+    serverCpuUsWithNotifications: withHook.cpuUs,
+    submitPerSecondWithoutNoWorker: withoutAlone.rate,
+    submitPerSecondWithNotificationsNoWorker: withHookAlone.rate,
     throughputRatioNoWorker:
-      Math.round((withHookAlone / withoutAlone) * 100) / 100,
+      Math.round((withHookAlone.rate / withoutAlone.rate) * 100) / 100,
+    serverCpuUsWithoutNoWorker: withoutAlone.cpuUs,
+    serverCpuUsWithNotificationsNoWorker: withHookAlone.cpuUs,
   };
   console.table(result);
   console.log(`BENCH_JSON ${JSON.stringify(result)}`);
