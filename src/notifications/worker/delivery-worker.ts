@@ -7,8 +7,8 @@
 // frees starts the next send at once; a finished send gives its slot back before its attempt
 // is recorded (records are committed in groups). In a process that also takes submissions,
 // the worker steps back to one batch every half second while the process is saturated by
-// them, or takes them faster than BURST_PER_SECOND: the deliveries wait in the outbox and
-// leave when the burst is over.
+// them, or takes them faster than a burst's rate (submission-pressure.ts): the deliveries
+// wait in the outbox and leave when the burst is over.
 import {
   Inject,
   Injectable,
@@ -18,7 +18,6 @@ import {
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { AppConfig } from '../../config/app-config.js';
 import { DatabaseStateService } from '../../common/database/database-state.service.js';
 import { DeliverySignal } from '../delivery-signal.js';
@@ -33,6 +32,7 @@ import {
 import { parsePayload } from '../outbox.js';
 import { nextStep } from './backoff.js';
 import { DeliveryStore } from './delivery-store.js';
+import { SubmissionPressure } from './submission-pressure.js';
 
 /** Longest the worker sleeps before looking for due deliveries again. */
 export const POLL_MS = 1000;
@@ -42,32 +42,6 @@ const RENEW_MS = 3000;
 const DRAIN_MS = 12_000;
 /** How often the worker looks at how busy its process is. */
 const PRESSURE_SAMPLE_MS = 250;
-/**
- * Event-loop utilisation above which, with submissions committed in the same interval, the
- * process counts as saturated by submissions.
- */
-const SATURATED = 0.8;
-/**
- * Submissions a second above which the process counts as taking a burst, however busy its
- * loop looks: where the database or the machine's other work is what limits the rate (a
- * database server on the same cores), the loop waits rather than works, and a worker
- * sending at full speed takes the cores those submissions need.
- */
-export const BURST_PER_SECOND = 500;
-
-/** Whether, over the last sample, the process was busy taking submissions. */
-export function takingSubmissions(sample: {
-  utilization: number;
-  submissions: number;
-  intervalMs: number;
-}): boolean {
-  const { utilization, submissions, intervalMs } = sample;
-  if (submissions === 0) return false;
-  return (
-    utilization > SATURATED ||
-    (submissions * 1000) / Math.max(1, intervalMs) >= BURST_PER_SECOND
-  );
-}
 /** Deliveries held (being sent or claimed ahead), as a multiple of the send slots. */
 const CLAIM_AHEAD = 4;
 /**
@@ -110,11 +84,7 @@ export class DeliveryWorker
   /** The process is saturated by submissions: one batch every STEP_BACK_MS. */
   private steppingBack = false;
   private lastClaimAt = 0;
-  private pressure: {
-    elu: EventLoopUtilization;
-    submissions: number;
-    at: number;
-  };
+  private readonly pressure: SubmissionPressure;
 
   constructor(
     private readonly store: DeliveryStore,
@@ -124,11 +94,7 @@ export class DeliveryWorker
     @Inject(NOTIFICATION_CHANNELS) channels: NotificationChannel[],
   ) {
     this.channels = new Map(channels.map((c) => [c.name, c]));
-    this.pressure = {
-      elu: performance.eventLoopUtilization(),
-      submissions: signal.submissions,
-      at: performance.now(),
-    };
+    this.pressure = new SubmissionPressure(signal);
   }
 
   onApplicationBootstrap(): void {
@@ -181,20 +147,7 @@ export class DeliveryWorker
   }
 
   private samplePressure(): void {
-    const elu = performance.eventLoopUtilization();
-    const { utilization } = performance.eventLoopUtilization(
-      elu,
-      this.pressure.elu,
-    );
-    const submissions = this.signal.submissions - this.pressure.submissions;
-    const at = performance.now();
-    const intervalMs = at - this.pressure.at;
-    this.pressure = { elu, submissions: this.signal.submissions, at };
-    const steppingBack = takingSubmissions({
-      utilization,
-      submissions,
-      intervalMs,
-    });
+    const steppingBack = this.pressure.sample();
     if (steppingBack === this.steppingBack) return;
     this.steppingBack = steppingBack;
     if (!steppingBack) {

@@ -1,4 +1,4 @@
-import { BURST_PER_SECOND, takingSubmissions } from './delivery-worker.js';
+import { BURST_PER_SECOND, takingSubmissions } from './submission-pressure.js';
 
 describe('takingSubmissions', () => {
   const perSecond = (rate: number, intervalMs = 250) =>
