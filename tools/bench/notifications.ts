@@ -20,12 +20,20 @@
 import autocannon from 'autocannon';
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConnection } from 'mysql2/promise';
-import { procCpuMs } from '../shared/process.js';
+import {
+  BENCH_SECRET,
+  CLI_JS,
+  freePort,
+  log,
+  MAIN_JS,
+  procCpuMs,
+  ROOT,
+  sleep,
+} from '../shared/process.js';
 import type { SinkMessage, SinkState } from './notification-sinks.js';
 
 const env = process.env;
@@ -42,11 +50,7 @@ const WORKER_NODE_ARGS = (env.BENCH_WORKER_NODE_ARGS ?? '')
 const SERVER_NODE_ARGS = (env.BENCH_SERVER_NODE_ARGS ?? '')
   .split(' ')
   .filter(Boolean);
-const SECRET = 'formgate-bench-secret-not-for-production-0123456789';
-const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
-const MAIN_JS = join(ROOT, 'dist/src/main.js');
 const WORKER_JS = join(ROOT, 'dist/src/worker.js');
-const CLI_JS = join(ROOT, 'dist/src/cli.js');
 const SINKS_JS = fileURLToPath(
   new URL('./notification-sinks.js', import.meta.url),
 );
@@ -56,22 +60,8 @@ const TARGETS = {
   throughputRatio: 0.9,
 };
 
-const log = (message: string) => process.stderr.write(`${message}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Absolute ms, comparable with the sinks' process. */
 const now = () => performance.timeOrigin + performance.now();
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(port));
-    });
-    server.on('error', fail);
-  });
-}
 
 /**
  * The webhook receiver and the SMTP server, in their own process (notification-sinks.ts):
@@ -139,7 +129,7 @@ function serverEnv(db: string, extra: Record<string, string> = {}) {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     DATABASE_URL: db,
-    APP_SECRET: SECRET,
+    APP_SECRET: BENCH_SECRET,
     SUBMIT_RATE_LIMIT: '1000000',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WORKER_CONCURRENCY: CONCURRENCY,
