@@ -101,10 +101,13 @@ export class DeliveryStore {
       ? await pick(this.dataSource.manager)
       : await this.dataSource.transaction('READ COMMITTED', pick);
     if (ids.length === 0) return [];
-    return this.deliveries.find({
+    // Every claimed row now has the same nextAttemptAt (the lease's end): the due order is
+    // the order they were picked in, not anything the read below could sort by.
+    const order = new Map(ids.map((id, index) => [id, index]));
+    const claimed = await this.deliveries.find({
       where: { id: In(ids), leaseOwner: owner },
-      order: { nextAttemptAt: 'ASC' },
     });
+    return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   }
 
   /** Extends the leases of deliveries still being sent. */
