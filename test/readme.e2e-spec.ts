@@ -42,12 +42,12 @@ describe('README quick start', () => {
   });
 
   it('sets up with two commands', () => {
-    const [setup] = codeBlocks('## Quick start');
+    const [setup] = codeBlocks('### 2. Install and start');
     expect(setup.code.trim().split('\n')).toEqual(['npm install', 'npm start']);
   });
 
   it('shows the ready line the server really prints', () => {
-    const [, ready] = codeBlocks('## Quick start');
+    const [, ready] = codeBlocks('### 2. Install and start');
     expect(ready.code).toMatch(
       /INFO: Formgate is ready at http:\/\/localhost:3000 · dashboard http:\/\/localhost:3000\/dashboard · API docs http:\/\/localhost:3000\/docs · database SQLite \.\/data\/formgate\.sqlite · a new APP_SECRET was generated into \.\/data\/secret/,
     );
@@ -62,7 +62,7 @@ describe('README quick start', () => {
     await waitFor(
       async () => (await statusOf(`${server!.url}/health/ready`)) === 200,
     );
-    const [block] = codeBlocks('### Your first submission');
+    const [block] = codeBlocks('### 3. Your first submission');
     expect(block.lang).toBe('sh');
     const script =
       block.code.replaceAll('http://localhost:3000', server.url) +
