@@ -14,6 +14,7 @@ import { HealthModule } from './health/health.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { SubmissionsModule } from './submissions/submissions.module.js';
 import { SubmitModule } from './submit/submit.module.js';
+import { SweepsModule } from './sweeps/sweeps.module.js';
 
 @Module({})
 export class AppModule {
@@ -23,6 +24,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
+        SweepsModule.forRoot(),
         AuthModule.forRoot([FormsModule, AccountsModule]),
         AccountsModule,
         FormsModule,

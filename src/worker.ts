@@ -1,6 +1,7 @@
 // `npm run worker`: the notification worker alone, without HTTP. Any number may run beside
 // the servers (which can then set WORKER_ENABLED=false) on MySQL/MariaDB; they share the
-// work through leases. SIGTERM lets sends in flight finish.
+// work through leases. It runs the background sweeps of its modules too (docs/sweeps.md).
+// SIGTERM lets sends in flight finish.
 import 'reflect-metadata';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -19,6 +20,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { DomainVerificationCoreModule } from './domain-verification/domain-verification-core.module.js';
 import { FormsModule } from './forms/forms.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
+import { SweepsModule } from './sweeps/sweeps.module.js';
 
 @Module({})
 class WorkerModule {
@@ -28,6 +30,8 @@ class WorkerModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
+        // The background sweeps of the modules below run here as in the server.
+        SweepsModule.forRoot(),
         AuthModule.forRoot([FormsModule, AccountsModule]),
         // FormsService (which the notifications use) shows its warning from here.
         DomainVerificationCoreModule,

@@ -1,6 +1,8 @@
 // The webhook management API: create (secret once), list, read, patch, delete, the cap of
 // 10, rotate, test events, the delivery logs with cursor paging, retry; who may reach what.
 import { DataSource } from 'typeorm';
+import { ulid } from 'ulid';
+import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
 import { Delivery } from '../src/notifications/delivery.entity.js';
 import { Webhook } from '../src/notifications/webhook.entity.js';
 import { tooManyWebhooksMessage } from '../src/notifications/webhooks/webhooks.service.js';
@@ -130,6 +132,51 @@ describe('webhooks API (e2e)', () => {
     const gone = await request(api(`/${hook.id}`), { apiKey: form.apiKey });
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual({ error: 'Webhook not found' });
+  });
+
+  it('deletes the deliveries of a deleted webhook with their attempts, and no other', async () => {
+    const { body: hook } = await create({ url: receiver.url });
+    const { body: other } = await create({ url: receiver.url });
+    const formId = form.form.id;
+    const doomed: Delivery[] = [];
+    for (let i = 0; i < 3; i++) {
+      doomed.push(await insertDelivery(t, { formId, target: hook.id }));
+    }
+    const kept = await insertDelivery(t, { formId, target: other.id });
+    const attempts = t.app.get(DataSource).getRepository(DeliveryAttempt);
+    for (const row of [...doomed, kept]) {
+      await attempts.insert({
+        id: ulid(),
+        deliveryId: row.id,
+        at: new Date(),
+        statusCode: 500,
+        error: null,
+        durationMs: 1,
+      });
+    }
+
+    const removed = await request(api(`/${hook.id}`), {
+      apiKey: form.apiKey,
+      method: 'DELETE',
+    });
+    expect(removed.status).toBe(204);
+
+    const deliveries = t.app.get(DataSource).getRepository(Delivery);
+    expect(await deliveries.findBy({ formId })).toEqual([
+      expect.objectContaining({ id: kept.id, target: other.id }),
+    ]);
+    expect(
+      (await attempts.find({ where: {} })).filter((row) =>
+        [...doomed, kept].some((d) => d.id === row.deliveryId),
+      ),
+    ).toEqual([expect.objectContaining({ deliveryId: kept.id })]);
+    const log = await request(`${t.url}/api/v1/forms/${formId}/deliveries`, {
+      apiKey: form.apiKey,
+    });
+    expect(log.status).toBe(200);
+    expect(log.body.data).toEqual([
+      expect.objectContaining({ id: kept.id, target: other.id }),
+    ]);
   });
 
   it('keeps other forms and accounts out', async () => {

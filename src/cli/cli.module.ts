@@ -3,6 +3,7 @@ import { AccountsModule } from '../accounts/accounts.module.js';
 import { AppConfig } from '../config/app-config.js';
 import { ConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
+import { SweepsModule } from '../sweeps/sweeps.module.js';
 
 /** Just what the operator commands need: configuration, the database and accounts. */
 @Module({})
@@ -10,7 +11,13 @@ export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, AccountsModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        // Features may register sweeps; a command never runs them.
+        SweepsModule.forRoot({ schedule: false }),
+        AccountsModule,
+      ],
     };
   }
 }

@@ -42,7 +42,21 @@ describe('loadConfig', () => {
       workerConcurrency: 8,
       webhookRetrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000],
       webhookAllowPrivate: false,
+      sweepIntervalSeconds: 300,
+      deliveryRetentionDays: 30,
     });
+  });
+
+  it('reads the sweep settings, 0 turning background sweeps off', () => {
+    expect(
+      load({ SWEEP_INTERVAL_SECONDS: '0', DELIVERY_RETENTION_DAYS: '7' }),
+    ).toMatchObject({ sweepIntervalSeconds: 0, deliveryRetentionDays: 7 });
+    expect(errorFor({ SWEEP_INTERVAL_SECONDS: '-1' }).variable).toBe(
+      'SWEEP_INTERVAL_SECONDS',
+    );
+    expect(errorFor({ DELIVERY_RETENTION_DAYS: '0' }).variable).toBe(
+      'DELIVERY_RETENTION_DAYS',
+    );
   });
 
   it('reads the notification worker settings', () => {

@@ -51,6 +51,10 @@ export class AppConfig {
   mail: MailConfig | null;
   /** The address people use (no trailing slash), for links in emails. */
   publicUrl: string;
+  /** Seconds between runs of the background sweeps; 0: none in this process. */
+  sweepIntervalSeconds: number;
+  /** Deliveries and their attempts are deleted this many days after they were created. */
+  deliveryRetentionDays: number;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -307,6 +311,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.mail = parseMail(read(env, 'SMTP_URL'), read(env, 'MAIL_FROM'));
   config.publicUrl = parsePublicUrl(
     read(env, 'PUBLIC_URL') ?? `http://localhost:${config.port}`,
+  );
+  config.sweepIntervalSeconds = integer(
+    env,
+    'SWEEP_INTERVAL_SECONDS',
+    300,
+    0,
+    604_800,
+  );
+  config.deliveryRetentionDays = integer(
+    env,
+    'DELIVERY_RETENTION_DAYS',
+    30,
+    1,
+    3650,
   );
   const secret = resolveSecret(env, config.nodeEnv);
   config.appSecret = secret.secret;

@@ -6,6 +6,7 @@ import { Submission } from '../submissions/submission.entity.js';
 import { DeliveriesController } from './deliveries.controller.js';
 import { DeliveriesService } from './deliveries.service.js';
 import { DeliveryAttempt } from './delivery-attempt.entity.js';
+import { DeliveryCleanup } from './delivery-cleanup.js';
 import { DeliverySignal } from './delivery-signal.js';
 import { Delivery } from './delivery.entity.js';
 import {
@@ -26,7 +27,7 @@ import { DeliveryWorker } from './worker/delivery-worker.js';
 /**
  * Notifications of new submissions: the outbox (delivery rows the submit path's commit
  * queue writes with each submission), the worker that sends them, the webhook channel and
- * its management API, and the delivery log.
+ * its management API, and the delivery log with its retention (the "deliveries" sweep).
  *
  * Channels reach the submit path and the worker through NOTIFICATION_CHANNELS: add a
  * channel to the factory below. OWNER_ALERTS mails the owner (EmailNotificationsModule),
@@ -50,6 +51,7 @@ import { DeliveryWorker } from './worker/delivery-worker.js';
     DeliveryStore,
     DeliveryWorker,
     DeliveriesService,
+    DeliveryCleanup,
     WebhooksService,
     WebhookChannel,
     // Mail to the account's address when mail is configured, else a log line.

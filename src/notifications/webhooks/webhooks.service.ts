@@ -15,6 +15,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
 import { newSubmissionId } from '../../submissions/submission-id.js';
 import { DeliveriesService } from '../deliveries.service.js';
+import { DeliveryCleanup } from '../delivery-cleanup.js';
 import { Delivery } from '../delivery.entity.js';
 import { DeliverySignal } from '../delivery-signal.js';
 import type { DeliveryResponseDto } from '../dto/delivery-response.dto.js';
@@ -56,6 +57,7 @@ export class WebhooksService {
     private readonly changes: FormChangesService,
     private readonly log: DeliveriesService,
     private readonly signal: DeliverySignal,
+    private readonly cleanup: DeliveryCleanup,
   ) {}
 
   /** The one place a webhook row becomes what the API shows. */
@@ -146,10 +148,17 @@ export class WebhooksService {
     return this.toResponse(Object.assign(row, changes));
   }
 
+  /**
+   * Deletes the webhook and its deliveries with their attempts. The deliveries go first,
+   * so a deletion cut short leaves a webhook whose deletion can be repeated; those made
+   * meanwhile go after the row.
+   */
   async remove(formId: string, webhookId: string): Promise<void> {
     const row = await this.find(formId, webhookId);
+    await this.cleanup.deleteOfWebhook(row.id);
     await this.webhooks.delete({ id: row.id });
     this.changes.changed(formId);
+    await this.cleanup.deleteOfWebhook(row.id);
   }
 
   /** A new secret; the old one keeps signing (a second signature) for 24 hours. */
