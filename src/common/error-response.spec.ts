@@ -9,11 +9,8 @@ import {
   TooManyRequestsError,
   ValidationFailedException,
 } from './errors.js';
-import {
-  isClientAbort,
-  isDatabaseUnavailable,
-  toErrorResponse,
-} from './error-response.js';
+import { isDatabaseUnavailable } from './database/driver-errors.js';
+import { isClientAbort, toErrorResponse } from './error-response.js';
 
 describe('toErrorResponse', () => {
   it('keeps only the error sentence of an HttpException', () => {

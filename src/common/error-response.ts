@@ -2,6 +2,7 @@
 // `{error, errors}`, a status and extra headers. Pure, so it is unit-tested alone.
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
+import { driverCode, isDatabaseUnavailable } from './database/driver-errors.js';
 import { ownEntry } from './own-entry.js';
 import {
   ServiceUnavailableError,
@@ -39,40 +40,6 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_ASYNC_CONSTRAINT: [400, 'Malformed request'],
 };
 
-/** Connection-level failures of MySQL/MariaDB/SQLite: the database is away, not broken. */
-const DB_UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  'EPIPE',
-  'PROTOCOL_CONNECTION_LOST',
-  'PROTOCOL_SEQUENCE_TIMEOUT',
-  'ER_CON_COUNT_ERROR',
-  'ER_SERVER_SHUTDOWN',
-  'ER_LOCK_WAIT_TIMEOUT',
-  'POOL_CLOSED',
-  'SQLITE_BUSY',
-  'SQLITE_LOCKED',
-]);
-const DB_UNAVAILABLE_NAMES = new Set([
-  'CannotExecuteNotConnectedError',
-  'ConnectionIsNotSetError',
-  'EntityMetadataNotFoundError',
-  'DatabaseNotReadyError',
-]);
-
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { code, driverError } = error as {
-    code?: unknown;
-    driverError?: { code?: unknown };
-  };
-  if (typeof code === 'string') return code;
-  return typeof driverError?.code === 'string' ? driverError.code : undefined;
-}
-
 /**
  * The client closed the connection before its request body had arrived: Node fails the
  * body stream with `aborted` (code ECONNRESET). The code alone is not enough: a database
@@ -82,17 +49,7 @@ export function isClientAbort(error: unknown): boolean {
   return (
     error instanceof Error &&
     error.message === 'aborted' &&
-    errorCode(error) === 'ECONNRESET'
-  );
-}
-
-export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = errorCode(error);
-  if (code !== undefined && DB_UNAVAILABLE_CODES.has(code)) return true;
-  if (DB_UNAVAILABLE_NAMES.has(error.name)) return true;
-  return /connection (?:is )?(?:closed|lost)|pool is closed|not initialized/i.test(
-    error.message,
+    driverCode(error) === 'ECONNRESET'
   );
 }
 
@@ -209,7 +166,7 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   // A FastifyError with a 4xx status that was not mapped to an HttpException.
   const statusCode = (exception as { statusCode?: unknown } | null)?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
-    const code = errorCode(exception);
+    const code = driverCode(exception);
     const known = ownEntry(FASTIFY_MESSAGES, code);
     return {
       status: known?.[0] ?? statusCode,

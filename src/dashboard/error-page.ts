@@ -3,8 +3,8 @@
 // the same way answer the same status. Only the wording is the dashboard's own.
 import { HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../common/database/driver-errors.js';
 import {
-  isDatabaseUnavailable,
   toErrorResponse,
   type ErrorResponse,
 } from '../common/error-response.js';

@@ -11,7 +11,7 @@ import {
   Optional,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { isDatabaseUnavailable } from '../../common/error-response.js';
+import { isDatabaseUnavailable } from '../../common/database/driver-errors.js';
 import { ServiceUnavailableError } from '../../common/errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { DB_DEADLINE_MS } from '../../common/database/database-deadline.js';

@@ -1,9 +1,12 @@
 // The commit queue's writer on MySQL/MariaDB: straight through the mysql2 pool that TypeORM
 // opened, with fixed SQL and driver escaping — no query builder on the hot path.
 import type { Pool, PoolConnection, QueryError } from 'mysql2';
-import { isDatabaseUnavailable } from '../../common/error-response.js';
 import {
-  isMissingForm,
+  isDatabaseUnavailable,
+  isDeadlock,
+  isMissingReference,
+} from '../../common/database/driver-errors.js';
+import {
   type CommitBatch,
   type CommitItem,
   type ItemOutcome,
@@ -19,11 +22,6 @@ const COUNT_HONEYPOT =
 
 /** Tries of a batch's transaction that InnoDB chose as a deadlock victim. */
 const DEADLOCK_ATTEMPTS = 3;
-
-function isDeadlock(error: unknown): boolean {
-  const { code, errno } = (error ?? {}) as { code?: unknown; errno?: unknown };
-  return code === 'ER_LOCK_DEADLOCK' || errno === 1213;
-}
 
 type Row = [
   string,
@@ -112,7 +110,7 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
     } catch (error) {
       if (isDatabaseUnavailable(error) || items.length === 1) {
         if (items.length === 1 && !isDatabaseUnavailable(error)) {
-          return [isMissingForm(error) ? 'form-gone' : { error }];
+          return [isMissingReference(error) ? 'form-gone' : { error }];
         }
         throw error;
       }
@@ -124,7 +122,7 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
         outcomes.push('stored');
       } catch (error) {
         if (isDatabaseUnavailable(error)) throw error;
-        outcomes.push(isMissingForm(error) ? 'form-gone' : { error });
+        outcomes.push(isMissingReference(error) ? 'form-gone' : { error });
       }
     }
     return outcomes;

@@ -4,7 +4,10 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { sqlDatetime } from '../../submissions/submission-rows.js';
 import {
-  isMissingForm,
+  isConstraintViolation,
+  isMissingReference,
+} from '../../common/database/driver-errors.js';
+import {
   type CommitBatch,
   type CommitItem,
   type ItemOutcome,
@@ -86,12 +89,9 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
       }
       return 'stored';
     } catch (error) {
-      if (isMissingForm(error)) return 'form-gone';
+      if (isMissingReference(error)) return 'form-gone';
       // A constraint is this row's problem; anything else (busy, disk full, I/O) the batch's.
-      const { code } = error as { code?: unknown };
-      if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) {
-        return { error };
-      }
+      if (isConstraintViolation(error)) return { error };
       throw error;
     }
   }

@@ -45,14 +45,3 @@ export interface SubmissionWriter {
   canWrite(): boolean;
   write(batch: CommitBatch): Promise<ItemOutcome[]> | ItemOutcome[];
 }
-
-/** Driver errors that mean "this row's form is gone", on MySQL/MariaDB and SQLite. */
-export function isMissingForm(error: unknown): boolean {
-  const { code, errno } = (error ?? {}) as { code?: unknown; errno?: unknown };
-  return (
-    code === 'ER_NO_REFERENCED_ROW_2' ||
-    code === 'ER_NO_REFERENCED_ROW' ||
-    errno === 1452 ||
-    code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
-  );
-}
