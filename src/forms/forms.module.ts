@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { FORM_KEY_PRINCIPALS } from '../auth/key-principals.js';
 import { FormChangesModule } from './form-changes.module.js';
-import { Form } from './form.entity.js';
+import { FormRepositoryModule } from './form-repository.module.js';
 import { FormKeyPrincipals } from './form-key-principals.js';
 import { FormsController } from './forms.controller.js';
 import { FormsService } from './forms.service.js';
@@ -14,12 +13,17 @@ import { FormsService } from './forms.service.js';
  * depend on this one: forms imports none of them.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Form]), FormChangesModule],
+  imports: [FormRepositoryModule, FormChangesModule],
   controllers: [FormsController],
   providers: [
     FormsService,
     { provide: FORM_KEY_PRINCIPALS, useClass: FormKeyPrincipals },
   ],
-  exports: [FormsService, FormChangesModule, FORM_KEY_PRINCIPALS],
+  exports: [
+    FormsService,
+    FormRepositoryModule,
+    FormChangesModule,
+    FORM_KEY_PRINCIPALS,
+  ],
 })
 export class FormsModule {}

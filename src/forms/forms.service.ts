@@ -4,8 +4,6 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { generateApiKey, generateFormId } from '../auth/api-keys.js';
 import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
@@ -14,6 +12,7 @@ import type { FormResponseDto } from './dto/form-response.dto.js';
 import { FormChangesService } from './form-changes.service.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
+import { FormRepository } from './form.repository.js';
 import { FORM_WARNINGS, type FormWarnings } from './form-warnings.js';
 import {
   NOTIFY_EMAIL_CONFIRMATIONS,
@@ -68,7 +67,7 @@ export function storedFields(
 @Injectable()
 export class FormsService {
   constructor(
-    @InjectRepository(Form) private readonly forms: Repository<Form>,
+    private readonly forms: FormRepository,
     private readonly secretBox: SecretBox,
     @Inject(FORM_WARNINGS) private readonly warnings: FormWarnings,
     private readonly changes: FormChangesService,
@@ -122,7 +121,7 @@ export class FormsService {
     // A form key can create forms, so a leaked key must not be able to create without end.
     // Counted before the insert: requests racing each other may pass it together.
     const max = this.config.maxFormsPerAccount;
-    if ((await this.forms.countBy({ accountId })) >= max) {
+    if ((await this.forms.countInAccount(accountId)) >= max) {
       throw new ConflictException(tooManyFormsMessage(max));
     }
     const key = generateApiKey('form');
@@ -160,13 +159,7 @@ export class FormsService {
   /** An account key or the owner sees every form of the account, a form key just its own form. */
   async list(principal: ApiPrincipal): Promise<FormResponseDto[]> {
     const onlyForm = confinedToForm(principal);
-    const forms = await this.forms.find({
-      where: {
-        accountId: principal.accountId,
-        ...(onlyForm !== undefined ? { id: onlyForm } : {}),
-      },
-      order: { createdAt: 'DESC', id: 'ASC' },
-    });
+    const forms = await this.forms.listInAccount(principal.accountId, onlyForm);
     const confirmed = await this.recipients.confirmedAmong(
       principal.accountId,
       forms.flatMap((form) => storedAddresses(form.notifyEmails)),
@@ -184,10 +177,7 @@ export class FormsService {
     if (onlyForm !== undefined && onlyForm !== id) {
       throw new NotFoundException(FORM_NOT_FOUND);
     }
-    const form = await this.forms.findOneBy({
-      id,
-      accountId: principal.accountId,
-    });
+    const form = await this.forms.findInAccount(id, principal.accountId);
     if (!form) throw new NotFoundException(FORM_NOT_FOUND);
     return form;
   }
@@ -246,12 +236,9 @@ export class FormsService {
   }
 
   async removeForm(form: Form): Promise<void> {
-    const result = await this.forms.delete({
-      id: form.id,
-      accountId: form.accountId,
-    });
+    const deleted = await this.forms.delete(form.id, form.accountId);
     this.changes.changed(form.id);
-    if (!result.affected) throw new NotFoundException(FORM_NOT_FOUND);
+    if (!deleted) throw new NotFoundException(FORM_NOT_FOUND);
   }
 
   /** Replaces the form's key; the old one stops matching at once (lookups are by hash). */
@@ -261,32 +248,21 @@ export class FormsService {
 
   async regenerateFormKey(form: Form): Promise<string> {
     const key = generateApiKey('form');
-    const result = await this.forms.update(
-      { id: form.id, accountId: form.accountId },
-      {
-        apiKeyHash: key.hash,
-        apiKeyEncrypted: this.secretBox.encrypt(key.key),
-        apiKeyPrefix: key.prefix,
-        updatedAt: new Date(),
-      },
-    );
-    if (!result.affected) throw new NotFoundException(FORM_NOT_FOUND);
+    const updated = await this.forms.update(form.id, form.accountId, {
+      apiKeyHash: key.hash,
+      apiKeyEncrypted: this.secretBox.encrypt(key.key),
+      apiKeyPrefix: key.prefix,
+      updatedAt: new Date(),
+    });
+    if (!updated) throw new NotFoundException(FORM_NOT_FOUND);
     return key.key;
   }
 
   /** The form's current key in clear, for its owner's dashboard page. */
   async revealApiKey(accountId: string, formId: string): Promise<string> {
-    const form = await this.forms.findOne({
-      where: { id: formId, accountId },
-      select: { id: true, apiKeyEncrypted: true },
-    });
-    if (!form) throw new NotFoundException(FORM_NOT_FOUND);
-    return this.secretBox.decrypt(form.apiKeyEncrypted);
-  }
-
-  /** For the public submit route: no principal, just the form. */
-  findById(id: string): Promise<Form | null> {
-    return this.forms.findOneBy({ id });
+    const sealed = await this.forms.encryptedKey(formId, accountId);
+    if (sealed === null) throw new NotFoundException(FORM_NOT_FOUND);
+    return this.secretBox.decrypt(sealed);
   }
 
   private async update(
@@ -298,12 +274,10 @@ export class FormsService {
       ...(changes.fields ? { fields: changes.fields.map(toStoredField) } : {}),
       updatedAt: new Date(),
     };
-    const result = await this.forms.update(
-      { id: form.id, accountId: form.accountId },
-      values,
-    );
-    // Deleted between the read and the write.
-    if (!result.affected) throw new NotFoundException(FORM_NOT_FOUND);
+    // false: deleted between the read and the write.
+    if (!(await this.forms.update(form.id, form.accountId, values))) {
+      throw new NotFoundException(FORM_NOT_FOUND);
+    }
     this.changes.changed(form.id);
     if (changes.notifyEmails) {
       await this.recipients.requestConfirmations(

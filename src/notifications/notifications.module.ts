@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FormsModule } from '../forms/forms.module.js';
-import { Form } from '../forms/form.entity.js';
 import { Submission } from '../submissions/submission.entity.js';
 import { DeliveriesController } from './deliveries.controller.js';
 import { DeliveriesService } from './deliveries.service.js';
@@ -35,13 +34,7 @@ import { DeliveryWorker } from './worker/delivery-worker.js';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([
-      Webhook,
-      Delivery,
-      DeliveryAttempt,
-      Submission,
-      Form,
-    ]),
+    TypeOrmModule.forFeature([Webhook, Delivery, DeliveryAttempt, Submission]),
     FormsModule,
     EmailNotificationsModule,
   ],

@@ -8,13 +8,11 @@
 // Unknown ids are remembered for a moment too (a flood of posts to a deleted form costs
 // no reads), and forgotten as soon as a form with that id is created.
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { ServiceUnavailableError } from '../common/errors.js';
 import { DB_DEADLINE_MS } from '../common/database/database-deadline.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import { FormChangesService } from '../forms/form-changes.service.js';
-import { Form } from '../forms/form.entity.js';
+import { FormRepository } from '../forms/form.repository.js';
 import { storedFields } from '../forms/forms.service.js';
 import { parseAbsoluteHttpUrl, bareHostname } from '../forms/redirect-url.js';
 import type { RedirectPolicy } from './submit-navigation.js';
@@ -79,7 +77,7 @@ export class FormConfigCache implements OnModuleInit {
   loads = 0;
 
   constructor(
-    @InjectRepository(Form) private readonly formRows: Repository<Form>,
+    private readonly formRows: FormRepository,
     private readonly domains: DomainVerificationService,
     private readonly changes: FormChangesService,
     @Inject(NOTIFICATION_CHANNELS)
@@ -145,16 +143,7 @@ export class FormConfigCache implements OnModuleInit {
   }
 
   private async read(formId: string): Promise<SubmitForm | null> {
-    const row = await this.formRows.findOne({
-      select: {
-        id: true,
-        fields: true,
-        domainVerification: true,
-        redirectUrl: true,
-        successMessage: true,
-      },
-      where: { id: formId },
-    });
+    const row = await this.formRows.findForSubmit(formId);
     if (row === null) return null;
     const redirectUrl = parseAbsoluteHttpUrl(row.redirectUrl);
     return {

@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainVerificationCoreModule } from '../domain-verification/domain-verification-core.module.js';
 import { FormChangesModule } from '../forms/form-changes.module.js';
-import { Form } from '../forms/form.entity.js';
+import { FormRepositoryModule } from '../forms/form-repository.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { CommitQueue } from './commit/commit-queue.js';
 import { SubmissionWriters } from './commit/submission-writers.js';
@@ -17,7 +16,7 @@ import { SubmitService } from './submit.service.js';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Form]),
+    FormRepositoryModule,
     DomainVerificationCoreModule,
     FormChangesModule,
     SubmitThrottlerModule,

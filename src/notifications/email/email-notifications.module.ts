@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Account } from '../../accounts/account.entity.js';
 import { FormChangesModule } from '../../forms/form-changes.module.js';
-import { Form } from '../../forms/form.entity.js';
+import { FormRepositoryModule } from '../../forms/form-repository.module.js';
 import { NOTIFY_EMAIL_CONFIRMATIONS } from '../../forms/notify-emails.js';
 import { OWNER_ALERTS } from '../notification-channel.js';
 import { EmailChannel } from './email.channel.js';
@@ -22,7 +22,8 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
 @Global()
 @Module({
   imports: [
-    TypeOrmModule.forFeature([EmailRecipient, Form, Account]),
+    TypeOrmModule.forFeature([EmailRecipient, Account]),
+    FormRepositoryModule,
     FormChangesModule,
   ],
   providers: [

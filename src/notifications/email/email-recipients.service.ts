@@ -13,7 +13,7 @@ import { In, IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
 import { ulid } from 'ulid';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
-import { Form } from '../../forms/form.entity.js';
+import { FormRepository } from '../../forms/form.repository.js';
 import {
   storedAddresses,
   type NotifyEmailConfirmations,
@@ -56,7 +56,7 @@ export class EmailRecipientsService
   constructor(
     @InjectRepository(EmailRecipient)
     private readonly recipients: Repository<EmailRecipient>,
-    @InjectRepository(Form) private readonly forms: Repository<Form>,
+    private readonly forms: FormRepository,
     private readonly mailer: Mailer,
     private readonly changes: FormChangesService,
     private readonly config: AppConfig,
@@ -95,10 +95,7 @@ export class EmailRecipientsService
 
   /** A form's addresses that have confirmed, in the form's order. */
   async confirmedTargets(formId: string): Promise<string[]> {
-    const form = await this.forms.findOne({
-      where: { id: formId },
-      select: { id: true, accountId: true, notifyEmails: true },
-    });
+    const form = await this.forms.addresses(formId);
     if (!form) return [];
     const listed = storedAddresses(form.notifyEmails);
     const confirmed = await this.confirmedAmong(form.accountId, listed);
@@ -261,10 +258,7 @@ export class EmailRecipientsService
 
   /** The forms that list the address may now send to it: their cached targets must go. */
   private async announce(accountId: string, address: string): Promise<void> {
-    const forms = await this.forms.find({
-      where: { accountId },
-      select: { id: true, notifyEmails: true },
-    });
+    const forms = await this.forms.addressesInAccount(accountId);
     for (const form of forms) {
       if (storedAddresses(form.notifyEmails).includes(address)) {
         this.changes.changed(form.id);

@@ -1,9 +1,7 @@
 // The email channel: one message per submission to each confirmed address of the form.
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
-import { Form } from '../../forms/form.entity.js';
+import { FormRepository } from '../../forms/form.repository.js';
 import { storedFields } from '../../forms/forms.service.js';
 import { SUBMISSION_CREATED } from '../outbox.js';
 import type {
@@ -44,7 +42,7 @@ export class EmailChannel implements NotificationChannel {
   readonly name = 'email' as const;
 
   constructor(
-    @InjectRepository(Form) private readonly forms: Repository<Form>,
+    private readonly forms: FormRepository,
     private readonly recipients: EmailRecipientsService,
     private readonly mailer: Mailer,
     private readonly config: AppConfig,
@@ -67,20 +65,7 @@ export class EmailChannel implements NotificationChannel {
 
   async prepare(items: readonly ChannelItem[]): Promise<PreparedAttempt[]> {
     const formIds = [...new Set(items.map(({ delivery }) => delivery.formId))];
-    const forms = new Map(
-      (
-        await this.forms.find({
-          where: { id: In(formIds) },
-          select: {
-            id: true,
-            accountId: true,
-            name: true,
-            fields: true,
-            notifyEmails: true,
-          },
-        })
-      ).map((form) => [form.id, form]),
-    );
+    const forms = await this.forms.forMail(formIds);
     // Checked at every attempt: an address removed from the form, or an account deleted
     // and its confirmation with it, gets nothing more, even for older submissions.
     const addressesByAccount = new Map<string, string[]>();

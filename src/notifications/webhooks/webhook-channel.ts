@@ -7,7 +7,7 @@ import { IsNull, Repository } from 'typeorm';
 import { SecretBox } from '../../auth/secret-box.js';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
-import { Form } from '../../forms/form.entity.js';
+import { FormRepository } from '../../forms/form.repository.js';
 import {
   OWNER_ALERTS,
   type AttemptOutcome,
@@ -85,7 +85,7 @@ export class WebhookChannel implements NotificationChannel {
 
   constructor(
     @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
-    @InjectRepository(Form) private readonly forms: Repository<Form>,
+    private readonly forms: FormRepository,
     private readonly secrets: SecretBox,
     private readonly config: AppConfig,
     private readonly changes: FormChangesService,
@@ -202,11 +202,8 @@ export class WebhookChannel implements NotificationChannel {
       return;
     }
     if (await this.disable(hook, FAILING_REASON)) {
-      const form = await this.forms.findOne({
-        select: { id: true, name: true, accountId: true },
-        where: { id: hook.formId },
-      });
-      if (form === null) return;
+      const form = (await this.forms.summaries([hook.formId])).get(hook.formId);
+      if (form === undefined) return;
       await this.alerts
         .alert(
           form.accountId,

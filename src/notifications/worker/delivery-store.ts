@@ -3,7 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository, type EntityManager } from 'typeorm';
-import { Form } from '../../forms/form.entity.js';
+import { FormRepository } from '../../forms/form.repository.js';
 import { Submission } from '../../submissions/submission.entity.js';
 import { sqlDatetime, toDate } from '../../submissions/submission-rows.js';
 import { newSubmissionId } from '../../submissions/submission-id.js';
@@ -51,7 +51,7 @@ export class DeliveryStore {
     private readonly deliveries: Repository<Delivery>,
     @InjectRepository(Submission)
     private readonly submissions: Repository<Submission>,
-    @InjectRepository(Form) private readonly forms: Repository<Form>,
+    private readonly forms: FormRepository,
   ) {}
 
   private get isSqlite(): boolean {
@@ -224,14 +224,7 @@ export class DeliveryStore {
     if (ids.length === 0) return found;
     const rows = await this.submissions.findBy({ id: In(ids) });
     const formIds = [...new Set(rows.map((row) => row.formId))];
-    const forms = new Map(
-      (
-        await this.forms.find({
-          select: { id: true, name: true, accountId: true },
-          where: { id: In(formIds) },
-        })
-      ).map((form) => [form.id, form]),
-    );
+    const forms = await this.forms.summaries(formIds);
     for (const row of rows) {
       const form = forms.get(row.formId);
       if (form === undefined) continue;

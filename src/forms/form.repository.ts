@@ -1,0 +1,185 @@
+// The one owner of the form table: every read and write of a form goes through here — the
+// forms API, the key guard, the submit path's configuration cache, the notification
+// channels and the worker. Each caller asks for what it needs by name, and gets only those
+// columns; a new column or an index the table needs is decided in this file. (The submit
+// path's commit queue adds to `honeypotHits` in its batch, with its own prepared statement.)
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import type { FieldDefinition } from './form.entity.js';
+import { Form } from './form.entity.js';
+
+/** What the submit route caches of a form. */
+export type SubmitFormRow = Pick<
+  Form,
+  'id' | 'fields' | 'domainVerification' | 'redirectUrl' | 'successMessage'
+>;
+
+/** Who a form belongs to and what it is called (notifications describe it so). */
+export type FormSummary = Pick<Form, 'id' | 'name' | 'accountId'>;
+
+/** What a submission's email needs of its form. */
+export type MailForm = Pick<
+  Form,
+  'id' | 'accountId' | 'name' | 'fields' | 'notifyEmails'
+>;
+
+/** A form's notification addresses as stored. */
+export type FormAddresses = Pick<Form, 'id' | 'accountId' | 'notifyEmails'>;
+
+/** The columns a new form is created with. */
+export type NewForm = Pick<
+  Form,
+  | 'id'
+  | 'accountId'
+  | 'name'
+  | 'fields'
+  | 'domainVerification'
+  | 'redirectUrl'
+  | 'successMessage'
+  | 'notifyEmails'
+  | 'apiKeyHash'
+  | 'apiKeyEncrypted'
+  | 'apiKeyPrefix'
+>;
+
+/** The columns a change of a form may write. */
+export type FormChanges = Partial<
+  Pick<
+    Form,
+    | 'name'
+    | 'fields'
+    | 'domainVerification'
+    | 'redirectUrl'
+    | 'successMessage'
+    | 'notifyEmails'
+    | 'apiKeyHash'
+    | 'apiKeyEncrypted'
+    | 'apiKeyPrefix'
+    | 'updatedAt'
+  >
+> & { fields?: FieldDefinition[] };
+
+@Injectable()
+export class FormRepository {
+  constructor(
+    @InjectRepository(Form) private readonly forms: Repository<Form>,
+  ) {}
+
+  /** Builds a form entity (timestamps are stamped on insert). */
+  create(values: NewForm): Form {
+    return this.forms.create(values);
+  }
+
+  async insert(form: Form): Promise<void> {
+    await this.forms.insert(form);
+  }
+
+  countInAccount(accountId: string): Promise<number> {
+    return this.forms.countBy({ accountId });
+  }
+
+  /** The forms of an account (or just `onlyId` of it), newest first. */
+  listInAccount(accountId: string, onlyId?: string): Promise<Form[]> {
+    return this.forms.find({
+      where: { accountId, ...(onlyId !== undefined ? { id: onlyId } : {}) },
+      order: { createdAt: 'DESC', id: 'ASC' },
+    });
+  }
+
+  /** The form, when it belongs to the account. */
+  findInAccount(id: string, accountId: string): Promise<Form | null> {
+    return this.forms.findOneBy({ id, accountId });
+  }
+
+  /** Writes the changes when the form still belongs to the account; false when it is gone. */
+  async update(
+    id: string,
+    accountId: string,
+    changes: FormChanges,
+  ): Promise<boolean> {
+    const result = await this.forms.update({ id, accountId }, changes);
+    return Boolean(result.affected);
+  }
+
+  /** Deletes the form (its rows go with it by cascade); false when it was already gone. */
+  async delete(id: string, accountId: string): Promise<boolean> {
+    const result = await this.forms.delete({ id, accountId });
+    return Boolean(result.affected);
+  }
+
+  /** The form whose key has this hash (the key guard's lookup). */
+  findByKeyHash(
+    apiKeyHash: string,
+  ): Promise<Pick<Form, 'id' | 'accountId'> | null> {
+    return this.forms.findOne({
+      where: { apiKeyHash },
+      select: { id: true, accountId: true },
+    });
+  }
+
+  /** The encrypted copy of the form's key, when the form belongs to the account. */
+  async encryptedKey(id: string, accountId: string): Promise<string | null> {
+    const form = await this.forms.findOne({
+      where: { id, accountId },
+      select: { id: true, apiKeyEncrypted: true },
+    });
+    return form?.apiKeyEncrypted ?? null;
+  }
+
+  /** What the submit route keeps of a form in its cache. */
+  findForSubmit(id: string): Promise<SubmitFormRow | null> {
+    return this.forms.findOne({
+      select: {
+        id: true,
+        fields: true,
+        domainVerification: true,
+        redirectUrl: true,
+        successMessage: true,
+      },
+      where: { id },
+    });
+  }
+
+  /** Name and account of each form that still exists, by id. */
+  async summaries(ids: readonly string[]): Promise<Map<string, FormSummary>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.forms.find({
+      select: { id: true, name: true, accountId: true },
+      where: { id: In([...new Set(ids)]) },
+    });
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /** What the email channel needs of each form that still exists, by id. */
+  async forMail(ids: readonly string[]): Promise<Map<string, MailForm>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.forms.find({
+      where: { id: In([...new Set(ids)]) },
+      select: {
+        id: true,
+        accountId: true,
+        name: true,
+        fields: true,
+        notifyEmails: true,
+      },
+    });
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /** A form's notification addresses, or null when it does not exist. */
+  addresses(id: string): Promise<FormAddresses | null> {
+    return this.forms.findOne({
+      where: { id },
+      select: { id: true, accountId: true, notifyEmails: true },
+    });
+  }
+
+  /** The notification addresses of every form of an account. */
+  addressesInAccount(accountId: string): Promise<FormAddresses[]> {
+    return this.forms.find({
+      where: { accountId },
+      select: { id: true, accountId: true, notifyEmails: true },
+    });
+  }
+}
