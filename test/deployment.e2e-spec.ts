@@ -1,9 +1,12 @@
 // docker-compose.yml and the Dockerfile cannot be run here (no Docker engine): the compose
 // file is validated against the Compose specification's schema (dclint, the same check
-// `npm run lint` runs) and its wiring is checked, so a broken edit fails CI.
+// `npm run lint` runs) and its wiring is checked, so a broken edit fails CI. The Caddyfile
+// is parsed by Caddy itself where it is installed.
 import { DCLinter } from 'dclint';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { describeWhen } from './support/skips.js';
 
 interface ComposeService {
   image?: string;
@@ -18,15 +21,18 @@ interface ComposeService {
   healthcheck?: { test: string[] | string };
   depends_on?: Record<string, { condition: string }>;
   configs?: Array<{ source: string; target: string }>;
+  deploy?: { replicas?: number };
 }
 
 const source = readFileSync('docker-compose.yml', 'utf8');
 // `merge`: the file shares one environment block between app and migrate (<<).
 const compose = parse(source, { merge: true }) as {
   services: Record<string, ComposeService>;
-  configs: Record<string, { content: string }>;
+  configs: Record<string, { file?: string; content?: string }>;
 };
 const dockerfile = readFileSync('Dockerfile', 'utf8');
+const caddyfile = readFileSync('Caddyfile', 'utf8');
+const CADDY = '/usr/bin/caddy';
 
 describe('docker-compose.yml', () => {
   it('is valid under the Compose specification, with no lint findings', () => {
@@ -121,12 +127,21 @@ describe('docker-compose.yml', () => {
     expect(proxy.configs).toEqual([
       { source: 'caddyfile', target: '/etc/caddy/Caddyfile' },
     ]);
-    const caddyfile = compose.configs.caddyfile.content;
-    // Every replica, found again as the service scales.
-    expect(caddyfile).toMatch(
-      /reverse_proxy \{\s+dynamic a app 3000 \{\s+refresh 5s/,
-    );
-    expect(caddyfile).toContain('lb_try_duration');
+    expect(compose.configs.caddyfile).toEqual({ file: './Caddyfile' });
+    expect(proxy.environment!.FORMGATE_SITE).toBe('${FORMGATE_SITE:-:80}');
+    // Every replica, found again as the service scales; one that fails is left out and
+    // the request tried on another.
+    expect(caddyfile).toMatch(/^\{\$FORMGATE_SITE::80\} \{$/m);
+    expect(caddyfile).toMatch(/dynamic a app 3000 \{\s+refresh 5s/);
+    expect(caddyfile).toMatch(/^\s+lb_try_duration 5s$/m);
+    expect(caddyfile).toMatch(/^\s+fail_duration 10s$/m);
+  });
+
+  it('runs three app replicas, each with a notification worker', () => {
+    const { app } = compose.services;
+    expect(app.deploy).toEqual({ replicas: 3 });
+    expect(app.environment!.WORKER_ENABLED).toBe('true');
+    expect(compose.services.worker).toBeUndefined();
   });
 
   it('has a healthcheck on every long-running service', () => {
@@ -144,6 +159,29 @@ describe('docker-compose.yml', () => {
         /^\d+$/,
       );
     }
+  });
+});
+
+describeWhen(
+  existsSync(CADDY),
+  `needs ${CADDY} (apt-get install caddy) to parse the Caddyfile`,
+)('Caddyfile', () => {
+  it('is what Caddy reads: a proxy over every app replica, and its own health address', () => {
+    const adapted = spawnSync(
+      CADDY,
+      ['adapt', '--config', 'Caddyfile', '--adapter', 'caddyfile'],
+      { encoding: 'utf8' },
+    );
+    expect(adapted.status, adapted.stderr).toBe(0);
+    const config = JSON.stringify(JSON.parse(adapted.stdout));
+    expect(config).toContain(
+      '"dynamic_upstreams":{"name":"app","port":"3000","refresh":5000000000,"source":"a"}',
+    );
+    expect(config).toContain(
+      '"passive":{"fail_duration":10000000000,"max_fails":1}',
+    );
+    expect(config).toContain('"listen":[":2020"]');
+    expect(config).toContain('"listen":[":80"]');
   });
 });
 

@@ -12,12 +12,27 @@ export interface Page {
   setCookies: string[];
 }
 
+/** The part of fetch this client uses. */
+export type Transport = (
+  url: string,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    redirect: 'manual';
+  },
+) => Promise<Response>;
+
 export class DashboardClient {
   readonly cookies = new Map<string, string>();
   /** Extra request headers (e.g. X-Forwarded-For in proxy tests). */
   headers: Record<string, string> = {};
 
-  constructor(readonly baseUrl: string) {}
+  /** `transport`: how requests go out (fetch, or one from a loopback address of choice). */
+  constructor(
+    readonly baseUrl: string,
+    private readonly transport: Transport = fetch,
+  ) {}
 
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -54,7 +69,7 @@ export class DashboardClient {
     const headers: Record<string, string> = { ...this.headers };
     if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
     if (body !== undefined) headers['content-type'] = contentType;
-    const response = await fetch(this.baseUrl + path, {
+    const response = await this.transport(this.baseUrl + path, {
       method,
       headers,
       body,

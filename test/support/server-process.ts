@@ -85,3 +85,44 @@ export async function statusOf(url: string): Promise<number> {
   await response.arrayBuffer();
   return response.status;
 }
+
+/**
+ * Resolves when the process prints a line matching `pattern` on stdout (e.g. its ready
+ * line); fails if it exits first or `timeoutMs` passes.
+ */
+export function waitForOutput(
+  server: ServerProcess,
+  pattern: RegExp,
+  timeoutMs = 30_000,
+): Promise<void> {
+  return new Promise((resolveOutput, reject) => {
+    const stdout = server.child.stdout!;
+    const check = () => {
+      if (!pattern.test(server.stdout())) return;
+      done();
+      resolveOutput();
+    };
+    const exited = (code: number | null) => {
+      done();
+      reject(
+        new Error(
+          `Exited with ${code} before printing ${pattern}: ${server.stderr().slice(-2000)}`,
+        ),
+      );
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`Timed out waiting for ${pattern} on stdout`));
+    }, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      stdout.off('data', check);
+      server.child.off('exit', exited);
+    };
+    // After the buffer's own listener (registered first), so the text is there.
+    stdout.on('data', check);
+    server.child.on('exit', exited);
+    if (pattern.test(server.stdout())) check();
+    else if (server.child.exitCode !== null) exited(server.child.exitCode);
+  });
+}
