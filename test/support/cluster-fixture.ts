@@ -17,6 +17,12 @@ export const describeCluster = describeWhen(
   'needs MySQL/MariaDB and Redis: set TEST_DATABASE_URL and TEST_REDIS_URL, e.g. TEST_DATABASE_URL=mariadb://root@127.0.0.1:3306 TEST_REDIS_URL=redis://127.0.0.1:6379 npm test',
 );
 
+/**
+ * Each test takes a few seconds; on a machine saturated by other work (as a shared CI runner
+ * can be) several times that, so the suite's default 30 s is not enough.
+ */
+export const TEST_TIMEOUT_MS = 120_000;
+
 /** Submissions one client may make per window (SUBMIT_RATE_LIMIT of every instance). */
 export const RATE_LIMIT = 20;
 export const FIELDS = [
