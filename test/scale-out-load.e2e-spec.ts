@@ -44,7 +44,7 @@ describeCluster(
       do {
         const res = await t.api(
           t.proxy,
-          `/forms/${formId}/deliveries?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+          `/forms/${formId}/deliveries?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
           t.owner.apiKey,
         );
         expect(res.status).toBe(200);

@@ -1,6 +1,8 @@
 // What the scale-out specs share: the condition they run under, one cluster per spec file
 // (three instances behind nginx, started in beforeAll), an owner account, and helpers for
 // forms and their stored submissions.
+import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
 import { TEST_PASSWORD } from '../factories/accounts.js';
 import {
   startCluster,
@@ -88,25 +90,73 @@ export function useCluster(): ClusterFixture {
       );
     },
   } as ClusterFixture;
-  beforeAll(async () => {
-    fixture.cluster = await startCluster(3, {
-      SUBMIT_RATE_LIMIT: String(RATE_LIMIT),
-      SUBMIT_RATE_WINDOW_SECONDS: '600',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5',
-    });
-    fixture.proxy = fixture.cluster.proxy.url;
-    fixture.owner = await fixture.cluster.cli([
-      'accounts:create',
-      '--email',
-      `scale-${process.pid}-${Date.now()}@example.com`,
-      '--password',
-      TEST_PASSWORD,
-    ]);
-  }, STARTUP_TIMEOUT_MS + 30_000);
+  let release: (() => Promise<void>) | undefined;
+  beforeAll(
+    async () => {
+      release = await oneClusterAtATime();
+      fixture.cluster = await startCluster(3, {
+        SUBMIT_RATE_LIMIT: String(RATE_LIMIT),
+        SUBMIT_RATE_WINDOW_SECONDS: '600',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5',
+      });
+      fixture.proxy = fixture.cluster.proxy.url;
+      fixture.owner = await fixture.cluster.cli([
+        'accounts:create',
+        '--email',
+        `scale-${process.pid}-${Date.now()}@example.com`,
+        '--password',
+        TEST_PASSWORD,
+      ]);
+    },
+    LOCK_WAIT_MS + STARTUP_TIMEOUT_MS + 30_000,
+  );
   afterAll(async () => {
     closeLoopbackClients();
-    await fixture.cluster?.close();
+    try {
+      await fixture.cluster?.close();
+    } finally {
+      await release?.();
+    }
   });
   return fixture;
+}
+
+const LOCK_KEY = 'formgate-test:scale-out-cluster';
+/** Longest wait for another cluster (of this run, or of another run on the machine). */
+const LOCK_WAIT_MS = 240_000;
+/** A lock whose holder died goes by itself after this long. */
+const LOCK_TTL_MS = 300_000;
+
+/**
+ * One cluster at a time on this machine (the Redis server is the machine's): two clusters
+ * at once, each loading three servers, would starve each other of CPU on a small machine
+ * until requests miss their deadlines. Resolves with the function that lets the next go.
+ */
+async function oneClusterAtATime(): Promise<() => Promise<void>> {
+  const redis = new Redis(TEST_REDIS_URL!, { maxRetriesPerRequest: 1 });
+  const token = randomUUID();
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  try {
+    while (
+      (await redis.set(LOCK_KEY, token, 'PX', LOCK_TTL_MS, 'NX')) !== 'OK'
+    ) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `Another scale-out cluster held ${LOCK_KEY} for over ${LOCK_WAIT_MS / 1000} s`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  return async () => {
+    try {
+      if ((await redis.get(LOCK_KEY)) === token) await redis.del(LOCK_KEY);
+    } finally {
+      redis.disconnect();
+    }
+  };
 }

@@ -103,8 +103,11 @@ export async function startCluster(
   redis.searchParams.set('keyPrefix', redisKeyPrefix);
   let database: TestDatabase | undefined;
   let proxy: ReverseProxy | undefined;
+  let proxyStarting: Promise<ReverseProxy> | undefined;
   const started: ServerProcess[] = [];
   const close = async () => {
+    // A proxy still starting when an instance failed is stopped once it runs.
+    await proxyStarting?.catch(() => undefined);
     await proxy?.stop();
     await Promise.all(
       started.map(async (server) => {
@@ -153,9 +156,11 @@ export async function startCluster(
           } satisfies Instance;
         }),
       ),
-      startNginx(addresses, proxyPort),
+      (proxyStarting = startNginx(addresses, proxyPort).then((running) => {
+        proxy = running;
+        return running;
+      })),
     ]);
-    proxy = nginx;
     const url = new URL(database.url);
     const db = await createConnection({
       host: url.hostname,
