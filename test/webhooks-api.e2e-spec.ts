@@ -371,7 +371,7 @@ describe('webhooks API (e2e)', () => {
       [
         `${base}/webhooks/{webhookId}/test`,
         'post',
-        ['202', '401', '403', '404', '409'],
+        ['202', '401', '403', '404', '409', '429'],
       ],
       [
         `${base}/webhooks/{webhookId}/deliveries`,
@@ -381,7 +381,7 @@ describe('webhooks API (e2e)', () => {
       [
         `${base}/webhooks/{webhookId}/deliveries/{deliveryId}/retry`,
         'post',
-        ['202', '401', '403', '404', '409'],
+        ['202', '401', '403', '404', '409', '429'],
       ],
       [`${base}/deliveries`, 'get', ['200', '400', '401', '403', '404']],
     ];

@@ -10,6 +10,7 @@ import { ValidationFailedException } from '../common/errors.js';
 import { DeliveryAttempt } from './delivery-attempt.entity.js';
 import { Delivery } from './delivery.entity.js';
 import { DeliverySignal } from './delivery-signal.js';
+import { NotificationLimits } from './notification-limits.js';
 import {
   DEFAULT_DELIVERY_PAGE,
   type DeliveryAttemptDto,
@@ -30,6 +31,7 @@ export class DeliveriesService {
     @InjectRepository(DeliveryAttempt)
     private readonly attempts: Repository<DeliveryAttempt>,
     private readonly signal: DeliverySignal,
+    private readonly limits: NotificationLimits,
   ) {}
 
   /** The one place a delivery row becomes what the API shows. */
@@ -121,7 +123,7 @@ export class DeliveriesService {
   /**
    * Makes a delivery due now with its retry schedule started afresh (`attempts` keeps
    * counting); one still waiting for its first try is simply due now. Refused while it is
-   * being sent.
+   * being sent, and past RETRIES_PER_FORM a minute.
    */
   async retry(
     formId: string,
@@ -129,6 +131,7 @@ export class DeliveriesService {
     webhookId?: string,
   ): Promise<DeliveryResponseDto> {
     const row = await this.find(formId, deliveryId, webhookId);
+    await this.limits.spendRetry(formId);
     const now = new Date();
     if (row.leaseUntil !== null && row.leaseUntil > now) {
       throw new ConflictException(

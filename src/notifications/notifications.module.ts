@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FormsModule } from '../forms/forms.module.js';
+import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
 import { Submission } from '../submissions/submission.entity.js';
 import { DeliveriesController } from './deliveries.controller.js';
 import { DeliveriesService } from './deliveries.service.js';
 import { DeliveryAttempt } from './delivery-attempt.entity.js';
 import { DeliveryCleanup } from './delivery-cleanup.js';
+import { NotificationLimits } from './notification-limits.js';
 import { DeliverySignal } from './delivery-signal.js';
 import { Delivery } from './delivery.entity.js';
 import {
@@ -37,6 +39,7 @@ import { DeliveryWorker } from './worker/delivery-worker.js';
     TypeOrmModule.forFeature([Webhook, Delivery, DeliveryAttempt, Submission]),
     FormsModule,
     EmailNotificationsModule,
+    RateLimitStorageModule,
   ],
   controllers: [WebhooksController, DeliveriesController],
   providers: [
@@ -45,6 +48,7 @@ import { DeliveryWorker } from './worker/delivery-worker.js';
     DeliveryWorker,
     DeliveriesService,
     DeliveryCleanup,
+    NotificationLimits,
     WebhooksService,
     WebhookChannel,
     // Mail to the account's address when mail is configured, else a log line.

@@ -13,7 +13,10 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { ValidationFailedException } from '../../common/errors.js';
+import {
+  TooManyRequestsError,
+  ValidationFailedException,
+} from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { DeliveriesService } from '../../notifications/deliveries.service.js';
@@ -163,8 +166,7 @@ export class DashboardNotificationsController {
     try {
       await this.webhooks.test(form, webhookId);
     } catch (error) {
-      if (!(error instanceof ConflictException)) throw error;
-      return this.render(context, reply, form, 409, { notice: error.message });
+      return this.refused(context, reply, form, error);
     }
     return redirectToForm(reply, form, {
       page: 'notifications',
@@ -248,14 +250,34 @@ export class DashboardNotificationsController {
     try {
       await this.deliveries.retry(form, deliveryId);
     } catch (error) {
-      if (!(error instanceof ConflictException)) throw error;
-      return this.render(context, reply, form, 409, { notice: error.message });
+      return this.refused(context, reply, form, error);
     }
     return redirectToForm(reply, form, {
       page: 'notifications',
       done: 'retried',
       anchor: 'deliveries',
     });
+  }
+
+  /**
+   * A test or retry the service refused for a reason the owner can act on (the webhook
+   * is off, the delivery is being sent, too many at once): the page with the sentence,
+   * under the refusal's status (429 with Retry-After). Anything else goes to the filter.
+   */
+  private refused(
+    context: DashboardContext,
+    reply: FastifyReply,
+    formId: string,
+    error: unknown,
+  ) {
+    if (error instanceof TooManyRequestsError) {
+      void reply.header('retry-after', String(error.retryAfterSeconds));
+      return this.render(context, reply, formId, 429, {
+        notice: error.message,
+      });
+    }
+    if (!(error instanceof ConflictException)) throw error;
+    return this.render(context, reply, formId, 409, { notice: error.message });
   }
 
   /** The form id when the signed-in owner has it, else the 404 page. */

@@ -11,6 +11,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { ErrorDto, ValidationErrorDto } from '../../common/dto/error.dto.js';
 import { FORM_ID_PARAM } from '../../forms/form-route.openapi.js';
@@ -25,7 +26,20 @@ import {
   WebhookResponseDto,
   WebhookSecretDto,
 } from './dto/webhook-response.dto.js';
+import {
+  RETRIES_PER_FORM,
+  TESTS_PER_WEBHOOK,
+  tooManyRetriesMessage,
+  tooManyTestsMessage,
+} from '../notification-limits.js';
 import { tooManyWebhooksMessage } from './webhooks.service.js';
+
+const RETRY_AFTER_HEADER = {
+  'Retry-After': {
+    description: 'Seconds until the budget is renewed.',
+    schema: { type: 'integer', example: 42 },
+  },
+};
 
 const WEBHOOK_ID_PARAM = {
   name: 'webhookId',
@@ -139,7 +153,8 @@ export const TestWebhookDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Send a test event',
       description:
-        'Queues a `webhook.test` event (`data: {formId, webhookId}`), sent at once and retried like any delivery.',
+        'Queues a `webhook.test` event (`data: {formId, webhookId}`), sent at once and retried like any delivery. ' +
+        `At most ${TESTS_PER_WEBHOOK} a minute per webhook (429 with Retry-After beyond).`,
     }),
     ApiParam(FORM_ID_PARAM),
     ApiParam(WEBHOOK_ID_PARAM),
@@ -152,6 +167,12 @@ export const TestWebhookDocs = (): MethodDecorator =>
         error:
           'This webhook is turned off: turn it on before sending a test event',
       },
+    }),
+    ApiTooManyRequestsResponse({
+      type: ErrorDto,
+      description: `More than ${TESTS_PER_WEBHOOK} test events of this webhook in the last minute; \`Retry-After\` says when to retry.`,
+      headers: RETRY_AFTER_HEADER,
+      example: { error: tooManyTestsMessage(42) },
     }),
   );
 
@@ -176,7 +197,8 @@ export const RetryWebhookDeliveryDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Retry a delivery',
       description:
-        'Makes a failed, dead or succeeded delivery due now, with the retry schedule started afresh (`attempts` keeps counting).',
+        'Makes a failed, dead or succeeded delivery due now, with the retry schedule started afresh (`attempts` keeps counting). ' +
+        `At most ${RETRIES_PER_FORM} retries a minute per form (429 with Retry-After beyond).`,
     }),
     ApiParam(FORM_ID_PARAM),
     ApiParam(WEBHOOK_ID_PARAM),
@@ -195,5 +217,11 @@ export const RetryWebhookDeliveryDocs = (): MethodDecorator =>
         error:
           'This delivery is being sent right now: retry once the attempt is recorded',
       },
+    }),
+    ApiTooManyRequestsResponse({
+      type: ErrorDto,
+      description: `More than ${RETRIES_PER_FORM} retries of this form's deliveries in the last minute; \`Retry-After\` says when to retry.`,
+      headers: RETRY_AFTER_HEADER,
+      example: { error: tooManyRetriesMessage(42) },
     }),
   );

@@ -16,6 +16,7 @@ import { FormChangesService } from '../../forms/form-changes.service.js';
 import { newSubmissionId } from '../../submissions/submission-id.js';
 import { DeliveriesService } from '../deliveries.service.js';
 import { DeliveryCleanup } from '../delivery-cleanup.js';
+import { NotificationLimits } from '../notification-limits.js';
 import { Delivery } from '../delivery.entity.js';
 import { DeliverySignal } from '../delivery-signal.js';
 import type { DeliveryResponseDto } from '../dto/delivery-response.dto.js';
@@ -58,6 +59,7 @@ export class WebhooksService {
     private readonly log: DeliveriesService,
     private readonly signal: DeliverySignal,
     private readonly cleanup: DeliveryCleanup,
+    private readonly limits: NotificationLimits,
   ) {}
 
   /** The one place a webhook row becomes what the API shows. */
@@ -189,7 +191,10 @@ export class WebhooksService {
     return { secret };
   }
 
-  /** Queues a `webhook.test` event, due now (refused while the webhook is off). */
+  /**
+   * Queues a `webhook.test` event, due now (refused while the webhook is off, and past
+   * TESTS_PER_WEBHOOK a minute).
+   */
   async test(formId: string, webhookId: string): Promise<DeliveryResponseDto> {
     const row = await this.find(formId, webhookId);
     if (!row.enabled) {
@@ -197,6 +202,7 @@ export class WebhooksService {
         'This webhook is turned off: turn it on before sending a test event',
       );
     }
+    await this.limits.spendTest(row.id);
     const now = new Date();
     const delivery = this.deliveries.create({
       id: newSubmissionId(now.getTime()),
