@@ -1,7 +1,14 @@
 import { HttpException } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { fileFieldsOf, parseMultipart } from './multipart-body.js';
+import { ValidationFailedException } from '../common/errors.js';
+import {
+  fileFieldsOf,
+  MAX_FILE_PARTS,
+  MAX_PARTS,
+  parseMultipart,
+  tooManyPartsMessage,
+} from './multipart-body.js';
 
 const TYPE = 'multipart/form-data; boundary=B';
 
@@ -33,6 +40,37 @@ describe('parseMultipart', () => {
     );
     expect(Object.keys(body)).toEqual(['n']);
     expect(fileFieldsOf(body)).toEqual(['cv']);
+  });
+
+  it('takes as many parts as a submission may have keys', async () => {
+    const parts = Array.from({ length: MAX_PARTS }, (_, i) =>
+      part(`k${i}`, 'v'),
+    );
+    const body = await parse(`${parts.join('')}--B--\r\n`, 100_000);
+    expect(Object.keys(body)).toHaveLength(MAX_PARTS);
+  });
+
+  it('stops at the first part beyond, with a 400 naming the limit', async () => {
+    const parts = Array.from({ length: 1700 }, (_, i) => part(`k${i}`, 'v'));
+    const failure = await parse(`${parts.join('')}--B--\r\n`, 100_000).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ValidationFailedException);
+    expect((failure as ValidationFailedException).errors).toEqual([
+      tooManyPartsMessage(),
+    ]);
+    expect(tooManyPartsMessage()).toBe(
+      'the submission has more than 120 parts; at most 100 fields and 20 keys starting with "_" are accepted',
+    );
+  });
+
+  it('refuses more file parts than MAX_FILE_PARTS with the same 400', async () => {
+    const files = Array.from({ length: MAX_FILE_PARTS + 1 }, (_, i) =>
+      part(`f${i}`, 'x', `; filename="f${i}.txt"`),
+    );
+    await expect(
+      parse(`${files.join('')}--B--\r\n`, 100_000),
+    ).rejects.toBeInstanceOf(ValidationFailedException);
   });
 
   it('refuses a body over the limit with 413', async () => {

@@ -8,6 +8,8 @@ import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { errorCodes, type FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
+import { ValidationFailedException } from '../common/errors.js';
+import { MAX_CONTROL_KEYS, MAX_KEYS } from './submission-validator.js';
 
 type ContentTypeParser = (
   request: FastifyRequest,
@@ -26,6 +28,19 @@ export const MALFORMED_MULTIPART =
   'Request body is not valid multipart/form-data';
 const FORBIDDEN_KEY =
   'Request body contains a forbidden key (__proto__ or constructor)';
+
+/**
+ * Most parts one multipart body may have: as many keys as a submission may carry (data
+ * keys and control keys). Parsing stops at the first part beyond, so a body of thousands
+ * of tiny parts costs what one of this many does.
+ */
+export const MAX_PARTS = MAX_KEYS + MAX_CONTROL_KEYS;
+/** Most file parts (each would be refused; the uploads feature may allow some). */
+export const MAX_FILE_PARTS = 10;
+
+export function tooManyPartsMessage(): string {
+  return `the submission has more than ${MAX_PARTS} parts; at most ${MAX_KEYS} fields and ${MAX_CONTROL_KEYS} keys starting with "_" are accepted`;
+}
 
 /** The names of the file parts of `body`, if it came from a multipart post. */
 export function fileFieldsOf(body: unknown): readonly string[] {
@@ -62,8 +77,14 @@ export function parseMultipart(
       parser = Busboy({
         headers: headers as IncomingHttpHeaders & { 'content-type': string },
         defCharset: 'utf8',
-        // Neither can be longer than the whole body, so nothing is ever cut silently.
-        limits: { fieldNameSize: limit, fieldSize: limit },
+        limits: {
+          // Neither can be longer than the whole body, so nothing is ever cut silently.
+          fieldNameSize: limit,
+          fieldSize: limit,
+          parts: MAX_PARTS,
+          fields: MAX_PARTS,
+          files: MAX_FILE_PARTS,
+        },
       });
     } catch {
       payload.resume();
@@ -103,6 +124,11 @@ export function parseMultipart(
         });
       },
     );
+    const tooMany = () =>
+      fail(new ValidationFailedException([tooManyPartsMessage()]));
+    parser.on('partsLimit', tooMany);
+    parser.on('fieldsLimit', tooMany);
+    parser.on('filesLimit', tooMany);
     parser.on('error', (error: Error) => {
       // An empty body is an empty form, as an empty form-encoded body is.
       if (received === 0) return;

@@ -15,10 +15,17 @@ import {
   type RateLimitStorage,
 } from '../rate-limit/rate-limit.storage.js';
 import { multipartParser } from './multipart-body.js';
-import { submitRateLimitKey } from './rate-limit/submit-throttler.guard.js';
+import {
+  submitRateLimitHook,
+  submitRateLimitKey,
+} from './rate-limit/submit-rate-limit.js';
 import { MULTIPART_TYPE, pageFor } from './submit-navigation.js';
 
 export const SUBMIT_PREFIX = '/api/submit';
+/** The routes the submit rate limit counts (POST), by the path they are registered with. */
+export const RATE_LIMITED_SUBMIT_ROUTES: ReadonlySet<string> = new Set([
+  `${SUBMIT_PREFIX}/:formId`,
+]);
 
 export const SUBMIT_CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
@@ -48,6 +55,33 @@ export function configureSubmit(app: NestFastifyApplication): void {
     strict: false,
   });
   const windowMs = config.submitRateWindowSeconds * 1000;
+  // The rate limit runs on the submit route alone, before its body is read: Nest registers
+  // its routes on the root instance when the app initialises, after this, and each is
+  // handed its own onRequest hook here, so no other request pays for it.
+  const rateLimit = submitRateLimitHook({
+    limit: config.submitRateLimit,
+    windowSeconds: config.submitRateWindowSeconds,
+    bodyLimit: config.submitBodyLimit,
+    storage,
+  });
+  fastify.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (
+      !methods.includes('POST') ||
+      !RATE_LIMITED_SUBMIT_ROUTES.has(route.url)
+    ) {
+      return;
+    }
+    const existing = route.onRequest;
+    route.onRequest = [
+      ...(existing === undefined
+        ? []
+        : Array.isArray(existing)
+          ? existing
+          : [existing]),
+      rateLimit,
+    ];
+  });
 
   // onRequest runs before body parsing and routing, so whatever answers the request
   // later — handler, guard, parser error, 404 — the CORS headers are already on the reply.
@@ -78,8 +112,8 @@ export function configureSubmit(app: NestFastifyApplication): void {
       });
     },
   });
-  // A submission refused before the guard ran (413, 415, malformed JSON) still tells the
-  // client where it stands, without spending any of its budget. A browser navigating
+  // A submission refused from its headers alone (413, 415) still tells the client where
+  // it stands, without spending any of its budget. A browser navigating
   // (a native form post) gets its answer as a page (submit-navigation.ts).
   fastify.addHook(
     'onSend',
@@ -93,7 +127,7 @@ export function configureSubmit(app: NestFastifyApplication): void {
         done(null, payload);
         return;
       }
-      // Only the submit route's guard sets this header.
+      // Only the submit rate limit's hook sets this header.
       if (reply.hasHeader('x-ratelimit-limit')) {
         done(null, pageFor(request, reply, payload));
         return;

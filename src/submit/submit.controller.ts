@@ -5,13 +5,11 @@ import {
   Post,
   Req,
   UnsupportedMediaTypeException,
-  UseGuards,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiSubmitRoute } from './dto/submit-openapi.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
-import { SubmitThrottlerGuard } from './rate-limit/submit-throttler.guard.js';
 import { SubmitService } from './submit.service.js';
 import {
   answerWithPage,
@@ -45,14 +43,13 @@ function acceptedMediaType(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The public submit route: POST /api/submit/:formId. CORS: see submit-cors.ts; the pages
- * a browser gets after a native form post: submit-navigation.ts. Unlike the
- * other controllers it has no request-deadline interceptor: the form cache and the commit
+ * The public submit route: POST /api/submit/:formId. CORS and the rate limit (decided
+ * before the body is read): see submit-cors.ts; the pages a browser gets after a native
+ * form post: submit-navigation.ts. Unlike the other controllers it has no request-deadline interceptor: the form cache and the commit
  * queue bound their own database work, and the hot path skips the interceptor machinery.
  */
 @ApiTags('Submit')
 @Controller('api/submit')
-@UseGuards(SubmitThrottlerGuard)
 export class SubmitController {
   constructor(private readonly submitService: SubmitService) {}
 

@@ -6,7 +6,7 @@ import { NotificationsModule } from '../notifications/notifications.module.js';
 import { CommitQueue } from './commit/commit-queue.js';
 import { SubmissionWriters } from './commit/submission-writers.js';
 import { FormConfigCache } from './form-config.cache.js';
-import { SubmitThrottlerModule } from './rate-limit/rate-limit.module.js';
+import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
 import { SubmitController } from './submit.controller.js';
 import { SubmitService } from './submit.service.js';
 
@@ -19,7 +19,7 @@ import { SubmitService } from './submit.service.js';
     FormRepositoryModule,
     DomainVerificationCoreModule,
     FormChangesModule,
-    SubmitThrottlerModule,
+    RateLimitStorageModule,
     NotificationsModule,
   ],
   controllers: [SubmitController],

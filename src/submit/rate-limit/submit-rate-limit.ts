@@ -1,0 +1,114 @@
+// The submit rate limit, decided before the body is read: a Fastify onRequest hook on the
+// submit route counts the request and, past SUBMIT_RATE_LIMIT per window, answers 429 at
+// once. A guard would run only after Fastify had read and parsed the body, so a client
+// over its limit could still make the server parse 100 KB of multipart for every refusal.
+// Every response of the route carries the rate-limit headers (set here, or read without
+// spending by submit-cors.ts's onSend hook for a request this hook did not count).
+import type {
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+} from 'fastify';
+import { rateLimitBucket } from '../../rate-limit/client-ip.js';
+import type { RateLimitStorage } from '../../rate-limit/rate-limit.storage.js';
+import {
+  FORM_TYPE,
+  JSON_TYPE,
+  mediaTypeOf,
+  MULTIPART_TYPE,
+} from '../submit-navigation.js';
+import { rateLimitHeaders } from './rate-limit.headers.js';
+
+/** The storage key of a client's submit budget (shared by every instance via Redis). */
+export function submitRateLimitKey(ip: string | undefined): string {
+  return `submit:${rateLimitBucket(ip)}`;
+}
+
+export function tooManySubmissionsMessage(
+  limit: number,
+  windowSeconds: number,
+  retryAfterSeconds: number,
+): string {
+  return `Too many submissions: at most ${limit} per ${windowSeconds} seconds from one address. Retry in ${retryAfterSeconds} seconds.`;
+}
+
+export interface SubmitRateLimitOptions {
+  limit: number;
+  windowSeconds: number;
+  /** Bodies declared larger are refused (413) unread by Fastify, and spend nothing. */
+  bodyLimit: number;
+  storage: RateLimitStorage;
+}
+
+/**
+ * Whether the request spends from the client's budget: every post but those Fastify
+ * refuses from their headers alone, without reading the body — a declared length over
+ * the limit (413) or a content type no parser of the route reads (415).
+ */
+function spends(request: FastifyRequest, bodyLimit: number): boolean {
+  const type = mediaTypeOf(request.headers['content-type']);
+  if (
+    type !== undefined &&
+    type !== JSON_TYPE &&
+    type !== FORM_TYPE &&
+    type !== MULTIPART_TYPE
+  ) {
+    return false;
+  }
+  const declared = request.headers['content-length'];
+  return declared === undefined || !(Number(declared) > bodyLimit);
+}
+
+/**
+ * The hook: counts the request per client bucket (an IPv4 address, an IPv6 /64), puts
+ * the rate-limit headers on the reply, and answers 429 `{error}` with Retry-After when the
+ * client is over its limit. The CORS headers are already on the reply (submit-cors.ts).
+ */
+export function submitRateLimitHook(
+  options: SubmitRateLimitOptions,
+): onRequestHookHandler {
+  const { limit, windowSeconds, bodyLimit, storage } = options;
+  const ttl = windowSeconds * 1000;
+  return function submitRateLimit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+  ): void {
+    if (!spends(request, bodyLimit)) {
+      done();
+      return;
+    }
+    storage
+      .increment(submitRateLimitKey(request.ip), ttl, limit, ttl, 'submit')
+      .then(
+        (record) => {
+          const resetSeconds = record.isBlocked
+            ? record.timeToBlockExpire
+            : record.timeToExpire;
+          void reply.headers(
+            rateLimitHeaders(
+              {
+                limit,
+                windowSeconds,
+                remaining: limit - record.totalHits,
+                resetSeconds,
+              },
+              record.isBlocked,
+            ),
+          );
+          if (!record.isBlocked) {
+            done();
+            return;
+          }
+          void reply.code(429).send({
+            error: tooManySubmissionsMessage(
+              limit,
+              windowSeconds,
+              resetSeconds,
+            ),
+          });
+        },
+        (error: Error) => done(error),
+      );
+  };
+}
