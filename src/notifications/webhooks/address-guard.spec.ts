@@ -1,4 +1,8 @@
-import { checkUrlShape, isPublicAddress } from './address-guard.js';
+import {
+  BlockedAddressError,
+  checkUrlShape,
+  isPublicAddress,
+} from './address-guard.js';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -22,6 +26,11 @@ describe('isPublicAddress', () => {
     '::ffff:10.0.0.1',
     '::ffff:169.254.169.254',
     '[::1]',
+    '::127.0.0.1',
+    '::7f00:1',
+    '::a9fe:a9fe',
+    '::808:808',
+    '::8.8.8.8',
     'not an address',
   ])('refuses %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);
@@ -61,5 +70,19 @@ describe('checkUrlShape', () => {
   it('reads numeric IPv4 spellings as the address they mean', () => {
     const check = checkUrlShape('http://2130706433/');
     expect(check.ok && check.url.hostname).toBe('127.0.0.1');
+  });
+});
+
+describe('BlockedAddressError', () => {
+  it('names the host, never the address a name resolved to', () => {
+    const byName = new BlockedAddressError('vm', '127.0.0.1');
+    expect(byName.message).toBe(
+      'the host vm is not public: it resolves to a private, loopback or link-local address, and such targets are refused',
+    );
+    expect(byName.message).not.toContain('127.0.0.1');
+    expect(byName.address).toBe('127.0.0.1');
+    expect(new BlockedAddressError('10.0.0.1', '10.0.0.1').message).toBe(
+      '10.0.0.1 is not a public address (private, loopback and link-local targets are refused)',
+    );
   });
 });

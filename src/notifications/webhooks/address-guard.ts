@@ -12,10 +12,25 @@ const DNS_TIMEOUT_MS = 1500;
 const DNS_TRIES = 2;
 
 /**
+ * An IPv6 address with a dotted IPv4 tail in its canonical form (`::127.0.0.1` →
+ * `::7f00:1`), as WHATWG URL and Node's resolver write it: ipaddr.js reads `::a.b.c.d`
+ * as the IPv4-mapped `::ffff:a.b.c.d`, which it is not.
+ */
+function canonicalIpv6(address: string): string {
+  if (!address.includes(':') || !address.includes('.')) return address;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address;
+  }
+}
+
+/**
  * true when `address` is public unicast. Everything else is refused: loopback, private,
  * link-local (169.254.0.0/16, the cloud metadata address), CGNAT, multicast, broadcast,
  * unspecified, reserved and documentation ranges, IPv6 unique-local and link-local, and
- * IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4, Teredo).
+ * IPv6 forms that embed an IPv4 address (mapped, IPv4-compatible ::/96, NAT64, 6to4,
+ * Teredo).
  */
 export function isPublicAddress(address: string): boolean {
   // Brackets and an IPv6 zone (`fe80::1%eth0`) are cut by position, not by pattern.
@@ -26,9 +41,12 @@ export function isPublicAddress(address: string): boolean {
   const zone = unbracketed.indexOf('%');
   const bare = zone === -1 ? unbracketed : unbracketed.slice(0, zone);
   if (!ipaddr.isValid(bare)) return false;
-  let parsed = ipaddr.parse(bare);
+  let parsed = ipaddr.parse(canonicalIpv6(bare));
   if (parsed.kind() === 'ipv6') {
     const v6 = parsed as ipaddr.IPv6;
+    // IPv4-compatible addresses (`::a.b.c.d`, ::/96, deprecated by RFC 4291): ipaddr.js
+    // calls `::7f00:1` (what URL makes of `[::127.0.0.1]`) plain unicast. None is public.
+    if (v6.parts.slice(0, 6).every((part) => part === 0)) return false;
     if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
   }
   return parsed.range() === 'unicast';
@@ -118,6 +136,11 @@ export async function resolveHost(
   return addresses;
 }
 
+/**
+ * A host that is, or resolves to, an address that is not public. The message names the
+ * host, never what a name resolved to: an owner must not learn the service's internal DNS
+ * answers from it (the address stays on the error, for the service's own log).
+ */
 export class BlockedAddressError extends Error {
   readonly code = 'EBLOCKED';
   constructor(
@@ -125,7 +148,9 @@ export class BlockedAddressError extends Error {
     readonly address: string,
   ) {
     super(
-      `${host} resolves to ${address}, which is not a public address (private, loopback and link-local targets are refused)`,
+      isIP(host) !== 0
+        ? `${host} is not a public address (private, loopback and link-local targets are refused)`
+        : `the host ${host} is not public: it resolves to a private, loopback or link-local address, and such targets are refused`,
     );
   }
 }

@@ -63,7 +63,7 @@ const INVALID_WEBHOOK = {
   example: {
     error: 'Validation failed',
     errors: [
-      'url: hooks.internal resolves to 10.0.0.7, which is not a public address (private, loopback and link-local targets are refused)',
+      'url: the host hooks.internal is not public: it resolves to a private, loopback or link-local address, and such targets are refused',
     ],
   },
 };
