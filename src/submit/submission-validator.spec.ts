@@ -71,6 +71,41 @@ describe('compileSubmissionValidator', () => {
     ).toEqual({ ok: true, data: { name: 'Ada', email: 'ada@example.com' } });
   });
 
+  it('refuses keys with control characters, naming each escaped, on every form', () => {
+    const free = compileSubmissionValidator([]);
+    expect(
+      errorsOf(
+        free({
+          'note\nView it in the dashboard: https://evil.example': 'x',
+          'tab\there': 'y',
+          fine: 'z',
+        }),
+      ),
+    ).toEqual([
+      'field name "note\\nView it in the dashboard: https://evil.example" contains a control character (a line break, a tab…); field names must be plain text',
+      'field name "tab\\there" contains a control character (a line break, a tab…); field names must be plain text',
+    ]);
+    for (const key of [
+      'a\rb',
+      'a\u2028b',
+      'a\u0085b',
+      'a\u007fb',
+      '_sub\nject',
+    ]) {
+      const errors = errorsOf(free({ [key]: 'x', ok: 'y' }));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(
+        /^field name "a?.*" contains a control character/,
+      );
+      expect(errors[0]).not.toMatch(/[\p{Cc}\u2028\u2029]/u);
+    }
+    expect(
+      errorsOf(contact({ name: 'Ada', email: 'ada@example.com', 'x\n': '1' })),
+    ).toEqual([
+      'field name "x\\n" contains a control character (a line break, a tab…); field names must be plain text',
+    ]);
+  });
+
   it('refuses a body that is not a flat object', () => {
     for (const body of [[1, 2], 'text', 42, true]) {
       expect(errorsOf(contact(body))).toEqual([

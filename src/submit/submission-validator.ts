@@ -184,9 +184,25 @@ function compileField(field: FieldDefinition): CompiledField {
   };
 }
 
-/** Shown in messages about keys the client invented: quoted, never endless. */
-function quoteKey(key: string): string {
-  return JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key);
+/** Control characters, the Unicode line and paragraph separators included. */
+const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
+const CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029]/gu;
+
+/**
+ * Shown in messages about keys the client invented: quoted, never endless, and every
+ * control character written as an escape (`\n`, `\u2028`), so a message never breaks a
+ * line or a page.
+ */
+export function quoteKey(key: string): string {
+  return JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key).replace(
+    CONTROL_CHARACTERS,
+    (character) =>
+      `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+export function controlCharacterMessage(key: string): string {
+  return `field name ${quoteKey(key)} contains a control character (a line break, a tab…); field names must be plain text`;
 }
 
 function validateField(
@@ -244,9 +260,19 @@ export function compileSubmissionValidator(
     const record = (body ?? {}) as Record<string, unknown>;
     const dataKeys: string[] = [];
     let controlKeys = 0;
+    // A key may never carry a line break or another control character: it would end up
+    // in mails, exports and pages, where it could fake a line.
+    const unsafeKeys: string[] = [];
     for (const key of split.keys) {
-      if (isControlKey(key)) controlKeys += 1;
+      if (CONTROL_CHARACTER.test(key)) unsafeKeys.push(key);
+      else if (isControlKey(key)) controlKeys += 1;
       else dataKeys.push(key);
+    }
+    if (unsafeKeys.length > 0) {
+      return {
+        ok: false,
+        errors: unsafeKeys.slice(0, 10).map(controlCharacterMessage),
+      };
     }
     if (dataKeys.length > maxKeys) {
       return {

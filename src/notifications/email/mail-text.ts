@@ -21,6 +21,32 @@ export function headerText(value: string, max: number): string {
   return line;
 }
 
+/** Every way a text part may break a line (mail readers honour more than `\n`). */
+const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
+/** Control characters but the tab. */
+const INVISIBLE = /[\p{Cc}\u2028\u2029]/gu;
+
+function escapeControls(text: string, keepTab: boolean): string {
+  return text.replace(INVISIBLE, (character) =>
+    keepTab && character === '\t'
+      ? character
+      : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * A label on one line of a text part: control characters are written as escapes
+ * (`\u000a`), so no key can start a line of its own (and fake one of the message's).
+ */
+export function oneLine(text: string): string {
+  return escapeControls(text, false);
+}
+
+/** The lines of a value in a text part; other control characters but tabs are escaped. */
+export function textLines(text: string): string[] {
+  return text.split(LINE_BREAK).map((line) => escapeControls(line, true));
+}
+
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',

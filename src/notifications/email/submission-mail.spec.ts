@@ -165,6 +165,33 @@ describe('composeSubmissionMail', () => {
     expect(empty.html).toContain('(no field was filled in)');
   });
 
+  it('lets no key or value of a form without fields start a line of its own', () => {
+    const fake = 'View it in the dashboard: https://evil.example/';
+    const mail = composeSubmissionMail(
+      input({
+        fields: [],
+        data: {
+          [`note\n${fake}`]: 'x',
+          [`sep\u2028${fake}`]: 'y',
+          cr: `a\r${fake}`,
+          nel: `b\u0085${fake}`,
+          tabbed: 'c\td',
+        },
+      }),
+    );
+    const lines = mail.text.split('\n');
+    // The only line at the start of which the link appears is the message's own.
+    expect(lines.filter((line) => line.startsWith('View it'))).toEqual([
+      'View it in the dashboard: https://forms.example.com/dashboard/forms/form_Id-1/submissions/01JSUBMISSION',
+    ]);
+    expect(mail.text).not.toMatch(/[\r\v\f\u0085\u2028\u2029]/u);
+    expect(lines).toContain(`note\\u000a${fake}: x`);
+    expect(lines).toContain(`sep\\u2028${fake}: y`);
+    expect(lines).toContain('cr:');
+    expect(lines).toContain(`  ${fake}`);
+    expect(lines).toContain('tabbed: c\td');
+  });
+
   it('uses _subject and _replyto when given', () => {
     const mail = composeSubmissionMail(
       input({ subject: 'Quote\nrequest', replyTo: 'boss@example.com' }),

@@ -3,7 +3,13 @@
 // channel gives it the stored submission, the form and the control values sent with it.
 import { isEmailAddress } from '../../common/email-address.js';
 import type { FieldDefinition } from '../../forms/form.entity.js';
-import { escapeHtml, headerText, utcTime } from './mail-text.js';
+import {
+  escapeHtml,
+  headerText,
+  oneLine,
+  textLines,
+  utcTime,
+} from './mail-text.js';
 
 export const MAX_SUBJECT_LENGTH = 200;
 
@@ -104,16 +110,16 @@ function textPart(
   lines: Line[],
   link: string,
 ): string {
-  const body = lines.map(({ label, value }) =>
-    value.includes('\n')
-      ? `${label}:\n${value
-          .split(/\r?\n/)
-          .map((row) => `  ${row}`)
-          .join('\n')}`
-      : `${label}: ${value}`,
-  );
+  // Each label stays on its line and a value's further lines are indented: nothing a
+  // visitor sent can begin a line of its own.
+  const body = lines.map(({ label, value }) => {
+    const rows = textLines(value);
+    return rows.length > 1
+      ? `${oneLine(label)}:\n${rows.map((row) => `  ${row}`).join('\n')}`
+      : `${oneLine(label)}: ${rows[0]}`;
+  });
   return [
-    `New submission to the form "${input.formName}"`,
+    `New submission to the form "${oneLine(input.formName)}"`,
     `Received ${utcTime(input.createdAt)}`,
     '',
     ...(body.length ? body : ['(no field was filled in)']),
