@@ -60,4 +60,34 @@ describe('createLogger', () => {
     expect(text).not.toContain('abcdefghijklmnopqrstuvwxyz012345');
     expect(text).toContain('[REDACTED]');
   });
+
+  it('redacts confirmation tokens from request URLs, messages and errors, keeping lines JSON', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = createLogger('info', sink);
+    const token = 'Zm9vYmFyYmF6cXV4LXRva2VuLXNlY3JldC12YWx1ZQ';
+    logger.info(
+      { req: { method: 'POST', url: `/confirm-email/${token}?x=1` } },
+      'request completed',
+    );
+    logger.warn(`link "https://forms.example/confirm-email/${token}" failed`);
+    logger.error(
+      { err: new Error(`Cannot GET /Confirm-Email%2F${token}`) },
+      'failed',
+    );
+    expect(lines).toHaveLength(3);
+    expect(lines.join('')).not.toContain(token);
+    for (const line of lines) {
+      expect(() => JSON.parse(line) as unknown).not.toThrow();
+    }
+    expect(JSON.parse(lines[0]).req.url).toBe('/confirm-email/[REDACTED]?x=1');
+    expect(JSON.parse(lines[1]).msg).toBe(
+      'link "https://forms.example/confirm-email/[REDACTED]" failed',
+    );
+  });
 });

@@ -44,6 +44,19 @@ describe('redactUrl', () => {
     expect(redactUrl('/x?fga%5FAbCdEfGh12345678=1')).toBe(`/x?${REDACTED}`);
   });
 
+  it('redacts the token of a confirmation link, however the path is spelled', () => {
+    expect(redactUrl('/confirm-email/abc123_-XYZ')).toBe(
+      '/confirm-email/[REDACTED]',
+    );
+    expect(redactUrl('/%63onfirm-email/abc123?next=1')).toBe(
+      '/%63onfirm-email/[REDACTED]?next=1',
+    );
+    expect(redactUrl('/confirm-email')).toBe('/confirm-email');
+    expect(redactUrl('/dashboard/confirm-emails/x')).toBe(
+      '/dashboard/confirm-emails/x',
+    );
+  });
+
   it('leaves ordinary URLs alone and drops a fragment', () => {
     expect(redactUrl('/api/v1/forms/abc/submissions?limit=25&q=hello')).toBe(
       '/api/v1/forms/abc/submissions?limit=25&q=hello',

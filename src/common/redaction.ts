@@ -1,5 +1,6 @@
 // What never reaches a log line: API keys (wherever they appear, however they are
-// spelled in a URL), and the values of query parameters named like a secret. Fastify
+// spelled in a URL), link tokens (`/confirm-email/<token>`), and the values of query
+// parameters named like a secret. Fastify
 // decodes the query before the API key guard reads it, so `?%61piKey=fgk%5F…` is a
 // working key: matching is done on the decoded text, not on the bytes of the URL.
 
@@ -19,9 +20,24 @@ const SECRET_PARAMS = new Set([
 /** A Formgate key (`fgk_…` form key, `fga_…` account key), its `_` also percent-encoded. */
 const KEY_SHAPE = /fg[ak](?:_|%5f)[\w-]{8,}/gi;
 
-/** Replaces everything shaped like a Formgate key in `text`. */
+/**
+ * Paths whose next segment is a secret token: whoever reads it can use the link
+ * (`/confirm-email/<token>` confirms an address). Listed without their slashes.
+ */
+export const TOKEN_PATHS: readonly string[] = ['confirm-email'];
+
+/**
+ * `/<token path>/<token>` anywhere in a line, the slashes also percent-encoded: a literal
+ * (so the ReDoS check reads it) that names every TOKEN_PATHS entry. The token ends before
+ * a backslash, so an escaped quote of a JSON line stays whole.
+ */
+const TOKEN_IN_PATH = /((?:\/|%2f)confirm-email(?:\/|%2f))[^\s"'/?#&<>\\]+/gi;
+
+/** Replaces everything shaped like a Formgate key, and every link token, in `text`. */
 export function redactKeys(text: string): string {
-  return text.replace(KEY_SHAPE, REDACTED);
+  return text
+    .replace(KEY_SHAPE, REDACTED)
+    .replace(TOKEN_IN_PATH, `$1${REDACTED}`);
 }
 
 function hasKeyShape(text: string): boolean {
@@ -47,6 +63,10 @@ function decoded(component: string): string {
   return text;
 }
 
+function isTokenPath(segment: string): boolean {
+  return TOKEN_PATHS.includes(decoded(segment).toLowerCase());
+}
+
 function isSecretName(rawName: string): boolean {
   const name = decoded(rawName)
     .toLowerCase()
@@ -70,8 +90,8 @@ function redactParameter(pair: string): string {
 
 /**
  * A request URL fit for a log line: the value of every secret-named query parameter
- * (repeated ones included) and every path segment or value that decodes to something
- * shaped like a key are replaced by [REDACTED].
+ * (repeated ones included), every path segment or value that decodes to something shaped
+ * like a key, and the token after a TOKEN_PATHS segment are replaced by [REDACTED].
  */
 export function redactUrl(url: string): string {
   const hash = url.indexOf('#');
@@ -79,9 +99,14 @@ export function redactUrl(url: string): string {
   const question = withoutFragment.indexOf('?');
   const path =
     question === -1 ? withoutFragment : withoutFragment.slice(0, question);
-  const redactedPath = path
-    .split('/')
-    .map((segment) => (hasKeyShape(decoded(segment)) ? REDACTED : segment))
+  const segments = path.split('/');
+  const redactedPath = segments
+    .map((segment, index) =>
+      hasKeyShape(decoded(segment)) ||
+      (index > 0 && isTokenPath(segments[index - 1]))
+        ? REDACTED
+        : segment,
+    )
     .join('/');
   if (question === -1) return redactedPath;
   const query = withoutFragment
