@@ -10,6 +10,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module.js';
 import { writeClientError } from './common/client-error.js';
+import { cutSlowHeaders } from './common/header-deadline.js';
 import { toErrorResponse } from './common/error-response.js';
 import { createLogger, PinoNestLogger } from './common/logger.js';
 import { setupSwagger } from './common/swagger.js';
@@ -116,6 +117,9 @@ export async function configureApp(
   config: AppConfig,
 ): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
+  // The headers of every request are due REQUEST_TIMEOUT_MS after its connection opened
+  // (or the previous response ended), to the millisecond (header-deadline.ts).
+  cutSlowHeaders(fastify.server, REQUEST_TIMEOUT_MS);
   // Fastify parses text/plain by default; no route of ours accepts it (→ 415).
   fastify.removeContentTypeParser('text/plain');
   configureSubmit(app);

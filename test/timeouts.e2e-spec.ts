@@ -43,6 +43,53 @@ function trickle(url: string, head: string, drip: string): Promise<RawAnswer> {
   });
 }
 
+/**
+ * Opens a connection, sends `before` at once (a whole first request, or nothing), then
+ * the bytes of `head` one every `everyMs`, starting `everyMs` later; resolves when the
+ * server closes the connection, with the time since the last byte of `before` was sent
+ * (or since the connection opened).
+ */
+function drip(
+  url: string,
+  before: string,
+  head: string,
+  everyMs: number,
+): Promise<RawAnswer> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket: Socket = connect(Number(port), hostname);
+    let text = '';
+    let timer: NodeJS.Timeout | undefined;
+    let started = performance.now();
+    let sent = 0;
+    const dripping = () => {
+      started = performance.now();
+      timer = setInterval(() => {
+        if (sent < head.length) socket.write(head[sent++]);
+      }, everyMs);
+    };
+    socket.on('connect', () => {
+      if (before === '') {
+        dripping();
+        return;
+      }
+      socket.write(before);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      // The first request was answered: the next one starts dripping now.
+      if (before !== '' && timer === undefined && text.includes('\r\n\r\n')) {
+        dripping();
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ ms: performance.now() - started, text });
+    });
+  });
+}
+
 /** Sends the head and part of the body, then hangs up; resolves once the socket is closed. */
 function hangUp(url: string, head: string, partial: string): Promise<void> {
   const { hostname, port } = new URL(url);
@@ -102,6 +149,37 @@ describe('slow and vanishing clients (e2e)', () => {
       await t.dataSource.getRepository(Submission).countBy({ formId }),
     ).toBe(0);
     // The server is fine afterwards.
+    expect((await request(`${t.url}/health/ready`)).status).toBe(200);
+  }, 40_000);
+
+  it('cuts off a client dripping its headers one byte every 2 s within 15 s of connecting, or of its last answer', async () => {
+    const head =
+      'GET /health/live HTTP/1.1\r\nHost: test\r\nX-Slow: ' + 'a'.repeat(40);
+    const [fresh, kept, silent] = await Promise.all([
+      drip(t.url, '', head, 2000),
+      drip(
+        t.url,
+        'GET /health/live HTTP/1.1\r\nHost: test\r\n\r\n',
+        head,
+        2000,
+      ),
+      // Connected, never a byte: closed as well, without an answer.
+      drip(t.url, '', '', 2000),
+    ]);
+    for (const answer of [fresh, kept]) {
+      const responses = answer.text.split('HTTP/1.1 ').slice(1);
+      const last = `HTTP/1.1 ${responses[responses.length - 1]}`;
+      expect(last.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
+      expect(JSON.parse(last.slice(last.indexOf('\r\n\r\n') + 4))).toEqual({
+        error: 'The request took too long to arrive',
+      });
+      // The deadline itself, not the first byte plus the next once-a-second check.
+      expect(answer.ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
+      expect(answer.ms).toBeLessThan(REQUEST_TIMEOUT_MS + 1000);
+    }
+    expect(kept.text.startsWith('HTTP/1.1 200 OK')).toBe(true);
+    expect(silent.text).toBe('');
+    expect(silent.ms).toBeLessThan(REQUEST_TIMEOUT_MS + 1000);
     expect((await request(`${t.url}/health/ready`)).status).toBe(200);
   }, 40_000);
 
