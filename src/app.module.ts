@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AccountKeysModule } from './accounts/account-keys.module.js';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
@@ -27,6 +28,7 @@ export class AppModule {
         SweepsModule.forRoot(),
         AuthModule.forRoot([FormsModule, AccountsModule]),
         AccountsModule,
+        AccountKeysModule,
         FormsModule,
         SubmitModule,
         SubmissionsModule,

@@ -237,6 +237,83 @@ describe('operator CLI (e2e)', () => {
     });
   });
 
+  it('keys:create makes a read-only, expiring key with --read-only and --expires-at', async () => {
+    const address = email();
+    const first = await cli([
+      'accounts:create',
+      '--email',
+      address,
+      '--password',
+      PASSWORD,
+    ]);
+    expect(first.code).toBe(0);
+    const account = JSON.parse(lastLine(first.stdout));
+    const expiresAt = new Date(Date.now() + 7 * 86_400_000);
+    expiresAt.setUTCMilliseconds(0);
+    const res = await cli([
+      'keys:create',
+      '--email',
+      address,
+      '--name',
+      'Reporting',
+      '--read-only',
+      '--expires-at',
+      expiresAt.toISOString().replace('.000Z', 'Z'),
+    ]);
+    expect(res.code).toBe(0);
+    const output = JSON.parse(lastLine(res.stdout));
+    expect(output).toEqual({
+      accountId: account.accountId,
+      email: address,
+      apiKey: expect.stringMatching(/^fga_/),
+      name: 'Reporting',
+      readOnly: 'true',
+      expiresAt: expiresAt.toISOString(),
+    });
+
+    await withApp(async (t) => {
+      const [row] = await t.dataSource.query(
+        'SELECT readOnly, expiresAt FROM account_api_key WHERE keyHash = ?',
+        [sha256(output.apiKey)],
+      );
+      expect(Boolean(Number(row.readOnly))).toBe(true);
+      const read = await request(`${t.url}/api/v1/forms`, {
+        apiKey: output.apiKey,
+      });
+      expect(read.status).toBe(200);
+      const write = await request(`${t.url}/api/v1/forms`, {
+        apiKey: output.apiKey,
+        json: { name: 'Nope' },
+      });
+      expect(write.status).toBe(403);
+      const keys = await request(`${t.url}/api/v1/account/keys`, {
+        apiKey: output.apiKey,
+      });
+      expect(
+        keys.body.data.find((k: { name: string }) => k.name === 'Reporting'),
+      ).toMatchObject({ readOnly: true, expiresAt: expiresAt.toISOString() });
+    });
+
+    for (const bad of ['2020-01-01', 'next week']) {
+      const refused = await cli([
+        'keys:create',
+        '--email',
+        address,
+        '--name',
+        'Late',
+        '--expires-at',
+        bad,
+      ]);
+      expect(refused.stdout).toBe('');
+      expect(refused.code).toBe(bad === 'next week' ? 2 : 1);
+      expect(refused.stderr).toContain(
+        bad === 'next week'
+          ? '--expires-at must be an ISO 8601 date'
+          : 'expiresAt must be in the future',
+      );
+    }
+  });
+
   it('keeps stdout to the JSON line even with verbose logging', async () => {
     const res = await cli(
       ['accounts:create', '--email', email(), '--password', PASSWORD],

@@ -163,7 +163,11 @@ describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
         ['/api/v1/forms/{id}', 'put', ['200', '400', '401', '403', '404']],
         ['/api/v1/forms/{id}', 'patch', ['200', '400', '401', '403', '404']],
         ['/api/v1/forms/{id}', 'delete', ['204', '401', '403', '404']],
-        ['/api/v1/forms/{id}/api-key', 'post', ['200', '401', '403', '404']],
+        [
+          '/api/v1/forms/{id}/api-key',
+          'post',
+          ['200', '400', '401', '403', '404', '409'],
+        ],
       ];
       for (const [path, method, statuses] of routes) {
         const operation = doc.paths[path]?.[method];
@@ -184,6 +188,17 @@ describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
         doc.paths['/api/v1/forms'].post.requestBody.content['application/json']
           .schema,
       ).toEqual({ $ref: '#/components/schemas/CreateFormDto' });
+      const rotation = doc.paths['/api/v1/forms/{id}/api-key'].post;
+      expect(rotation.requestBody.required).toBe(false);
+      expect(rotation.requestBody.content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/RegenerateKeyDto',
+      });
+      expect(schemas.RegenerateKeyDto.properties.graceSeconds).toMatchObject({
+        type: 'number',
+        minimum: 0,
+        maximum: 604800,
+        default: 0,
+      });
       expect(schemas.CreateFormDto.required).toEqual(['name']);
       expect(Object.keys(schemas.CreateFormDto.properties).sort()).toEqual([
         'domainVerification',

@@ -47,6 +47,8 @@ describe('forms API: PUT and PATCH (e2e)', () => {
         notifyEmails: [],
         notifyEmailStatus: {},
         apiKeyPrefix: form.apiKey.slice(0, 12),
+        apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
+        previousApiKey: null,
         createdAt: form.form.createdAt.toISOString(),
         updatedAt: res.body.updatedAt,
         warning: NO_VERIFIED_DOMAIN,
@@ -154,6 +156,8 @@ describe('forms API: PUT and PATCH (e2e)', () => {
         notifyEmails: [],
         notifyEmailStatus: {},
         apiKeyPrefix: form.apiKey.slice(0, 12),
+        apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
+        previousApiKey: null,
         createdAt: form.form.createdAt.toISOString(),
         updatedAt: renamed.body.updatedAt,
       });

@@ -66,6 +66,8 @@ describe('forms API (e2e)', () => {
         notifyEmails: [],
         notifyEmailStatus: {},
         apiKeyPrefix: apiKey.slice(0, 12),
+        apiKeyLastUsedAt: null,
+        previousApiKey: null,
         createdAt,
         updatedAt: createdAt,
         apiKey,
@@ -91,7 +93,12 @@ describe('forms API (e2e)', () => {
       // The new key works at once, for the new form.
       const read = await request(formUrl(id), { apiKey });
       expect(read.status).toBe(200);
-      expect(read.body).toEqual({ ...res.body, apiKey: undefined });
+      expect(read.body).toEqual({
+        ...res.body,
+        apiKey: undefined,
+        // Reading it used the key.
+        apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
+      });
     });
 
     it('defaults fields to none and domain verification to off', async () => {
@@ -176,6 +183,9 @@ describe('forms API (e2e)', () => {
             notifyEmails: [],
             notifyEmailStatus: {},
             apiKeyPrefix: mine.apiKey.slice(0, 12),
+            // The key was just used to ask.
+            apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
+            previousApiKey: null,
             createdAt: mine.form.createdAt.toISOString(),
             updatedAt: mine.form.updatedAt.toISOString(),
           },
@@ -203,6 +213,9 @@ describe('forms API (e2e)', () => {
         notifyEmails: [],
         notifyEmailStatus: {},
         apiKeyPrefix: form.apiKey.slice(0, 12),
+        // The form key was used for the first read; the account key's read shows that.
+        apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
+        previousApiKey: null,
         createdAt: form.form.createdAt.toISOString(),
         updatedAt: form.form.updatedAt.toISOString(),
       };

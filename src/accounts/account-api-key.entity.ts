@@ -45,6 +45,14 @@ export class AccountApiKey {
   @TimestampColumn({ nullable: true })
   revokedAt: Date | null;
 
+  /** A read-only key may only read (GET); anything else is refused with 403. */
+  @Column({ type: 'boolean', default: false })
+  readOnly: boolean;
+
+  /** From this moment on the key is refused (403); null: it never expires. */
+  @TimestampColumn({ nullable: true })
+  expiresAt: Date | null;
+
   @BeforeInsert()
   protected stampInsert(): void {
     this.createdAt ??= new Date();

@@ -1,53 +1,48 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { ForbiddenException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
+import { API_KEY_EXPIRED } from '../auth/api-key.guard.js';
 import type { KeyPrincipals } from '../auth/key-principals.js';
+import { keyUseIsStale, recordKeyUse } from '../auth/key-use.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { AccountApiKey } from './account-api-key.entity.js';
 
-/** lastUsedAt is written at most this often per key, to keep reads cheap. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-
 /**
  * ACCOUNT_KEY_PRINCIPALS: an account key that is not revoked reaches every form of its
- * account. Each use is recorded (at most once a minute) for the account page.
+ * account (only by GET when it is read-only); past its expiry it is refused with 403
+ * "API key expired". Each use is recorded, at most once a minute, for the account page.
  */
 @Injectable()
 export class AccountKeyPrincipals implements KeyPrincipals {
-  private readonly logger = new Logger('ApiKeyService');
-
   constructor(
     @InjectRepository(AccountApiKey)
     private readonly accountKeys: Repository<AccountApiKey>,
   ) {}
 
   async principalFor(keyHash: string): Promise<ApiPrincipal | undefined> {
+    const now = new Date();
     const accountKey = await this.accountKeys.findOne({
       where: { keyHash, revokedAt: IsNull() },
-      select: { id: true, accountId: true, lastUsedAt: true },
+      select: {
+        id: true,
+        accountId: true,
+        lastUsedAt: true,
+        readOnly: true,
+        expiresAt: true,
+      },
     });
     if (!accountKey) return undefined;
-    this.touch(accountKey);
+    if (accountKey.expiresAt && accountKey.expiresAt <= now) {
+      throw new ForbiddenException(API_KEY_EXPIRED);
+    }
+    if (keyUseIsStale(accountKey.lastUsedAt, now)) {
+      await recordKeyUse(this.accountKeys, accountKey.id, 'lastUsedAt', now);
+    }
     return {
       kind: 'account',
       accountId: accountKey.accountId,
       keyId: accountKey.id,
+      readOnly: Boolean(accountKey.readOnly),
     };
-  }
-
-  private touch(key: AccountApiKey): void {
-    const now = Date.now();
-    if (
-      key.lastUsedAt &&
-      now - key.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS
-    )
-      return;
-    this.accountKeys
-      .update({ id: key.id }, { lastUsedAt: new Date(now) })
-      .catch((error) => {
-        this.logger.warn(
-          `Could not record key use: ${(error as Error).message}`,
-        );
-      });
   }
 }

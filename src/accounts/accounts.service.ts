@@ -9,7 +9,13 @@ import { ulid } from 'ulid';
 import { generateApiKey } from '../auth/api-keys.js';
 import { ValidationFailedException } from '../common/errors.js';
 import { AccountApiKey } from './account-api-key.entity.js';
+import type {
+  AccountKeyResponseDto,
+  CreatedAccountKeyResponseDto,
+} from './dto/account-key-response.dto.js';
+import type { CreateAccountKeyDto } from './dto/create-account-key.dto.js';
 import { Account } from './account.entity.js';
+import { EXPIRES_AT_FORMAT, parseExpiry } from './key-expiry.js';
 import { hashPassword, passwordProblems, verifyPassword } from './password.js';
 
 /**
@@ -30,6 +36,15 @@ export function isPlausibleEmail(normalized: string): boolean {
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+export const ACCOUNT_KEY_NOT_FOUND = 'API key not found';
+
+export interface AccountKeyOptions {
+  readOnly?: boolean;
+  expiresAt?: Date | null;
+  /** The creating key's own expiry: the new key may not outlive it. */
+  limit?: Date | null;
 }
 
 export interface CreatedAccountKey {
@@ -109,16 +124,32 @@ export class AccountsService {
     );
   }
 
+  /**
+   * A new account key. `readOnly`: it may only read. `expiresAt`: when it stops working
+   * (in the future). `limit`: the expiry of the key creating it, if that one expires — a
+   * key may not create one that outlives it.
+   */
   async createApiKey(
     accountId: string,
     name: string,
+    options: AccountKeyOptions = {},
   ): Promise<CreatedAccountKey> {
     const trimmed = name.trim();
+    const problems: string[] = [];
     if (trimmed.length < 1 || trimmed.length > 100) {
-      throw new ValidationFailedException([
-        'name must be 1 to 100 characters long',
-      ]);
+      problems.push('name must be 1 to 100 characters long');
     }
+    const expiresAt = options.expiresAt ?? null;
+    if (expiresAt && expiresAt.getTime() <= Date.now()) {
+      problems.push('expiresAt must be in the future');
+    }
+    const limit = options.limit ?? null;
+    if (limit && (!expiresAt || expiresAt > limit)) {
+      problems.push(
+        `expiresAt must be no later than ${limit.toISOString()}, when the key creating it expires`,
+      );
+    }
+    if (problems.length > 0) throw new ValidationFailedException(problems);
     const generated = generateApiKey('account');
     const key = this.keys.create({
       id: ulid(),
@@ -128,16 +159,69 @@ export class AccountsService {
       prefix: generated.prefix,
       lastUsedAt: null,
       revokedAt: null,
+      readOnly: options.readOnly ?? false,
+      expiresAt,
     });
     await this.keys.insert(key);
     return { key, apiKey: generated.key };
   }
 
+  /** Every key of the account, revoked ones included, newest first (the dashboard). */
   listApiKeys(accountId: string): Promise<AccountApiKey[]> {
     return this.keys.find({
       where: { accountId },
-      order: { createdAt: 'DESC' },
+      order: { createdAt: 'DESC', id: 'DESC' },
     });
+  }
+
+  /** The keys that are not revoked (expired ones included), newest first (the API). */
+  listActiveApiKeys(accountId: string): Promise<AccountApiKey[]> {
+    return this.keys.find({
+      where: { accountId, revokedAt: IsNull() },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+  }
+
+  /** When the key `keyId` expires, or null if never (or no such key). */
+  async expiryOf(keyId: string): Promise<Date | null> {
+    const key = await this.keys.findOne({
+      where: { id: keyId },
+      select: { id: true, expiresAt: true },
+    });
+    return key?.expiresAt ?? null;
+  }
+
+  /** The one place an account key becomes what the API shows. */
+  describeKey(key: AccountApiKey): AccountKeyResponseDto {
+    return {
+      id: key.id,
+      name: key.name,
+      prefix: key.prefix,
+      createdAt: key.createdAt.toISOString(),
+      lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+      readOnly: Boolean(key.readOnly),
+      expiresAt: key.expiresAt?.toISOString() ?? null,
+    };
+  }
+
+  /** `POST /api/v1/account/keys` for the account key `creatorKeyId`. */
+  async createApiKeyFor(
+    accountId: string,
+    creatorKeyId: string,
+    input: CreateAccountKeyDto,
+  ): Promise<CreatedAccountKeyResponseDto> {
+    let expiresAt: Date | null = null;
+    if (typeof input.expiresAt === 'string') {
+      const parsed = parseExpiry(input.expiresAt);
+      if (!parsed) throw new ValidationFailedException([EXPIRES_AT_FORMAT]);
+      expiresAt = parsed;
+    }
+    const { key, apiKey } = await this.createApiKey(accountId, input.name, {
+      readOnly: input.readOnly ?? false,
+      expiresAt,
+      limit: await this.expiryOf(creatorKeyId),
+    });
+    return Object.assign(this.describeKey(key), { apiKey });
   }
 
   async revokeApiKey(accountId: string, keyId: string): Promise<void> {
@@ -145,6 +229,6 @@ export class AccountsService {
       { id: keyId, accountId, revokedAt: IsNull() },
       { revokedAt: new Date() },
     );
-    if (!result.affected) throw new NotFoundException('API key not found');
+    if (!result.affected) throw new NotFoundException(ACCOUNT_KEY_NOT_FOUND);
   }
 }

@@ -14,20 +14,32 @@ import {
   API_KEY_HEADER_SCHEME,
   API_KEY_QUERY_SCHEME,
 } from '../common/swagger.js';
-import { ApiKeyGuard } from './api-key.guard.js';
+import { AccountKeyGuard, ApiKeyGuard } from './api-key.guard.js';
 import {
   PRINCIPAL,
   type ApiPrincipal,
   type RequestWithPrincipal,
 } from './principal.js';
 
+export interface ApiKeyAuthOptions {
+  /**
+   * Only an account key may call (not a form key, which reaches one form): for what
+   * concerns the whole account, such as its keys and erasure.
+   */
+  accountKeyOnly?: boolean;
+}
+
 /**
  * Marks a controller or route as API-key protected: the guard, the OpenAPI security
  * requirement (header or query) and the 401/403 responses, declared once together.
  */
-export function ApiKeyAuth(): ClassDecorator & MethodDecorator {
+export function ApiKeyAuth(
+  options: ApiKeyAuthOptions = {},
+): ClassDecorator & MethodDecorator {
   return applyDecorators(
-    UseGuards(ApiKeyGuard),
+    options.accountKeyOnly
+      ? UseGuards(ApiKeyGuard, AccountKeyGuard)
+      : UseGuards(ApiKeyGuard),
     ApiSecurity(API_KEY_HEADER_SCHEME),
     ApiSecurity(API_KEY_QUERY_SCHEME),
     ApiUnauthorizedResponse({
@@ -40,7 +52,9 @@ export function ApiKeyAuth(): ClassDecorator & MethodDecorator {
     }),
     ApiForbiddenResponse({
       type: ErrorDto,
-      description: 'The API key is not valid.',
+      description: options.accountKeyOnly
+        ? 'The API key is not valid, has expired, is read-only and the request is not a read, or is a form key (this route needs an account key).'
+        : 'The API key is not valid, has expired, or is read-only and the request is not a read.',
       example: { error: 'Invalid API key' },
     }),
   );

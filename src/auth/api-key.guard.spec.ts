@@ -3,6 +3,7 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import type { ApiKeyService } from './api-key.service.js';
 import {
   API_KEY_INVALID,
+  API_KEY_READ_ONLY,
   API_KEY_REQUIRED,
   ApiKeyGuard,
   extractApiKey,
@@ -72,6 +73,28 @@ describe('ApiKeyGuard', () => {
     const request: FakeRequest = { headers: {}, query: { apiKey: FORM_KEY } };
     await expect(run(request)).resolves.toBe(true);
     expect(request[PRINCIPAL]).toEqual(PRINCIPAL_OF_KEY);
+  });
+
+  it('answers 403 to a read-only key on anything but a read, and lets it read', async () => {
+    const readOnly: ApiPrincipal = {
+      kind: 'account',
+      accountId: 'account-1',
+      keyId: 'key-1',
+      readOnly: true,
+    };
+    const guard = new ApiKeyGuard({
+      authenticate: async () => readOnly,
+    } as unknown as ApiKeyService);
+    const run = (method: string) => {
+      const request = { method, headers: { 'x-api-key': 'fga_ro' } };
+      return guard.canActivate(new ExecutionContextHost([request, {}]));
+    };
+    await expect(run('GET')).resolves.toBe(true);
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      const attempt = run(method);
+      await expect(attempt).rejects.toBeInstanceOf(ForbiddenException);
+      await expect(attempt).rejects.toThrow(API_KEY_READ_ONLY);
+    }
   });
 
   it('does not attach a principal when it refuses', async () => {

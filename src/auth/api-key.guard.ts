@@ -7,11 +7,20 @@ import {
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyService } from './api-key.service.js';
-import { PRINCIPAL, type RequestWithPrincipal } from './principal.js';
+import {
+  PRINCIPAL,
+  refusesMethod,
+  type RequestWithPrincipal,
+} from './principal.js';
 
 export const API_KEY_REQUIRED =
   'API key required: send it in the x-api-key header or the apiKey query parameter';
 export const API_KEY_INVALID = 'Invalid API key';
+export const API_KEY_EXPIRED = 'API key expired';
+export const ACCOUNT_KEY_REQUIRED =
+  'This route needs an account key (fga_…): a form key reaches only its own form';
+export const API_KEY_READ_ONLY =
+  'This API key is read-only: it may only read (GET requests)';
 
 /** First non-empty string of a header or query value that may have been repeated. */
 function firstValue(value: unknown): string | undefined {
@@ -28,7 +37,10 @@ export function extractApiKey(
   return firstValue(request.headers['x-api-key']) ?? firstValue(query.apiKey);
 }
 
-/** 401 without a key, 403 with a key that matches nothing; else attaches the principal. */
+/**
+ * 401 without a key, 403 with a key that matches nothing (or has expired, or is read-only
+ * and the request would change something); else attaches the principal.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(private readonly keys: ApiKeyService) {}
@@ -41,7 +53,24 @@ export class ApiKeyGuard implements CanActivate {
     if (key === undefined) throw new UnauthorizedException(API_KEY_REQUIRED);
     const principal = await this.keys.authenticate(key);
     if (!principal) throw new ForbiddenException(API_KEY_INVALID);
+    if (refusesMethod(principal, request.method)) {
+      throw new ForbiddenException(API_KEY_READ_ONLY);
+    }
     request[PRINCIPAL] = principal;
+    return true;
+  }
+}
+
+/** After ApiKeyGuard: 403 unless the key is an account key (or the owner's session). */
+@Injectable()
+export class AccountKeyGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const principal = context.switchToHttp().getRequest<RequestWithPrincipal>()[
+      PRINCIPAL
+    ];
+    if (principal?.kind === 'form' || !principal) {
+      throw new ForbiddenException(ACCOUNT_KEY_REQUIRED);
+    }
     return true;
   }
 }

@@ -1,5 +1,5 @@
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
-import { ApiKeyGuard } from './api-key.guard.js';
+import { AccountKeyGuard, ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyService } from './api-key.service.js';
 import { SecretBox } from './secret-box.js';
 
@@ -17,8 +17,8 @@ export class AuthModule {
       module: AuthModule,
       global: true,
       imports: keyOwners,
-      providers: [ApiKeyService, ApiKeyGuard, SecretBox],
-      exports: [ApiKeyService, ApiKeyGuard, SecretBox],
+      providers: [ApiKeyService, ApiKeyGuard, AccountKeyGuard, SecretBox],
+      exports: [ApiKeyService, ApiKeyGuard, AccountKeyGuard, SecretBox],
     };
   }
 }

@@ -4,7 +4,7 @@
  */
 export type ApiPrincipal =
   | { kind: 'form'; accountId: string; formId: string }
-  | { kind: 'account'; accountId: string; keyId: string }
+  | { kind: 'account'; accountId: string; keyId: string; readOnly: boolean }
   | { kind: 'owner'; accountId: string };
 
 export const PRINCIPAL = Symbol('formgate.principal');
@@ -25,4 +25,19 @@ export function confinedToForm(principal: ApiPrincipal): string | undefined {
     default:
       return principal satisfies never;
   }
+}
+
+/** Methods that only read: all a read-only key may use. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/** true when the principal may not make a request with this method (a read-only key). */
+export function refusesMethod(
+  principal: ApiPrincipal,
+  method: string,
+): boolean {
+  return (
+    principal.kind === 'account' &&
+    principal.readOnly &&
+    !READ_METHODS.has(method.toUpperCase())
+  );
 }

@@ -2,12 +2,14 @@
 // parsing and the messages can be tested directly.
 import { parseArgs } from 'node:util';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import { parseExpiry } from '../accounts/key-expiry.js';
 
 export const USAGE = `Usage:
   npm run cli -- accounts:create --email <email> (--password <password> | --password-stdin)
       Creates an account and its first account API key.
-  npm run cli -- keys:create --email <email> --name <key name>
-      Creates another account API key for an existing account.
+  npm run cli -- keys:create --email <email> --name <key name> [--read-only] [--expires-at <ISO date>]
+      Creates another account API key for an existing account. --read-only: it may only
+      read (GET). --expires-at: refused from then on (e.g. 2026-12-31 or 2026-12-31T18:00:00Z).
 
 Each command prints one JSON object as its last line on stdout, e.g.
   {"accountId":"01J…","email":"owner@example.com","apiKey":"fga_…"}
@@ -30,7 +32,13 @@ export type Command =
       password?: string;
       passwordFromStdin: boolean;
     }
-  | { name: 'keys:create'; email: string; keyName: string };
+  | {
+      name: 'keys:create';
+      email: string;
+      keyName: string;
+      readOnly: boolean;
+      expiresAt?: Date;
+    };
 
 function required(value: string | undefined, option: string): string {
   if (value === undefined || value.trim() === '') {
@@ -57,7 +65,7 @@ export function parseCommand(argv: string[]): Command {
   }
   const allowed: Record<string, string[]> = {
     'accounts:create': ['email', 'password', 'password-stdin'],
-    'keys:create': ['email', 'name'],
+    'keys:create': ['email', 'name', 'read-only', 'expires-at'],
   };
   if (!Object.hasOwn(allowed, name))
     throw new UsageError(`unknown command "${name}"`);
@@ -68,10 +76,21 @@ export function parseCommand(argv: string[]): Command {
     throw new UsageError(`--${misplaced} does not apply to ${name}`);
   }
   if (name === 'keys:create') {
+    let expiresAt: Date | undefined;
+    if (values['expires-at'] !== undefined) {
+      expiresAt = parseExpiry(values['expires-at']);
+      if (!expiresAt) {
+        throw new UsageError(
+          '--expires-at must be an ISO 8601 date, or a date and time with its time zone (e.g. 2026-12-31T23:59:59Z)',
+        );
+      }
+    }
     return {
       name,
       email: required(values.email, 'email'),
       keyName: required(values.name, 'name'),
+      readOnly: values['read-only'] === true,
+      ...(expiresAt ? { expiresAt } : {}),
     };
   }
   const passwordFromStdin = values['password-stdin'] === true;
@@ -96,6 +115,8 @@ function parse(argv: string[]) {
       password: { type: 'string' },
       'password-stdin': { type: 'boolean' },
       name: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      'expires-at': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -139,12 +160,18 @@ export async function runCommand(
     throw new CommandError(`no account with the email ${command.email.trim()}`);
   }
   const { key, apiKey } = await accounts
-    .createApiKey(account.id, command.keyName)
+    .createApiKey(account.id, command.keyName, {
+      readOnly: command.readOnly,
+      expiresAt: command.expiresAt ?? null,
+    })
     .catch(refusal);
   return {
     accountId: account.id,
     email: account.email,
     apiKey,
     name: key.name,
+    // Only when asked for, so the answer of a plain key stays as it was.
+    ...(key.readOnly ? { readOnly: 'true' } : {}),
+    ...(key.expiresAt ? { expiresAt: key.expiresAt.toISOString() } : {}),
   };
 }

@@ -42,6 +42,16 @@ export function flattenValidationErrors(
   return messages;
 }
 
+const BODY_MAY_BE_ABSENT = Symbol('formgate:body-may-be-absent');
+
+/**
+ * Marks a body DTO whose properties are all optional: a request sent without any body
+ * is then read as `{}` rather than refused.
+ */
+export function BodyMayBeAbsent(): ClassDecorator {
+  return (target) => Reflect.defineMetadata(BODY_MAY_BE_ABSENT, true, target);
+}
+
 /** whitelist + forbidNonWhitelisted + transform, answering `{error, errors}`. */
 @Injectable()
 export class AppValidationPipe extends ValidationPipe {
@@ -65,6 +75,13 @@ export class AppValidationPipe extends ValidationPipe {
     // Only bodies bound to a DTO class: raw bodies (the public submit route) are checked by
     // their own handler, after its 404 for an unknown form.
     if (metadata.type === 'body' && this.toValidate(metadata)) {
+      if (
+        value === undefined &&
+        metadata.metatype &&
+        Reflect.getMetadata(BODY_MAY_BE_ABSENT, metadata.metatype) === true
+      ) {
+        value = {};
+      }
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         throw new ValidationFailedException(['body must be a JSON object']);
       }

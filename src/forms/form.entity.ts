@@ -75,6 +75,27 @@ export class Form {
   @Column({ type: 'varchar', length: 16 })
   apiKeyPrefix: string;
 
+  /** When the current key was last used (recorded at most once a minute), or null. */
+  @TimestampColumn({ nullable: true })
+  apiKeyLastUsedAt: Date | null;
+
+  /**
+   * After a rotation with a grace period, the replaced key's hash: it keeps matching
+   * until previousApiKeyExpiresAt, so clients can move over without downtime.
+   */
+  @Index('IDX_form_previous_api_key_hash')
+  @Column({ type: 'varchar', length: 64, nullable: true, select: false })
+  previousApiKeyHash: string | null;
+
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  previousApiKeyPrefix: string | null;
+
+  @TimestampColumn({ nullable: true })
+  previousApiKeyExpiresAt: Date | null;
+
+  @TimestampColumn({ nullable: true })
+  previousApiKeyLastUsedAt: Date | null;
+
   /**
    * How many posts the honeypot turned away since the form was created. Only the count is
    * kept: a trapped post is never stored. Written by the submit path's commit queue.

@@ -6,6 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import { recordKeyUse } from '../auth/key-use.js';
 import type { FieldDefinition } from './form.entity.js';
 import { Form } from './form.entity.js';
 
@@ -60,6 +61,26 @@ export type FormChanges = Partial<
   >
 > & { fields?: FieldDefinition[] };
 
+/** The columns a key rotation writes. */
+export type KeyChanges = Pick<
+  Form,
+  | 'apiKeyHash'
+  | 'apiKeyEncrypted'
+  | 'apiKeyPrefix'
+  | 'apiKeyLastUsedAt'
+  | 'previousApiKeyHash'
+  | 'previousApiKeyPrefix'
+  | 'previousApiKeyExpiresAt'
+  | 'previousApiKeyLastUsedAt'
+  | 'updatedAt'
+>;
+
+/** A form's current key, as a rotation reads it. */
+export type CurrentKey = Pick<
+  Form,
+  'id' | 'apiKeyHash' | 'apiKeyPrefix' | 'apiKeyLastUsedAt'
+>;
+
 @Injectable()
 export class FormRepository {
   constructor(
@@ -111,11 +132,68 @@ export class FormRepository {
   /** The form whose key has this hash (the key guard's lookup). */
   findByKeyHash(
     apiKeyHash: string,
-  ): Promise<Pick<Form, 'id' | 'accountId'> | null> {
+  ): Promise<Pick<Form, 'id' | 'accountId' | 'apiKeyLastUsedAt'> | null> {
     return this.forms.findOne({
       where: { apiKeyHash },
-      select: { id: true, accountId: true },
+      select: { id: true, accountId: true, apiKeyLastUsedAt: true },
     });
+  }
+
+  /** The form whose previous key (still in grace, or not) has this hash. */
+  findByPreviousKeyHash(
+    previousApiKeyHash: string,
+  ): Promise<Pick<
+    Form,
+    'id' | 'accountId' | 'previousApiKeyExpiresAt' | 'previousApiKeyLastUsedAt'
+  > | null> {
+    return this.forms.findOne({
+      where: { previousApiKeyHash },
+      select: {
+        id: true,
+        accountId: true,
+        previousApiKeyExpiresAt: true,
+        previousApiKeyLastUsedAt: true,
+      },
+    });
+  }
+
+  /** Marks the form's current or previous key used at `now` (at most once a minute). */
+  markKeyUsed(
+    id: string,
+    which: 'apiKeyLastUsedAt' | 'previousApiKeyLastUsedAt',
+    now: Date,
+  ): Promise<boolean> {
+    return recordKeyUse(this.forms, id, which, now);
+  }
+
+  /** The form's current key, when the form belongs to the account. */
+  currentKey(id: string, accountId: string): Promise<CurrentKey | null> {
+    return this.forms.findOne({
+      where: { id, accountId },
+      select: {
+        id: true,
+        apiKeyHash: true,
+        apiKeyPrefix: true,
+        apiKeyLastUsedAt: true,
+      },
+    });
+  }
+
+  /**
+   * Writes a rotation, only while the form's key is still `expectedHash` (so two
+   * rotations at once never keep a key the other replaced); false otherwise.
+   */
+  async replaceKey(
+    id: string,
+    accountId: string,
+    expectedHash: string,
+    changes: KeyChanges,
+  ): Promise<boolean> {
+    const result = await this.forms.update(
+      { id, accountId, apiKeyHash: expectedHash },
+      changes,
+    );
+    return Boolean(result.affected);
   }
 
   /** The encrypted copy of the form's key, when the form belongs to the account. */

@@ -22,6 +22,7 @@ import {
   FormResponseDto,
 } from './dto/form-response.dto.js';
 import { PatchFormDto } from './dto/patch-form.dto.js';
+import { RegenerateKeyDto } from './dto/regenerate-key.dto.js';
 import { UpdateFormDto } from './dto/update-form.dto.js';
 import { FormsService } from './forms.service.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
@@ -96,7 +97,10 @@ export class FormsController {
   @RegenerateFormKeyDocs()
   async regenerateKey(
     @AccessibleForm() form: Form,
+    @Body() body: RegenerateKeyDto,
   ): Promise<ApiKeyResponseDto> {
-    return { apiKey: await this.forms.regenerateFormKey(form) };
+    return {
+      apiKey: await this.forms.regenerateFormKey(form, body.graceSeconds ?? 0),
+    };
   }
 }

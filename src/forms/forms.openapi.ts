@@ -20,6 +20,7 @@ import {
   FormResponseDto,
 } from './dto/form-response.dto.js';
 import { PatchFormDto } from './dto/patch-form.dto.js';
+import { RegenerateKeyDto } from './dto/regenerate-key.dto.js';
 import { UpdateFormDto } from './dto/update-form.dto.js';
 import { tooManyFormsMessage } from './forms.service.js';
 import {
@@ -119,9 +120,22 @@ export const RegenerateFormKeyDocs = (): MethodDecorator =>
     ApiOperation({
       summary: "Regenerate a form's API key",
       description:
-        'Issues a new key for the form. The old key is refused (403) from this moment on: put the new one into every client.',
+        'Issues a new key for the form. Without a body (or with `graceSeconds` 0) the old key is refused (403) from this moment on: put the new one into every client. With `graceSeconds` the old key keeps working that long on every instance (the form shows it as `previousApiKey`), so clients can move over without downtime; a key still in grace from an earlier rotation stops working at once.',
     }),
     ApiParam(FORM_ID_PARAM),
+    ApiBody({ type: RegenerateKeyDto, required: false }),
     ApiOkResponse({ type: ApiKeyResponseDto }),
+    ApiBadRequestResponse({
+      ...INVALID_BODY,
+      example: {
+        error: 'Validation failed',
+        errors: ['graceSeconds must be 0 to 604800'],
+      },
+    }),
     ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE),
+    ApiConflictResponse({
+      type: ErrorDto,
+      description:
+        'Other rotations of the same key kept winning the race: try again.',
+    }),
   );

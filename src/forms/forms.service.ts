@@ -8,7 +8,10 @@ import { generateApiKey, generateFormId } from '../auth/api-keys.js';
 import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { AppConfig } from '../config/app-config.js';
-import type { FormResponseDto } from './dto/form-response.dto.js';
+import type {
+  FormResponseDto,
+  PreviousApiKeyDto,
+} from './dto/form-response.dto.js';
 import { FormChangesService } from './form-changes.service.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
@@ -64,6 +67,19 @@ export function storedFields(
     : fields;
 }
 
+/** The replaced key still accepted after a rotation with grace, or null. */
+function previousKeyOf(form: Form): PreviousApiKeyDto | null {
+  const expiresAt = form.previousApiKeyExpiresAt;
+  if (!form.previousApiKeyPrefix || !expiresAt || expiresAt <= new Date()) {
+    return null;
+  }
+  return {
+    prefix: form.previousApiKeyPrefix,
+    expiresAt: expiresAt.toISOString(),
+    lastUsedAt: form.previousApiKeyLastUsedAt?.toISOString() ?? null,
+  };
+}
+
 @Injectable()
 export class FormsService {
   constructor(
@@ -112,6 +128,8 @@ export class FormsService {
         ]),
       ),
       apiKeyPrefix: form.apiKeyPrefix,
+      apiKeyLastUsedAt: form.apiKeyLastUsedAt?.toISOString() ?? null,
+      previousApiKey: previousKeyOf(form),
       createdAt: form.createdAt.toISOString(),
       updatedAt: form.updatedAt.toISOString(),
     };
@@ -241,21 +259,65 @@ export class FormsService {
     if (!deleted) throw new NotFoundException(FORM_NOT_FOUND);
   }
 
-  /** Replaces the form's key; the old one stops matching at once (lookups are by hash). */
-  async regenerateKey(principal: ApiPrincipal, id: string): Promise<string> {
-    return this.regenerateFormKey(await this.findAccessible(principal, id));
+  /** regenerateFormKey for the form `id` as the principal reaches it. */
+  async regenerateKey(
+    principal: ApiPrincipal,
+    id: string,
+    graceSeconds = 0,
+  ): Promise<string> {
+    return this.regenerateFormKey(
+      await this.findAccessible(principal, id),
+      graceSeconds,
+    );
   }
 
-  async regenerateFormKey(form: Form): Promise<string> {
+  /**
+   * Replaces the form's key. With no grace the old key stops matching at once (lookups
+   * are by hash); with `graceSeconds` it keeps matching that long as the form's previous
+   * key (a key still in grace from an earlier rotation is dropped).
+   */
+  async regenerateFormKey(form: Form, graceSeconds = 0): Promise<string> {
     const key = generateApiKey('form');
-    const updated = await this.forms.update(form.id, form.accountId, {
-      apiKeyHash: key.hash,
-      apiKeyEncrypted: this.secretBox.encrypt(key.key),
-      apiKeyPrefix: key.prefix,
-      updatedAt: new Date(),
-    });
-    if (!updated) throw new NotFoundException(FORM_NOT_FOUND);
-    return key.key;
+    // Two rotations at once: each swaps only the key it read, so neither keeps a key
+    // that the other has already replaced.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const current = await this.forms.currentKey(form.id, form.accountId);
+      if (!current) throw new NotFoundException(FORM_NOT_FOUND);
+      const now = new Date();
+      const previous =
+        graceSeconds > 0
+          ? {
+              previousApiKeyHash: current.apiKeyHash,
+              previousApiKeyPrefix: current.apiKeyPrefix,
+              previousApiKeyExpiresAt: new Date(
+                now.getTime() + graceSeconds * 1000,
+              ),
+              previousApiKeyLastUsedAt: current.apiKeyLastUsedAt,
+            }
+          : {
+              previousApiKeyHash: null,
+              previousApiKeyPrefix: null,
+              previousApiKeyExpiresAt: null,
+              previousApiKeyLastUsedAt: null,
+            };
+      const replaced = await this.forms.replaceKey(
+        form.id,
+        form.accountId,
+        current.apiKeyHash,
+        {
+          apiKeyHash: key.hash,
+          apiKeyEncrypted: this.secretBox.encrypt(key.key),
+          apiKeyPrefix: key.prefix,
+          apiKeyLastUsedAt: null,
+          ...previous,
+          updatedAt: now,
+        },
+      );
+      if (replaced) return key.key;
+    }
+    throw new ConflictException(
+      'The key was being rotated by another request at the same time: try again',
+    );
   }
 
   /** The form's current key in clear, for its owner's dashboard page. */

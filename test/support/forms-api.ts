@@ -15,6 +15,8 @@ export const FORM_KEYS = [
   'notifyEmails',
   'notifyEmailStatus',
   'apiKeyPrefix',
+  'apiKeyLastUsedAt',
+  'previousApiKey',
   'createdAt',
   'updatedAt',
 ];

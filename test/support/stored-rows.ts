@@ -87,3 +87,14 @@ export async function storedSessionTokenHashes(t: TestApp): Promise<string[]> {
   );
   return rows.map((row) => row.tokenHash);
 }
+
+/** A time as a statement parameter both drivers take: "YYYY-MM-DD HH:MM:SS.mmm" in UTC. */
+export function sqlTime(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}
+
+/** A stored time as a Date (MySQL/MariaDB hand back a Date, SQLite its UTC text), or null. */
+export function storedTime(value: Date | string | null): Date | null {
+  if (value === null || value instanceof Date) return value;
+  return new Date(`${value.replace(' ', 'T')}Z`);
+}

@@ -19,7 +19,7 @@ import {
 import { passwordProblems } from '../../accounts/password.js';
 import { ValidationFailedException } from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
-import { textOf } from '../form-body.js';
+import { isChecked, textOf } from '../form-body.js';
 import {
   Dashboard,
   setSessionCookie,
@@ -39,9 +39,20 @@ const NOTICES: Record<string, string> = {
     'Your password was changed. Every other session of your account was logged out.',
 };
 
+/** The "Expires" choices of a new key: days from now, or never. */
+export const KEY_EXPIRY_CHOICES = [
+  { value: 'never', label: 'Never', days: 0 },
+  { value: '7', label: 'In 7 days', days: 7 },
+  { value: '30', label: 'In 30 days', days: 30 },
+  { value: '90', label: 'In 90 days', days: 90 },
+  { value: '365', label: 'In a year', days: 365 },
+] as const;
+
 interface AccountState {
-  newKey?: { name: string; apiKey: string };
+  newKey?: { name: string; apiKey: string; readOnly: boolean };
   keyName?: string;
+  expiresIn?: string;
+  readOnly?: boolean;
   errors?: PageErrors;
   notice?: string;
 }
@@ -77,20 +88,42 @@ export class DashboardAccountController {
     @Body() body: unknown,
   ) {
     const keyName = textOf(body, 'keyName');
+    const readOnly = isChecked(body, 'readOnly');
+    const expiresIn = textOf(body, 'expiresIn') || 'never';
+    const choice = KEY_EXPIRY_CHOICES.find((c) => c.value === expiresIn);
+    if (!choice) {
+      const errors = new PageErrors();
+      errors.add('Choose when the key expires', 'expiresIn');
+      return this.page(context, reply, 400, { keyName, readOnly, errors });
+    }
     let created: CreatedAccountKey;
     try {
-      created = await this.accounts.createApiKey(context.owner.id, keyName);
+      created = await this.accounts.createApiKey(context.owner.id, keyName, {
+        readOnly,
+        expiresAt: choice.days
+          ? new Date(Date.now() + choice.days * 86_400_000)
+          : null,
+      });
     } catch (error) {
       if (!(error instanceof ValidationFailedException)) throw error;
       const errors = new PageErrors();
       error.errors.forEach((message) =>
         errors.add(sentence(message.replace(/^name\b/, 'key name')), 'keyName'),
       );
-      return this.page(context, reply, 400, { keyName, errors });
+      return this.page(context, reply, 400, {
+        keyName,
+        readOnly,
+        expiresIn,
+        errors,
+      });
     }
     // Shown in this response only: the key is stored as a hash.
     return this.page(context, reply, 201, {
-      newKey: { name: created.key.name, apiKey: created.apiKey },
+      newKey: {
+        name: created.key.name,
+        apiKey: created.apiKey,
+        readOnly: created.key.readOnly,
+      },
     });
   }
 
@@ -158,6 +191,12 @@ export class DashboardAccountController {
     state: AccountState,
   ) {
     const keys = await this.accounts.listApiKeys(context.owner.id);
-    return reply.status(status).view('account', { keys, ...state });
+    return reply.status(status).view('account', {
+      keys,
+      now: new Date(),
+      expiryChoices: KEY_EXPIRY_CHOICES,
+      expiresIn: 'never',
+      ...state,
+    });
   }
 }

@@ -43,6 +43,9 @@ import {
   type SettingsPageState,
 } from './form-settings-page.builder.js';
 
+/** How long the dashboard's "Rotate with 24 h overlap" keeps the old key valid. */
+export const ROTATION_OVERLAP_SECONDS = 24 * 3600;
+
 /** A form's settings: name and fields, domain verification, key regeneration, deletion. */
 @ApiExcludeController()
 @WithDeadline()
@@ -252,14 +255,23 @@ export class DashboardFormSettingsController {
     return reply.view('form-regenerate', { form });
   }
 
+  /** Regenerate (the old key refused at once) or, with `overlap=24h`, rotate. */
   @Post('regenerate-key')
   async regenerate(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @Param('formId') formId: string,
+    @Body() body: unknown,
   ) {
-    await this.forms.regenerateKey(ownerPrincipal(context), formId);
-    return redirectToForm(reply, formId, { done: 'key-regenerated' });
+    const overlap = textOf(body, 'overlap') === '24h';
+    await this.forms.regenerateKey(
+      ownerPrincipal(context),
+      formId,
+      overlap ? ROTATION_OVERLAP_SECONDS : 0,
+    );
+    return redirectToForm(reply, formId, {
+      done: overlap ? 'key-rotated' : 'key-regenerated',
+    });
   }
 
   @Get('delete')

@@ -28,6 +28,8 @@ export const NOTICES: Record<string, string> = {
   deleted: 'The form and all its submissions were deleted.',
   'key-regenerated':
     'A new API key was generated. The old key no longer works: update every client that used it.',
+  'key-rotated':
+    'A new API key was generated. The old key keeps working for 24 hours: move every client to the new key before then.',
   'submission-deleted': 'The submission was deleted.',
 };
 
@@ -150,7 +152,7 @@ export class FormPageBuilder {
         chart: dailyChart(days),
         honeypotHits: entity.honeypotHits,
         warning,
-        revealKey: done === 'key-regenerated',
+        revealKey: done === 'key-regenerated' || done === 'key-rotated',
         notice: noticeOf(done, query),
       },
     };

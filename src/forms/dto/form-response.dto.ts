@@ -3,6 +3,33 @@ import { FieldDefinitionDto } from './field-definition.dto.js';
 
 const EXAMPLE_FORM_ID = 'q3Jv0cXh9S2mB7dLwEo4Tg';
 
+/** A form's replaced key while it is still accepted. */
+export class PreviousApiKeyDto {
+  @ApiProperty({
+    description: 'The first characters of the replaced key.',
+    example: 'fgk_Q7m2Lp0v',
+  })
+  prefix: string;
+
+  @ApiProperty({
+    description: 'From this moment on the replaced key is refused (403).',
+    type: String,
+    format: 'date-time',
+    example: '2025-11-22T10:15:30.123Z',
+  })
+  expiresAt: string;
+
+  @ApiProperty({
+    description:
+      'When the replaced key was last used (recorded at most once a minute), or null: tells whether clients still use it.',
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2025-11-21T11:02:00.000Z',
+  })
+  lastUsedAt: string | null;
+}
+
 /** A form as the API shows it: never the key hash or its encrypted copy. */
 export class FormResponseDto {
   @ApiProperty({
@@ -72,6 +99,24 @@ export class FormResponseDto {
   apiKeyPrefix: string;
 
   @ApiProperty({
+    description:
+      'When the current key was last used on the API (recorded at most once a minute), or null if never.',
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2025-11-21T10:15:30.123Z',
+  })
+  apiKeyLastUsedAt: string | null;
+
+  @ApiProperty({
+    description:
+      'After a rotation with `graceSeconds`, the replaced key that is still accepted until `expiresAt`; null otherwise.',
+    type: () => PreviousApiKeyDto,
+    nullable: true,
+  })
+  previousApiKey: PreviousApiKeyDto | null;
+
+  @ApiProperty({
     type: String,
     format: 'date-time',
     example: '2025-11-21T10:15:30.123Z',
@@ -112,7 +157,7 @@ export class FormListResponseDto {
 export class ApiKeyResponseDto {
   @ApiProperty({
     description:
-      'The new API key of the form; the previous key no longer works.',
+      'The new API key of the form. The previous key no longer works, unless `graceSeconds` kept it valid for a while (see `previousApiKey` of the form).',
     example: 'fgk_Zx81Qa0dW3n9uVt2kLmC5pYbR7sE1hJ4oFgD6iXzA0c',
   })
   apiKey: string;

@@ -1,0 +1,64 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
+import type { ApiPrincipal } from '../auth/principal.js';
+import { WithDeadline } from '../common/deadline.interceptor.js';
+import {
+  CreateAccountKeyDocs,
+  ListAccountKeysDocs,
+  RevokeAccountKeyDocs,
+} from './account-keys.openapi.js';
+import { AccountsService } from './accounts.service.js';
+import {
+  AccountKeyListResponseDto,
+  CreatedAccountKeyResponseDto,
+} from './dto/account-key-response.dto.js';
+import { CreateAccountKeyDto } from './dto/create-account-key.dto.js';
+
+/** An account's API keys, managed with an account key (never a form key). */
+@ApiTags('account keys')
+@ApiKeyAuth({ accountKeyOnly: true })
+@WithDeadline()
+@Controller('api/v1/account/keys')
+export class AccountKeysController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @Get()
+  @ListAccountKeysDocs()
+  async list(
+    @Principal() principal: ApiPrincipal,
+  ): Promise<AccountKeyListResponseDto> {
+    const keys = await this.accounts.listActiveApiKeys(principal.accountId);
+    return { data: keys.map((key) => this.accounts.describeKey(key)) };
+  }
+
+  @Post()
+  @HttpCode(HttpStatus.CREATED)
+  @CreateAccountKeyDocs()
+  create(
+    @Principal() principal: ApiPrincipal,
+    @Body() body: CreateAccountKeyDto,
+  ): Promise<CreatedAccountKeyResponseDto> {
+    const creator = principal.kind === 'account' ? principal.keyId : '';
+    return this.accounts.createApiKeyFor(principal.accountId, creator, body);
+  }
+
+  @Delete(':keyId')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @RevokeAccountKeyDocs()
+  revoke(
+    @Principal() principal: ApiPrincipal,
+    @Param('keyId') keyId: string,
+  ): Promise<void> {
+    return this.accounts.revokeApiKey(principal.accountId, keyId);
+  }
+}
