@@ -5,6 +5,7 @@ import { FormRedirect1764000000000 } from './1764000000000-FormRedirect.js';
 import { Notifications1764100000000 } from './1764100000000-Notifications.js';
 import { EmailRecipients1764200000000 } from './1764200000000-EmailRecipients.js';
 import { KeyLifecycle1764700000000 } from './1764700000000-KeyLifecycle.js';
+import { DeliverySubmissionIndex1764710000000 } from './1764710000000-DeliverySubmissionIndex.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Notifications1764100000000,
   EmailRecipients1764200000000,
   KeyLifecycle1764700000000,
+  DeliverySubmissionIndex1764710000000,
 ];

@@ -9,10 +9,12 @@ import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { ErasureModule } from './erasure/erasure.module.js';
 import { DomainVerificationModule } from './domain-verification/domain-verification.module.js';
 import { FormsModule } from './forms/forms.module.js';
 import { HealthModule } from './health/health.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
+import { SubmissionDeletionModule } from './submissions/submission-deletion.module.js';
 import { SubmissionsModule } from './submissions/submissions.module.js';
 import { SubmitModule } from './submit/submit.module.js';
 import { SweepsModule } from './sweeps/sweeps.module.js';
@@ -31,9 +33,11 @@ export class AppModule {
         AccountKeysModule,
         FormsModule,
         SubmitModule,
+        SubmissionDeletionModule,
         SubmissionsModule,
         DomainVerificationModule,
         NotificationsModule,
+        ErasureModule,
         DashboardModule,
         HealthModule,
       ],

@@ -20,6 +20,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { DomainVerificationCoreModule } from './domain-verification/domain-verification-core.module.js';
 import { FormsModule } from './forms/forms.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
+import { SubmissionDeletionModule } from './submissions/submission-deletion.module.js';
 import { SweepsModule } from './sweeps/sweeps.module.js';
 
 @Module({})
@@ -35,6 +36,8 @@ class WorkerModule {
         AuthModule.forRoot([FormsModule, AccountsModule]),
         // FormsService (which the notifications use) shows its warning from here.
         DomainVerificationCoreModule,
+        // The deletion path the notifications register their deliveries with.
+        SubmissionDeletionModule,
         NotificationsModule,
       ],
     };

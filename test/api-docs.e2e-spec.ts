@@ -19,6 +19,8 @@ interface Parameter {
 interface Operation {
   operationId: string;
   parameters?: Parameter[];
+  /** Set on the routes only an account key may call. */
+  'x-account-key-only'?: boolean;
 }
 
 type Document = { paths: Record<string, Record<string, Operation>> };
@@ -40,13 +42,15 @@ describe('API docs: Try it out (e2e)', () => {
   let t: TestApp;
   let document: Document;
   let form: TestForm;
+  let accountKey: string;
   let submissionIds: string[];
   let webhookId: string;
 
   beforeAll(async () => {
     t = await createTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
     document = (await request<Document>(`${t.url}/docs-json`)).body;
-    const { account } = await createAccount(t);
+    const { account, apiKey } = await createAccount(t);
+    accountKey = apiKey;
     form = await createForm(t, account.id);
     // Submissions now and long ago: no example date range may hide either.
     const rows = await insertSubmissions(t, form.form.id, [
@@ -128,11 +132,26 @@ describe('API docs: Try it out (e2e)', () => {
             parameter.name,
             typeof value === 'string' ? value : JSON.stringify(value),
           );
+        } else if (parameter.in === 'query' && parameter.required) {
+          // What the reader types into a required box: the address the submissions hold.
+          expect(parameter.name, path).toBe('email');
+          url.searchParams.set(parameter.name, 'someone@example.com');
         }
       }
-      const res = await request(url.toString(), { apiKey: form.apiKey });
+      // The reader authorizes with the key the route asks for.
+      const apiKey = op['x-account-key-only'] ? accountKey : form.apiKey;
+      const res = await request(url.toString(), { apiKey });
       expect(res.status, `${path}: ${res.text}`).toBe(200);
-      if (path.endsWith('/submissions')) {
+      if (path === '/api/v1/erasure/export') {
+        const lines = res.text.trim().split('\n');
+        expect(lines.map((line) => JSON.parse(line).id as string)).toEqual(
+          submissionIds,
+        );
+      } else if (path === '/api/v1/account/keys') {
+        expect(res.body.data.map((k: { name: string }) => k.name)).toEqual([
+          'tests',
+        ]);
+      } else if (path.endsWith('/submissions')) {
         expect(res.body.data.map((s: { id: string }) => s.id)).toEqual(
           [...submissionIds].reverse(),
         );

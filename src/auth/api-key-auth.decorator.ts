@@ -5,6 +5,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import {
+  ApiExtension,
   ApiForbiddenResponse,
   ApiSecurity,
   ApiUnauthorizedResponse,
@@ -37,9 +38,13 @@ export function ApiKeyAuth(
   options: ApiKeyAuthOptions = {},
 ): ClassDecorator & MethodDecorator {
   return applyDecorators(
-    options.accountKeyOnly
-      ? UseGuards(ApiKeyGuard, AccountKeyGuard)
-      : UseGuards(ApiKeyGuard),
+    ...(options.accountKeyOnly
+      ? [
+          UseGuards(ApiKeyGuard, AccountKeyGuard),
+          // Tells readers (and Swagger UI users) which key to authorize with.
+          ApiExtension('x-account-key-only', true),
+        ]
+      : [UseGuards(ApiKeyGuard)]),
     ApiSecurity(API_KEY_HEADER_SCHEME),
     ApiSecurity(API_KEY_QUERY_SCHEME),
     ApiUnauthorizedResponse({

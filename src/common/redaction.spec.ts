@@ -24,6 +24,12 @@ describe('redactUrl', () => {
     );
   });
 
+  it('redacts an email address passed as a parameter (personal data)', () => {
+    expect(
+      redactUrl('/api/v1/erasure/export?email=ada%40example.com&Email=b@c.de'),
+    ).toBe(`/api/v1/erasure/export?email=${REDACTED}&Email=${REDACTED}`);
+  });
+
   it('redacts every value of a repeated parameter', () => {
     expect(redactUrl(`/x?apiKey=${KEY}&apiKey=other&apikey=third`)).toBe(
       `/x?apiKey=${REDACTED}&apiKey=${REDACTED}&apikey=${REDACTED}`,

@@ -6,8 +6,12 @@
 
 export const REDACTED = '[REDACTED]';
 
-/** Query parameter names whose values are secrets, compared without case, `-` or `_`. */
+/**
+ * Query parameter names whose values are secrets, compared without case, `-` or `_`.
+ * `email` is personal data (the data-subject export takes one): never logged either.
+ */
 const SECRET_PARAMS = new Set([
+  'email',
   'apikey',
   'xapikey',
   'key',

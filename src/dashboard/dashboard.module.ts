@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { DomainVerificationModule } from '../domain-verification/domain-verification.module.js';
+import { ErasureModule } from '../erasure/erasure.module.js';
 import { FormsModule } from '../forms/forms.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
@@ -35,6 +36,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     SubmissionsModule,
     DomainVerificationModule,
     NotificationsModule,
+    ErasureModule,
     RateLimitStorageModule,
     EmailNotificationsModule,
   ],

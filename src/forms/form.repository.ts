@@ -108,6 +108,16 @@ export class FormRepository {
     });
   }
 
+  /** The ids of every form of an account, oldest first. */
+  async idsInAccount(accountId: string): Promise<string[]> {
+    const forms = await this.forms.find({
+      where: { accountId },
+      select: { id: true },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+    return forms.map((form) => form.id);
+  }
+
   /** The form, when it belongs to the account. */
   findInAccount(id: string, accountId: string): Promise<Form | null> {
     return this.forms.findOneBy({ id, accountId });

@@ -327,6 +327,11 @@ export class FormsService {
     return this.secretBox.decrypt(sealed);
   }
 
+  /** The ids of every form of an account, oldest first (erasure walks them all). */
+  idsOfAccount(accountId: string): Promise<string[]> {
+    return this.forms.idsInAccount(accountId);
+  }
+
   private async update(
     form: Form,
     changes: Partial<FormInput>,

@@ -30,6 +30,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 @Index('IDX_delivery_due', ['status', 'nextAttemptAt'])
 @Index('IDX_delivery_form_id', ['formId', 'id'])
 @Index('IDX_delivery_target_id', ['target', 'id'])
+@Index('IDX_delivery_submission', ['submissionId'])
 export class Delivery {
   /** ULID: sortable by creation time, so newest first is `ORDER BY id DESC`. */
   @PrimaryColumn(ID)

@@ -9,6 +9,7 @@ import { DeliveryAttempt } from './delivery-attempt.entity.js';
 import { DeliveryCleanup } from './delivery-cleanup.js';
 import { NotificationLimits } from './notification-limits.js';
 import { DeliverySignal } from './delivery-signal.js';
+import { SubmissionDeliveries } from './submission-deliveries.js';
 import { Delivery } from './delivery.entity.js';
 import {
   NOTIFICATION_CHANNELS,
@@ -49,6 +50,7 @@ import { DeliveryWorker } from './worker/delivery-worker.js';
     DeliveriesService,
     DeliveryCleanup,
     NotificationLimits,
+    SubmissionDeliveries,
     WebhooksService,
     WebhookChannel,
     // Mail to the account's address when mail is configured, else a log line.

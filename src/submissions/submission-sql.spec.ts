@@ -103,5 +103,18 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
       expect(sql.countInRange(FORM, { from: FROM, to: TO })).toMatchSnapshot();
       expect(sql.countInRange(FORM, {})).toMatchSnapshot();
     });
+
+    it('scans a window for an address (erasure), ASCII and not', () => {
+      expect(
+        sql.addressWindow(FORM, undefined, 500, 'ada@example.com'),
+      ).toMatchSnapshot();
+      expect(
+        sql.addressWindow(FORM, POSITION, 2000, 'zoë@exämple.com'),
+      ).toMatchSnapshot();
+    });
+
+    it('reads every column of listed submissions', () => {
+      expect(sql.rowsByIds(FORM, [POSITION.id, THROUGH.id])).toMatchSnapshot();
+    });
   },
 );

@@ -6,7 +6,9 @@ import type { SubmissionPosition } from './cursor.js';
 import type { SubmissionFilters } from './submission-filters.js';
 import { sqlDatetime, type SubmissionRow } from './submission-rows.js';
 import {
+  jsonStringContent,
   LIKE_ESCAPE,
+  likeContains,
   mysqlSearchPattern,
   SQLITE_SEARCH_FUNCTION,
 } from './submission-search.js';
@@ -203,6 +205,69 @@ export class SubmissionSql {
     return {
       sql: `SELECT COUNT(*) AS ${e('count')} FROM ${e('submission')} WHERE ${where.join(' AND ')}`,
       params,
+    };
+  }
+
+  /**
+   * Erasure's scan: the next `limit` submissions of a form after `after`, oldest first
+   * along IDX_submission_form_created_id, each with its `data` only when the stored JSON
+   * text holds `needle` (lower-case) — a cheap prefilter, which the caller confirms on
+   * the values. On SQLite an ASCII needle is found by the built-in instr() on the
+   * ASCII-lowered text; any other goes through the search function, which folds Unicode.
+   */
+  addressWindow(
+    formId: string,
+    after: SubmissionPosition | undefined,
+    limit: number,
+    needle: string,
+  ): SqlStatement {
+    const e = (name: string) => this.e(name);
+    const createdAt = e('createdAt');
+    const data = e('data');
+    let predicate: string;
+    let pattern: string;
+    if (this.dialect === 'mysql') {
+      predicate = `LOWER(CAST(${data} AS CHAR)) LIKE ? ESCAPE '${LIKE_ESCAPE}'`;
+      pattern = likeContains(jsonStringContent(needle));
+    } else if (/^[\x20-\x7e]*$/.test(needle)) {
+      predicate = `instr(lower(${data}), ?) > 0`;
+      pattern = jsonStringContent(needle);
+    } else {
+      predicate = `${SQLITE_SEARCH_FUNCTION}(${data}, ?) = 1`;
+      pattern = needle;
+    }
+    const params: unknown[] = [pattern, formId];
+    const where = [`${e('formId')} = ?`];
+    if (after) {
+      const at = sqlDatetime(after.createdAt);
+      where.push(
+        `${createdAt} >= ?`,
+        `(${createdAt} > ? OR (${createdAt} = ? AND ${e('id')} > ?))`,
+      );
+      params.push(at, at, at, after.id);
+    }
+    const table =
+      this.dialect === 'sqlite'
+        ? e('submission')
+        : `${e('submission')} FORCE INDEX (${e(KEYSET_INDEX)})`;
+    return {
+      sql:
+        `SELECT ${e('id')}, ${createdAt}, CASE WHEN ${predicate} THEN ${data} END AS ${data} ` +
+        `FROM ${table} WHERE ${where.join(' AND ')} ` +
+        `ORDER BY ${createdAt} ASC, ${e('id')} ASC LIMIT ${Math.trunc(limit)}`,
+      params,
+    };
+  }
+
+  /** Every column of the listed submissions of a form, oldest first. */
+  rowsByIds(formId: string, ids: readonly string[]): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql:
+        `SELECT ${ALL_COLUMNS.map(e).join(', ')} FROM ${e('submission')} ` +
+        `WHERE ${e('formId')} = ? AND ${e('id')} IN (${ids.map(() => '?').join(', ')}) ` +
+        `ORDER BY ${e('createdAt')} ASC, ${e('id')} ASC`,
+      params: [formId, ...ids],
     };
   }
 }

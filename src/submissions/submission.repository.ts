@@ -1,7 +1,7 @@
-// Every read and delete of stored submissions (the submit path writes them). Bulk reads
-// (list, search, export, bulk delete) are keyset queries along
-// IDX_submission_form_created_id, and a `q` search is confined to a fixed window of
-// rows. On SQLite, whose driver runs each statement on the event loop from start to
+// Every read of stored submissions (the submit path writes them; submission-deletion.ts
+// deletes them). Bulk reads (list, search, export, bulk delete, erasure) are keyset
+// queries along IDX_submission_form_created_id, and a `q` search is confined to a fixed
+// window of rows. On SQLite, whose driver runs each statement on the event loop from start to
 // end, a search window is examined in small chunks that take turns with the rest of
 // the server (see common/event-loop-turns.ts). The SQL text comes from SubmissionSql.
 import { Injectable } from '@nestjs/common';
@@ -90,17 +90,25 @@ export class SubmissionRepository {
     return row;
   }
 
-  /** Deletes the listed submissions of a form; answers how many were deleted. */
-  async deleteIds(formId: string, ids: readonly string[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    const { sql, params } = this.sql.deleteIds(formId, ids);
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const result = await runner.query(sql, params, true);
-      return result.affected ?? 0;
-    } finally {
-      await runner.release();
-    }
+  /**
+   * One window of erasure's scan (SubmissionSql.addressWindow): the ids and positions
+   * of the next `limit` submissions, with `data` set only on those whose stored text
+   * holds `needle`.
+   */
+  addressWindow(
+    formId: string,
+    after: SubmissionPosition | undefined,
+    limit: number,
+    needle: string,
+  ): Promise<Array<Pick<SubmissionRow, 'id' | 'createdAt' | 'data'>>> {
+    this.registerSqliteSearch();
+    return this.run(this.sql.addressWindow(formId, after, limit, needle));
+  }
+
+  /** Every column of the listed submissions of a form, oldest first. */
+  rowsByIds(formId: string, ids: readonly string[]): Promise<SubmissionRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.run(this.sql.rowsByIds(formId, ids));
   }
 
   /** Submission count and latest submission time per form (forms without any: count 0). */

@@ -34,6 +34,7 @@ import {
   toDate,
   type SubmissionRow,
 } from './submission-rows.js';
+import { SubmissionDeletion } from './submission-deletion.js';
 import {
   SubmissionRepository,
   type FormSubmissionStats,
@@ -68,7 +69,10 @@ export interface ListSubmissionsQuery extends SubmissionFilterInput {
 /** Listing, reading, deleting and exporting a form's submissions. */
 @Injectable()
 export class SubmissionsService {
-  constructor(private readonly submissions: SubmissionRepository) {}
+  constructor(
+    private readonly submissions: SubmissionRepository,
+    private readonly deletion: SubmissionDeletion,
+  ) {}
 
   /** One page, newest first, of the form's submissions matching the filters. */
   async list(
@@ -107,7 +111,7 @@ export class SubmissionsService {
   }
 
   async remove(form: Form, submissionId: string): Promise<void> {
-    const deleted = await this.submissions.deleteIds(form.id, [submissionId]);
+    const deleted = await this.deletion.deleteIds(form.id, [submissionId]);
     if (!deleted) throw new NotFoundException(SUBMISSION_NOT_FOUND);
   }
 
@@ -135,7 +139,7 @@ export class SubmissionsService {
         })
       ).map((row) => row.id);
       if (ids.length === 0) break;
-      deleted += await this.submissions.deleteIds(form.id, ids);
+      deleted += await this.deletion.deleteIds(form.id, ids);
       if (ids.length < DELETE_BATCH_SIZE) break;
     }
     return { deleted };

@@ -44,7 +44,9 @@ export async function request<T = any>(
   });
   const text = await response.text();
   let parsed: unknown = undefined;
-  if (text && (response.headers.get('content-type') ?? '').includes('json')) {
+  // JSON and `+json` types; not NDJSON, which is many documents.
+  const type = response.headers.get('content-type') ?? '';
+  if (text && /^[\w.-]+\/(?:[\w.-]+\+)?json\b/.test(type)) {
     parsed = JSON.parse(text);
   }
   return {

@@ -14,8 +14,11 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccountsService,
+  isPlausibleEmail,
   type CreatedAccountKey,
 } from '../../accounts/accounts.service.js';
+import { normalizeAddress } from '../../erasure/address-match.js';
+import { ErasureService } from '../../erasure/erasure.service.js';
 import { passwordProblems } from '../../accounts/password.js';
 import { ValidationFailedException } from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
@@ -30,7 +33,8 @@ import { DashboardSessionsService } from '../session/dashboard-sessions.service.
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { PageErrors, sentence } from '../page-errors.js';
 import { SignInLimits, waitMessage } from '../session/sign-in-limits.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
+import { plural } from '../view-helpers.js';
 
 const NOTICES: Record<string, string> = {
   'key-revoked':
@@ -38,6 +42,16 @@ const NOTICES: Record<string, string> = {
   'password-changed':
     'Your password was changed. Every other session of your account was logged out.',
 };
+
+/** "Erased 3 submissions from 2 forms." after an erasure (the counts come back in the query). */
+function erasureNotice(query: Record<string, unknown>): string | undefined {
+  const deleted = Number(query.deleted);
+  const forms = Number(query.forms);
+  if (![deleted, forms].every((n) => Number.isSafeInteger(n) && n >= 0)) {
+    return undefined;
+  }
+  return `Erased ${plural(deleted, 'submission')} from ${plural(forms, 'form')}, with their notifications.`;
+}
 
 /** The "Expires" choices of a new key: days from now, or never. */
 export const KEY_EXPIRY_CHOICES = [
@@ -53,11 +67,12 @@ interface AccountState {
   keyName?: string;
   expiresIn?: string;
   readOnly?: boolean;
+  erasureEmail?: string;
   errors?: PageErrors;
   notice?: string;
 }
 
-/** The owner's account: account API keys and password. */
+/** The owner's account: account API keys, password, and personal data (erasure, export). */
 @ApiExcludeController()
 @WithDeadline()
 @Controller('dashboard/account')
@@ -68,17 +83,85 @@ export class DashboardAccountController {
     private readonly accounts: AccountsService,
     private readonly sessions: DashboardSessionsService,
     private readonly limits: SignInLimits,
+    private readonly erasure: ErasureService,
   ) {}
 
   @Get()
   account(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Query('done') done?: string,
+    @Query() query: Record<string, unknown>,
   ) {
+    const done = query.done;
     return this.page(context, reply, 200, {
-      notice: ownEntry(NOTICES, done),
+      notice:
+        done === 'erased'
+          ? erasureNotice(query)
+          : ownEntry(NOTICES, typeof done === 'string' ? done : undefined),
     });
+  }
+
+  /** The data-subject export: an NDJSON download (posted, so the address stays out of URLs). */
+  @Post('erasure/export')
+  @NoDeadline()
+  async exportPersonalData(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ) {
+    const email = this.erasureAddress(body);
+    if (email.errors) return this.page(context, reply, 400, email.state);
+    const stream = await this.erasure.openExport(
+      context.owner.id,
+      email.address,
+    );
+    return reply
+      .status(200)
+      .header('content-type', 'application/x-ndjson; charset=utf-8')
+      .header(
+        'content-disposition',
+        'attachment; filename="data-subject-export.ndjson"',
+      )
+      .header('cache-control', 'no-store')
+      .send(stream);
+  }
+
+  /** How many submissions an erasure would delete, with a button to go ahead. */
+  @Post('erasure/preview')
+  @NoDeadline()
+  async previewErasure(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ) {
+    const email = this.erasureAddress(body);
+    if (email.errors) return this.page(context, reply, 400, email.state);
+    const found = await this.erasure.erase(
+      context.owner.id,
+      email.address,
+      true,
+    );
+    return reply.status(200).view('account-erase', {
+      email: email.address,
+      count: found.deleted,
+      forms: found.forms,
+    });
+  }
+
+  @Post('erasure')
+  @NoDeadline()
+  async erase(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ) {
+    const email = this.erasureAddress(body);
+    if (email.errors) return this.page(context, reply, 400, email.state);
+    const done = await this.erasure.erase(context.owner.id, email.address);
+    return reply.redirect(
+      `/dashboard/account?done=erased&deleted=${done.deleted}&forms=${done.forms}`,
+      303,
+    );
   }
 
   @Post('keys')
@@ -182,6 +265,22 @@ export class DashboardAccountController {
     const { token } = await this.sessions.start(context.owner.id);
     setSessionCookie(request, reply, token);
     return reply.redirect('/dashboard/account?done=password-changed', 303);
+  }
+
+  /** The posted `erasureEmail`, normalized, or the account page's errors. */
+  private erasureAddress(
+    body: unknown,
+  ):
+    | { address: string; errors?: undefined }
+    | { errors: PageErrors; state: AccountState } {
+    const typed = textOf(body, 'erasureEmail');
+    const address = normalizeAddress(typed);
+    if (isPlausibleEmail(address)) return { address };
+    const errors = new PageErrors().add(
+      'Enter the email address of the person the request is from',
+      'erasureEmail',
+    );
+    return { errors, state: { erasureEmail: typed, errors } };
   }
 
   private async page(

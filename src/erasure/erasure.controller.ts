@@ -1,0 +1,64 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  HttpStatus,
+  Post,
+  Query,
+  StreamableFile,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
+import type { ApiPrincipal } from '../auth/principal.js';
+import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
+import {
+  ErasureExportQueryDto,
+  ErasureRequestDto,
+  ErasureResultDto,
+} from './dto/erasure.dto.js';
+import { EraseDocs, ExportErasureDocs } from './erasure.openapi.js';
+import { ErasureService } from './erasure.service.js';
+
+/** A data subject's submissions across the account: erase them, or export them. */
+@ApiTags('erasure')
+@ApiKeyAuth({ accountKeyOnly: true })
+@WithDeadline()
+@Controller('api/v1/erasure')
+export class ErasureController {
+  constructor(private readonly erasure: ErasureService) {}
+
+  @Post()
+  @HttpCode(HttpStatus.OK)
+  @NoDeadline()
+  @EraseDocs()
+  erase(
+    @Principal() principal: ApiPrincipal,
+    @Body() body: ErasureRequestDto,
+  ): Promise<ErasureResultDto> {
+    return this.erasure.erase(
+      principal.accountId,
+      body.email,
+      body.dryRun ?? false,
+    );
+  }
+
+  @Get('export')
+  @NoDeadline()
+  @Header('Cache-Control', 'no-store')
+  @ExportErasureDocs()
+  async export(
+    @Principal() principal: ApiPrincipal,
+    @Query() query: ErasureExportQueryDto,
+  ): Promise<StreamableFile> {
+    const stream = await this.erasure.openExport(
+      principal.accountId,
+      query.email,
+    );
+    return new StreamableFile(stream, {
+      type: 'application/x-ndjson; charset=utf-8',
+      disposition: 'attachment; filename="data-subject-export.ndjson"',
+    });
+  }
+}

@@ -1,0 +1,171 @@
+// Erasure and the data-subject export: every submission of an account that holds an
+// email address (address-match.ts), found by walking each form's submissions along the
+// keyset index in windows. On SQLite each window's statement runs on the event loop, so
+// windows are sized to take a few milliseconds and each waits for its own turn
+// (common/event-loop-turns.ts); a million submissions are searched without holding the
+// loop. The address never reaches the log: only that an erasure ran, and its counts.
+import { Injectable, Logger } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { takeTurn } from '../common/event-loop-turns.js';
+import { FormsService } from '../forms/forms.service.js';
+import type { SubmissionPosition } from '../submissions/cursor.js';
+import { ndjsonLine } from '../submissions/export/submission-export.js';
+import { SubmissionDeletion } from '../submissions/submission-deletion.js';
+import { toData, toDate } from '../submissions/submission-rows.js';
+import { SubmissionRepository } from '../submissions/submission.repository.js';
+import { dataHoldsAddress, normalizeAddress } from './address-match.js';
+
+/** What one window's statement (and the check of its candidates) aims to take, in ms. */
+export const ERASURE_TURN_MS = 8;
+export const FIRST_ERASURE_WINDOW = 500;
+export const MIN_ERASURE_WINDOW = 50;
+/** Most submissions one statement examines. */
+export const MAX_ERASURE_WINDOW = 5000;
+/** Output is handed on in chunks of about this many characters. */
+const EXPORT_CHUNK_CHARS = 32 * 1024;
+
+/**
+ * The next window: as many rows as the last one's rate fits in ERASURE_TURN_MS, at
+ * most double, within the bounds. `busyMs` is the time the last window held the loop.
+ */
+export function nextErasureWindow(
+  size: number,
+  rows: number,
+  busyMs: number,
+): number {
+  if (rows === 0) return size;
+  const fitting =
+    busyMs > 0 ? Math.floor((ERASURE_TURN_MS * rows) / busyMs) : Infinity;
+  return Math.max(
+    MIN_ERASURE_WINDOW,
+    Math.min(MAX_ERASURE_WINDOW, size * 2, fitting),
+  );
+}
+
+export interface ErasureResult {
+  /** Submissions deleted (with dryRun: that would be). */
+  deleted: number;
+  /** Forms that had at least one of them. */
+  forms: number;
+}
+
+/** The matching submissions of one window of one form. */
+interface Matches {
+  formId: string;
+  ids: string[];
+}
+
+@Injectable()
+export class ErasureService {
+  private readonly logger = new Logger('Erasure');
+
+  constructor(
+    private readonly forms: FormsService,
+    private readonly submissions: SubmissionRepository,
+    private readonly deletion: SubmissionDeletion,
+  ) {}
+
+  /**
+   * Deletes every submission of the account that holds `email` (with what belongs to
+   * them), or with `dryRun` only counts them.
+   */
+  async erase(
+    accountId: string,
+    email: string,
+    dryRun = false,
+  ): Promise<ErasureResult> {
+    const started = Date.now();
+    const touched = new Set<string>();
+    let deleted = 0;
+    for await (const { formId, ids } of this.matches(accountId, email)) {
+      const count = dryRun
+        ? ids.length
+        : await this.deletion.deleteIds(formId, ids);
+      if (count > 0) touched.add(formId);
+      deleted += count;
+    }
+    this.logger.log(
+      `${dryRun ? 'Erasure dry run' : 'Erasure'} for account ${accountId}: ${deleted} submission${deleted === 1 ? '' : 's'} ${dryRun ? 'found' : 'deleted'} in ${touched.size} form${touched.size === 1 ? '' : 's'} (${Date.now() - started} ms)`,
+    );
+    return { deleted, forms: touched.size };
+  }
+
+  /**
+   * The account's submissions that hold `email`, as NDJSON (one Submission per line,
+   * form by form, oldest first), produced window by window as the stream is read. The
+   * forms are read before this resolves, so a database failure still becomes a status.
+   */
+  async openExport(accountId: string, email: string): Promise<Readable> {
+    const formIds = await this.forms.idsOfAccount(accountId);
+    return Readable.from(this.exportChunks(accountId, formIds, email), {
+      objectMode: true,
+      highWaterMark: 4,
+    });
+  }
+
+  private async *exportChunks(
+    accountId: string,
+    formIds: string[],
+    email: string,
+  ): AsyncGenerator<string> {
+    let chunk = '';
+    let exported = 0;
+    for await (const { formId, ids } of this.matches(
+      accountId,
+      email,
+      formIds,
+    )) {
+      for (const row of await this.submissions.rowsByIds(formId, ids)) {
+        chunk += ndjsonLine(row);
+        exported++;
+      }
+      if (chunk.length >= EXPORT_CHUNK_CHARS) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    if (chunk !== '') yield chunk;
+    this.logger.log(
+      `Data-subject export for account ${accountId}: ${exported} submission${exported === 1 ? '' : 's'}`,
+    );
+  }
+
+  /** Window by window, the submissions of the account's forms that hold `email`. */
+  private async *matches(
+    accountId: string,
+    email: string,
+    formIds?: string[],
+  ): AsyncGenerator<Matches> {
+    const address = normalizeAddress(email);
+    const onLoop = this.submissions.isSqlite;
+    for (const formId of formIds ??
+      (await this.forms.idsOfAccount(accountId))) {
+      let after: SubmissionPosition | undefined;
+      let limit = FIRST_ERASURE_WINDOW;
+      for (;;) {
+        await takeTurn();
+        const started = performance.now();
+        const rows = await this.submissions.addressWindow(
+          formId,
+          after,
+          limit,
+          address,
+        );
+        const ids = rows
+          .filter(
+            (row) =>
+              row.data !== null &&
+              row.data !== undefined &&
+              dataHoldsAddress(toData(row.data), address),
+          )
+          .map((row) => row.id);
+        const busyMs = onLoop ? performance.now() - started : 0;
+        if (ids.length > 0) yield { formId, ids };
+        if (rows.length < limit) break;
+        const last = rows[rows.length - 1];
+        after = { createdAt: toDate(last.createdAt), id: last.id };
+        limit = nextErasureWindow(limit, rows.length, busyMs);
+      }
+    }
+  }
+}

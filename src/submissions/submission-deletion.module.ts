@@ -1,0 +1,14 @@
+import { Global, Module } from '@nestjs/common';
+import { SubmissionDeletion } from './submission-deletion.js';
+
+/**
+ * The one deletion path of submissions, global so that the features keeping something
+ * per submission register with it without importing the submissions module (and its
+ * controllers) — the worker process has it too.
+ */
+@Global()
+@Module({
+  providers: [SubmissionDeletion],
+  exports: [SubmissionDeletion],
+})
+export class SubmissionDeletionModule {}

@@ -1,0 +1,78 @@
+// The one path by which stored submissions are deleted — one, a date range, an erasure,
+// retention — so that what belongs to a submission goes with it. Features that keep
+// something per submission (the notification deliveries; stored files) register a
+// dependent here when their module starts; submissions imports none of them.
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { SubmissionSql } from './submission-sql.js';
+
+export interface SubmissionDependent {
+  /** Names the dependent in the log. */
+  readonly name: string;
+  /**
+   * Deletes what belongs to these submissions of the form, in the transaction that then
+   * deletes the submissions (database work only: no other I/O, since on SQLite the
+   * transaction holds the event loop until it ends).
+   */
+  deleteWith?(
+    manager: EntityManager,
+    formId: string,
+    submissionIds: readonly string[],
+  ): Promise<void>;
+  /**
+   * After the submissions are committed gone: what lives outside the database (stored
+   * files). A failure is logged and left to that feature's own orphan sweep.
+   */
+  afterDelete?(formId: string, submissionIds: readonly string[]): Promise<void>;
+}
+
+@Injectable()
+export class SubmissionDeletion {
+  private readonly logger = new Logger('SubmissionDeletion');
+  private readonly dependents: SubmissionDependent[] = [];
+  private readonly sql: SubmissionSql;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.sql = new SubmissionSql(
+      dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
+    );
+  }
+
+  register(dependent: SubmissionDependent): void {
+    this.dependents.push(dependent);
+  }
+
+  /** The registered dependents' names, in registration order. */
+  get names(): string[] {
+    return this.dependents.map((dependent) => dependent.name);
+  }
+
+  /**
+   * Deletes the listed submissions of a form with what belongs to them, in one
+   * transaction; answers how many submissions were deleted. Callers keep `ids` to a
+   * batch (at most a few thousand).
+   */
+  async deleteIds(formId: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const deleted = await this.dataSource.transaction(async (manager) => {
+      for (const dependent of this.dependents) {
+        await dependent.deleteWith?.(manager, formId, ids);
+      }
+      const { sql, params } = this.sql.deleteIds(formId, ids);
+      const result = await manager.queryRunner!.query(sql, params, true);
+      return Number(result.affected ?? 0);
+    });
+    for (const dependent of this.dependents) {
+      if (!dependent.afterDelete) continue;
+      try {
+        await dependent.afterDelete(formId, ids);
+      } catch (error) {
+        this.logger.warn(
+          `Could not delete the ${dependent.name} of ${ids.length} deleted submissions: ${(error as Error).message}`,
+        );
+      }
+    }
+    return deleted;
+  }
+}
