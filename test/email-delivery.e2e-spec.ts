@@ -10,6 +10,7 @@ import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { request } from './support/http.js';
 import { waitFor } from './support/server-process.js';
+import { countRows, outboxExpanded } from './support/stored-rows.js';
 import { TestSmtpServer } from './support/smtp-server.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
@@ -76,6 +77,8 @@ describe('email deliveries (e2e)', () => {
     expect(
       (await submit({ name: 'Early', email: 'e@example.com' })).status,
     ).toBe(200);
+    // Nothing entered the outbox for it: no delivery will ever be made.
+    expect(await countRows(t, 'outbox_event')).toBe(0);
     expect(await deliveries().countBy({ channel: 'email' })).toBe(0);
 
     // Confirming drops the form's cached targets at once: the next submission is mailed.
@@ -151,6 +154,7 @@ describe('email deliveries (e2e)', () => {
     expect(
       (await submit({ name: 'Retry', email: 'r@example.com' })).status,
     ).toBe(200);
+    await outboxExpanded(t);
     const [row] = await deliveries().find({
       where: { channel: 'email' },
       order: { id: 'DESC' },
@@ -179,6 +183,7 @@ describe('email deliveries (e2e)', () => {
     expect(
       (await submit({ name: 'Gone', email: 'g@example.com' })).status,
     ).toBe(200);
+    await outboxExpanded(t);
     const [last] = await deliveries().find({
       where: { channel: 'email' },
       order: { id: 'DESC' },

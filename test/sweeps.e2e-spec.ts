@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
+import { Form } from '../src/forms/form.entity.js';
 import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
 import { Delivery } from '../src/notifications/delivery.entity.js';
 import { MAX_SWEEP_BATCH } from '../src/sweeps/batches.js';
@@ -58,12 +59,16 @@ async function insertOldDeliveries(
   count: number,
 ): Promise<void> {
   const createdAt = daysAgo(40);
+  const { accountId } = await t.dataSource
+    .getRepository(Form)
+    .findOneByOrFail({ id: formId });
   for (let done = 0; done < count; done += 1000) {
     const rows = Array.from(
       { length: Math.min(1000, count - done) },
       (): Partial<Delivery> => ({
         id: ulid(createdAt.getTime()),
         formId,
+        accountId,
         channel: 'webhook',
         target: 'old-hook',
         event: 'webhook.test',

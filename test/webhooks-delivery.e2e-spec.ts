@@ -14,6 +14,7 @@ import {
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { request } from './support/http.js';
+import { countRows, outboxExpanded } from './support/stored-rows.js';
 import { waitFor } from './support/server-process.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import {
@@ -148,6 +149,8 @@ describe('webhook deliveries (e2e)', () => {
         .status,
     ).toBe(200);
     expect((await submit({ name: 'No email' })).status).toBe(400);
+    // Neither entered the outbox: no delivery will ever be made for them.
+    expect(await countRows(t, 'outbox_event')).toBe(0);
     expect(await deliveries().count()).toBe(0);
     expect(await t.dataSource.query('SELECT id FROM submission')).toEqual([]);
   });
@@ -210,6 +213,7 @@ describe('webhook deliveries (e2e)', () => {
     });
     expect(receiver.received).toHaveLength(1);
     await submit({ name: 'Grace', email: 'grace@example.com' });
+    await outboxExpanded(t);
     expect(await deliveries().count()).toBe(1);
   });
 

@@ -87,8 +87,11 @@ describe('webhook deliveries across crashes (e2e, server process)', () => {
     return server;
   }
 
-  /** The account, form and webhook go straight into the running server's database. */
-  async function seed(): Promise<void> {
+  /**
+   * The account, form and webhooks (`hooks` of them, all to the receiver) go straight into
+   * the running server's database.
+   */
+  async function seed(hooks = 1): Promise<void> {
     await query(
       `INSERT INTO account (id, email, passwordHash, createdAt, updatedAt) VALUES ('acc', 'n@example.com', 'x', '${STAMP}', '${STAMP}')`,
     );
@@ -100,10 +103,12 @@ describe('webhook deliveries across crashes (e2e, server process)', () => {
     const sealed = new SecretBox({ appSecret: SECRET } as AppConfig).encrypt(
       secret,
     );
-    await query(
-      `INSERT INTO webhook (id, formId, url, enabled, secretEncrypted, createdAt, updatedAt) VALUES ('hook', '${FORM_ID}', ?, 1, ?, '${STAMP}', '${STAMP}')`,
-      [receiver.url, sealed],
-    );
+    for (let i = 0; i < hooks; i += 1) {
+      await query(
+        `INSERT INTO webhook (id, formId, url, enabled, secretEncrypted, createdAt, updatedAt) VALUES (?, '${FORM_ID}', ?, 1, ?, '${STAMP}', '${STAMP}')`,
+        [i === 0 ? 'hook' : `hook${i}`, receiver.url, sealed],
+      );
+    }
   }
 
   async function submitMany(server: ServerProcess, count: number) {
@@ -168,9 +173,10 @@ describe('webhook deliveries across crashes (e2e, server process)', () => {
   describeWhen(usingMysql(), NEEDS_MYSQL)('two worker processes', () => {
     it('never send one delivery twice at the same time', async () => {
       const server = await start({ WORKER_ENABLED: 'false' });
-      await seed();
-      const acknowledged = await submitMany(server, 80);
-      expect(acknowledged).toHaveLength(80);
+      // Four webhooks: a worker sends at most two at once to one of them.
+      await seed(4);
+      const acknowledged = await submitMany(server, 40);
+      expect(acknowledged).toHaveLength(40);
       const workers = [0, 1].map(() => {
         const child = spawn(process.execPath, [resolve('dist/src/worker.js')], {
           cwd: workdir,
@@ -184,14 +190,14 @@ describe('webhook deliveries across crashes (e2e, server process)', () => {
         children.push(child);
         return child;
       });
-      await receiver.waitForSuccesses(80, 40_000);
+      await receiver.waitForSuccesses(160, 40_000);
       for (const child of workers) child.kill('SIGTERM');
       expect(receiver.maxSameIdInFlight).toBe(1);
       // Both workers sent: one alone never has more than 4 requests open.
       expect(receiver.maxOpen).toBeGreaterThan(4);
       const byN = idsBySubmission();
-      expect(acknowledged.filter((n) => byN.get(n)?.size !== 1)).toEqual([]);
-      expect(receiver.received).toHaveLength(80);
+      expect(acknowledged.filter((n) => byN.get(n)?.size !== 4)).toEqual([]);
+      expect(receiver.received).toHaveLength(160);
     }, 90_000);
   });
 });

@@ -2,7 +2,7 @@
 // a graceful stop it gives those back (due at once, for any worker) while the sends already
 // under way finish and are recorded. A claim takes the longest-due deliveries first.
 import { Delivery } from '../src/notifications/delivery.entity.js';
-import { DeliveryStore } from '../src/notifications/worker/delivery-store.js';
+import { DeliveryRepository } from '../src/notifications/delivery.repository.js';
 import { DeliveryWorker } from '../src/notifications/worker/delivery-worker.js';
 import { createAccount } from './factories/accounts.js';
 import { insertDelivery } from './factories/deliveries.js';
@@ -56,11 +56,17 @@ describe('notification worker pipeline (e2e)', () => {
       t.dataSource
         .getRepository(Delivery)
         .find({ where: { formId: form.form.id }, order: { id: 'ASC' } });
-    // One send under way (one slot), and the others claimed behind it.
+    // One send under way (one slot), and the others claimed behind it (the worker made
+    // the three deliveries from the outbox events of the three submissions).
     await waitFor(
-      async () =>
-        receiver.open.size === 1 &&
-        (await rows()).every((row) => row.leaseOwner === worker.owner),
+      async () => {
+        const all = await rows();
+        return (
+          receiver.open.size === 1 &&
+          all.length === 3 &&
+          all.every((row) => row.leaseOwner === worker.owner)
+        );
+      },
       10_000,
       'one send under way and the others claimed ahead',
     );
@@ -128,17 +134,25 @@ describe('claiming due deliveries (e2e)', () => {
       status: 'succeeded',
       nextAttemptAt: null,
     });
-    const store = t.app.get(DeliveryStore);
+    const store = t.app.get(DeliveryRepository);
+    const hook = (take: number) => [
+      { accountId: account.id, target: 'hook', take },
+    ];
 
-    const first = await store.claim('claimer', 3);
+    expect(await store.dueGroups(new Date())).toEqual([
+      { accountId: account.id, target: 'hook' },
+    ]);
+    const first = await store.claim('claimer', hook(3));
     expect(first.map((d) => d.id)).toEqual([
       oldestFailed,
       oldestPending,
       failed,
     ]);
-    const second = await store.claim('claimer', 5);
+    const second = await store.claim('claimer', hook(5));
     expect(second.map((d) => d.id)).toEqual([pending]);
-    expect(await store.claim('claimer', 5)).toEqual([]);
+    expect(await store.claim('claimer', hook(5))).toEqual([]);
+    // Nothing of the target is due any more: claimed ones are due when their lease ends.
+    expect(await store.dueGroups(new Date())).toEqual([]);
 
     const rows = await t.dataSource
       .getRepository(Delivery)

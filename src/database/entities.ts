@@ -5,6 +5,7 @@ import { FormDomain } from '../domain-verification/form-domain.entity.js';
 import { Form } from '../forms/form.entity.js';
 import { DeliveryAttempt } from '../notifications/delivery-attempt.entity.js';
 import { Delivery } from '../notifications/delivery.entity.js';
+import { OutboxEvent } from '../notifications/outbox-event.entity.js';
 import { Webhook } from '../notifications/webhook.entity.js';
 import { EmailRecipient } from '../notifications/email/email-recipient.entity.js';
 import { Submission } from '../submissions/submission.entity.js';
@@ -20,5 +21,6 @@ export const ENTITIES = [
   Webhook,
   Delivery,
   DeliveryAttempt,
+  OutboxEvent,
   EmailRecipient,
 ];

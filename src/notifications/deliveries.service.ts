@@ -4,11 +4,9 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, LessThan, Repository, type FindOptionsWhere } from 'typeorm';
 import { ValidationFailedException } from '../common/errors.js';
-import { DeliveryAttempt } from './delivery-attempt.entity.js';
-import { Delivery } from './delivery.entity.js';
+import { DeliveryRepository } from './delivery.repository.js';
+import type { Delivery } from './delivery.entity.js';
 import { DeliverySignal } from './delivery-signal.js';
 import { NotificationLimits } from './notification-limits.js';
 import {
@@ -26,10 +24,7 @@ const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 @Injectable()
 export class DeliveriesService {
   constructor(
-    @InjectRepository(Delivery)
-    private readonly deliveries: Repository<Delivery>,
-    @InjectRepository(DeliveryAttempt)
-    private readonly attempts: Repository<DeliveryAttempt>,
+    private readonly deliveries: DeliveryRepository,
     private readonly signal: DeliverySignal,
     private readonly limits: NotificationLimits,
   ) {}
@@ -63,17 +58,12 @@ export class DeliveriesService {
     if (query.cursor !== undefined && !ULID.test(query.cursor)) {
       throw new ValidationFailedException([INVALID_DELIVERY_CURSOR]);
     }
-    const where: FindOptionsWhere<Delivery> = { formId };
-    if (webhookId !== undefined) {
-      where.channel = 'webhook';
-      where.target = webhookId;
-    }
-    if (query.cursor !== undefined) where.id = LessThan(query.cursor);
-    const rows = await this.deliveries.find({
-      where,
-      order: { id: 'DESC' },
-      take: limit + 1,
-    });
+    const rows = await this.deliveries.page(
+      formId,
+      limit + 1,
+      query.cursor,
+      webhookId,
+    );
     const page = rows.slice(0, limit);
     return {
       data: page.map((row) => this.toResponse(row)),
@@ -85,10 +75,7 @@ export class DeliveriesService {
   async attemptsOf(ids: string[]): Promise<Map<string, DeliveryAttemptDto[]>> {
     const byDelivery = new Map<string, DeliveryAttemptDto[]>();
     if (ids.length === 0) return byDelivery;
-    const rows = await this.attempts.find({
-      where: { deliveryId: In(ids) },
-      order: { at: 'ASC', id: 'ASC' },
-    });
+    const rows = await this.deliveries.attempts(ids);
     for (const row of rows) {
       const list = byDelivery.get(row.deliveryId) ?? [];
       list.push({
@@ -108,7 +95,7 @@ export class DeliveriesService {
     webhookId?: string,
   ): Promise<Delivery> {
     const row = ULID.test(deliveryId)
-      ? await this.deliveries.findOneBy({ id: deliveryId, formId })
+      ? await this.deliveries.findInForm(formId, deliveryId)
       : null;
     if (
       row === null ||
@@ -138,22 +125,7 @@ export class DeliveriesService {
         'This delivery is being sent right now: retry once the attempt is recorded',
       );
     }
-    const result = await this.deliveries
-      .createQueryBuilder()
-      .update(Delivery)
-      .set({
-        status: 'pending',
-        nextAttemptAt: now,
-        scheduleStart: () => 'attempts',
-        leaseOwner: null,
-        leaseUntil: null,
-      })
-      .where(
-        'id = :id AND status = :status AND (leaseUntil IS NULL OR leaseUntil < :now)',
-        { id: row.id, status: row.status, now },
-      )
-      .execute();
-    if (!result.affected) {
+    if (!(await this.deliveries.retry(row.id, row.status, now))) {
       throw new ConflictException(
         'This delivery changed meanwhile: read it again before retrying',
       );

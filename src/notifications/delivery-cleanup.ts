@@ -1,15 +1,16 @@
 // Deleting deliveries with their attempts: those older than DELIVERY_RETENTION_DAYS (the
 // "deliveries" background sweep), and those of a webhook being deleted. Both walk an index
 // in small batches (sweeps/batches.ts), so neither stalls the event loop on SQLite nor
-// holds long locks on MySQL/MariaDB, however many rows there are.
+// holds long locks on MySQL/MariaDB, however many rows there are. The statements are
+// DeliveryRepository's.
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { newSubmissionId } from '../submissions/submission-id.js';
-import { toDate } from '../submissions/submission-rows.js';
 import { inBatches, type BatchOptions } from '../sweeps/batches.js';
 import type { SweepCounts } from '../sweeps/sweep.js';
 import { SweepsService } from '../sweeps/sweeps.service.js';
+import { DeliveryRepository } from './delivery.repository.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -17,9 +18,6 @@ export interface DeletedDeliveries extends SweepCounts {
   deliveries: number;
   attempts: number;
 }
-
-const placeholders = (n: number) =>
-  Array.from({ length: n }, () => '?').join(', ');
 
 /**
  * The smallest ULID of the millisecond `ms`: every delivery id (a ULID of its creation
@@ -33,6 +31,7 @@ export function firstIdAt(ms: number): string {
 export class DeliveryCleanup implements OnModuleInit {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly deliveries: DeliveryRepository,
     private readonly config: AppConfig,
     private readonly sweeps: SweepsService,
   ) {}
@@ -61,21 +60,14 @@ export class DeliveryCleanup implements OnModuleInit {
     const deleted: DeletedDeliveries = { deliveries: 0, attempts: 0 };
     let after = '';
     await inBatches(async (limit) => {
-      const rows = (await this.dataSource.query(
-        `SELECT id, createdAt, leaseUntil FROM delivery WHERE id > ? AND id < ? ORDER BY id LIMIT ${Math.floor(limit)}`,
-        [after, below],
-      )) as Array<{
-        id: string;
-        createdAt: Date | string;
-        leaseUntil: Date | string | null;
-      }>;
+      const rows = await this.deliveries.oldPage(after, below, limit);
       if (rows.length === 0) return 0;
       after = rows[rows.length - 1].id;
       const due = rows
         .filter(
           (row) =>
-            toDate(row.createdAt) < cutoff &&
-            (row.leaseUntil === null || toDate(row.leaseUntil) <= now),
+            row.createdAt < cutoff &&
+            (row.leaseUntil === null || row.leaseUntil <= now),
         )
         .map((row) => row.id);
       await this.deleteDeliveries(due, deleted);
@@ -92,15 +84,9 @@ export class DeliveryCleanup implements OnModuleInit {
   async deleteOfWebhook(webhookId: string): Promise<DeletedDeliveries> {
     const deleted: DeletedDeliveries = { deliveries: 0, attempts: 0 };
     await inBatches(async (limit) => {
-      const rows = (await this.dataSource.query(
-        `SELECT id FROM delivery WHERE target = ? AND channel = 'webhook' ORDER BY id LIMIT ${Math.floor(limit)}`,
-        [webhookId],
-      )) as Array<{ id: string }>;
-      await this.deleteDeliveries(
-        rows.map((row) => row.id),
-        deleted,
-      );
-      return rows.length;
+      const ids = await this.deliveries.webhookPage(webhookId, limit);
+      await this.deleteDeliveries(ids, deleted);
+      return ids.length;
     }, this.batchOptions());
     return deleted;
   }
@@ -117,17 +103,8 @@ export class DeliveryCleanup implements OnModuleInit {
     ids: string[],
     deleted: DeletedDeliveries,
   ): Promise<void> {
-    if (ids.length === 0) return;
-    const list = placeholders(ids.length);
-    await this.dataSource.transaction(async (manager: EntityManager) => {
-      const run = async (sql: string) =>
-        (await manager.queryRunner!.query(sql, ids, true)).affected ?? 0;
-      deleted.attempts += await run(
-        `DELETE FROM delivery_attempt WHERE deliveryId IN (${list})`,
-      );
-      deleted.deliveries += await run(
-        `DELETE FROM delivery WHERE id IN (${list})`,
-      );
-    });
+    const counts = await this.deliveries.deleteWithAttempts(ids);
+    deleted.attempts += counts.attempts;
+    deleted.deliveries += counts.deliveries;
   }
 }

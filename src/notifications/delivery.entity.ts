@@ -19,15 +19,20 @@ export const DELIVERY_STATUSES = [
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
- * One notification of one target (a webhook, an address) about one event, written with
- * its submission in the same transaction (the outbox) and sent by the worker at least once.
+ * One notification of one target (a webhook, an address) about one event, made by the
+ * worker from the outbox event its submission's batch wrote (one per submission, channel
+ * and target: UQ_delivery_submission_target), and sent by the worker at least once.
  *
  * `nextAttemptAt` is when the worker may next take it. A claim moves it to the end of the
- * lease, so a delivery whose worker died is simply due again once its lease has run out:
- * the claim query needs nothing but (status, nextAttemptAt).
+ * lease, so a delivery whose worker died is simply due again once its lease has run out.
+ * A claim walks IDX_delivery_claim per account and target (the worker shares itself
+ * fairly between accounts), earliest due first.
  */
 @Entity('delivery')
-@Index('IDX_delivery_due', ['status', 'nextAttemptAt'])
+@Index('IDX_delivery_claim', ['status', 'accountId', 'target', 'nextAttemptAt'])
+@Index('UQ_delivery_submission_target', ['submissionId', 'channel', 'target'], {
+  unique: true,
+})
 @Index('IDX_delivery_form_id', ['formId', 'id'])
 @Index('IDX_delivery_target_id', ['target', 'id'])
 @Index('IDX_delivery_submission', ['submissionId'])
@@ -42,6 +47,10 @@ export class Delivery {
   @ManyToOne(() => Form, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'formId' })
   form?: Form;
+
+  /** The form's account: the worker shares its sends fairly between accounts. */
+  @Column(ID)
+  accountId: string;
 
   /** null for a test delivery. */
   @Column({ ...ID, nullable: true })

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FormsModule } from '../forms/forms.module.js';
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
-import { Submission } from '../submissions/submission.entity.js';
+import { SubmissionsModule } from '../submissions/submissions.module.js';
 import { DeliveriesController } from './deliveries.controller.js';
 import { DeliveriesService } from './deliveries.service.js';
 import { DeliveryAttempt } from './delivery-attempt.entity.js';
@@ -11,6 +11,7 @@ import { NotificationLimits } from './notification-limits.js';
 import { DeliverySignal } from './delivery-signal.js';
 import { SubmissionDeliveries } from './submission-deliveries.js';
 import { Delivery } from './delivery.entity.js';
+import { DeliveryRepository } from './delivery.repository.js';
 import {
   NOTIFICATION_CHANNELS,
   OWNER_ALERTS,
@@ -22,30 +23,41 @@ import { MailOwnerAlerts } from './email/owner-alerts.js';
 import { WebhookChannel } from './webhooks/webhook-channel.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
+import { NotificationOutbox } from './notification-outbox.js';
+import { NotificationTargets } from './notification-targets.js';
 import { Webhook } from './webhook.entity.js';
-import { DeliveryStore } from './worker/delivery-store.js';
+import { DeliveryPreparer } from './worker/delivery-preparer.js';
 import { DeliveryWorker } from './worker/delivery-worker.js';
+import { OutboxExpander } from './worker/outbox-expander.js';
+import { SubmissionNotices } from './worker/submission-notices.js';
 
 /**
- * Notifications of new submissions: the outbox (delivery rows the submit path's commit
- * queue writes with each submission), the worker that sends them, the webhook channel and
+ * Notifications of new submissions: the outbox (an event row the submit path's commit
+ * queue writes with each batch, which the worker expands into delivery rows; every
+ * statement in DeliveryRepository), the worker that sends them, the webhook channel and
  * its management API, and the delivery log with its retention (the "deliveries" sweep).
  *
- * Channels reach the submit path and the worker through NOTIFICATION_CHANNELS: add a
- * channel to the factory below. OWNER_ALERTS mails the owner (EmailNotificationsModule),
+ * Channels reach the worker through NOTIFICATION_CHANNELS, and the submit path through
+ * NotificationTargets: add a channel to the factory below. OWNER_ALERTS mails the owner (EmailNotificationsModule),
  * or logs the alert while mail is off.
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Webhook, Delivery, DeliveryAttempt, Submission]),
+    TypeOrmModule.forFeature([Webhook, Delivery, DeliveryAttempt]),
     FormsModule,
+    SubmissionsModule,
     EmailNotificationsModule,
     RateLimitStorageModule,
   ],
   controllers: [WebhooksController, DeliveriesController],
   providers: [
     DeliverySignal,
-    DeliveryStore,
+    DeliveryRepository,
+    NotificationTargets,
+    NotificationOutbox,
+    OutboxExpander,
+    SubmissionNotices,
+    DeliveryPreparer,
     DeliveryWorker,
     DeliveriesService,
     DeliveryCleanup,
@@ -67,6 +79,9 @@ import { DeliveryWorker } from './worker/delivery-worker.js';
   exports: [
     NOTIFICATION_CHANNELS,
     DeliverySignal,
+    DeliveryRepository,
+    NotificationTargets,
+    NotificationOutbox,
     DeliveriesService,
     WebhooksService,
     DeliveryWorker,

@@ -1,14 +1,18 @@
-// The rows a new submission adds to the notification outbox: one delivery per target the
-// form's channels reported (cached with the form by the submit path).
+// The notification outbox's rows, and how they are made. A commit batch writes one event
+// listing its submissions that notify (with the email control values each carried); the
+// worker expands it into one delivery per submission and target of its form
+// (worker/outbox-expander.ts). See docs/notifications.md.
 import { newSubmissionId } from '../submissions/submission-id.js';
+import { sqlDatetime } from '../submissions/submission-rows.js';
 import type { ChannelName } from './notification-channel.js';
 
-/** A notification delivery row, written in the same transaction as its submission. */
+/** A delivery row as it is first written (due at once). */
 export interface NewDelivery {
   id: string;
   formId: string;
+  accountId: string;
   submissionId: string | null;
-  channel: string;
+  channel: ChannelName;
   target: string;
   event: string;
   /** Small JSON for the channel (email: the `_subject` / `_replyto` values), or null. */
@@ -19,6 +23,16 @@ export interface NewDelivery {
 export interface DeliveryTarget {
   channel: ChannelName;
   target: string;
+}
+
+/** The email control values a submission carried, by key. */
+export type EmailPayload = Readonly<Record<string, string>>;
+
+/** A submission an outbox event lists. */
+export interface OutboxEntry {
+  submissionId: string;
+  /** `_subject` / `_replyto` as sent (they are never stored with the submission), or null. */
+  payload: EmailPayload | null;
 }
 
 export const SUBMISSION_CREATED = 'submission.created';
@@ -33,7 +47,7 @@ const MAX_CONTROL_LENGTH = 1000;
  * `{"_subject": …, "_replyto": …}` with the string values the body carried (the first one
  * of a repeated key), or null when it carried neither.
  */
-export function emailPayload(body: unknown): string | null {
+export function emailPayload(body: unknown): EmailPayload | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return null;
   }
@@ -46,43 +60,99 @@ export function emailPayload(body: unknown): string | null {
       payload[key] = value.slice(0, MAX_CONTROL_LENGTH);
     }
   }
-  return Object.keys(payload).length > 0 ? JSON.stringify(payload) : null;
+  return Object.keys(payload).length > 0 ? payload : null;
 }
 
-/** The payload stored by emailPayload, read back (an empty object when there is none). */
+/** Only string values of an object, or an empty object. */
+function strings(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return {};
+  }
+  return Object.fromEntries(
+    Object.entries(value).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
+}
+
+/** The payload stored on a delivery, read back (an empty object when there is none). */
 export function parsePayload(payload: string | null): Record<string, string> {
   if (payload === null) return {};
   try {
-    const parsed = JSON.parse(payload) as unknown;
-    if (typeof parsed !== 'object' || parsed === null) return {};
-    return Object.fromEntries(
-      Object.entries(parsed).filter(
-        (entry): entry is [string, string] => typeof entry[1] === 'string',
-      ),
-    );
+    return strings(JSON.parse(payload));
   } catch {
     return {};
   }
 }
 
+/** The outbox entry of an accepted submission that notifies. */
+export function outboxEntry(submissionId: string, body: unknown): OutboxEntry {
+  return { submissionId, payload: emailPayload(body) };
+}
+
+/**
+ * The parameters of a batch's event row (id, body, createdAt), or null when no entry:
+ * the body is `[[id], [id, {"_subject": …}], …]`.
+ */
+export function eventRow(
+  entries: readonly OutboxEntry[],
+  now: Date,
+): [string, string, string] | null {
+  if (entries.length === 0) return null;
+  const body = entries.map(({ submissionId, payload }) =>
+    payload === null ? [submissionId] : [submissionId, payload],
+  );
+  return [
+    newSubmissionId(now.getTime()),
+    JSON.stringify(body),
+    sqlDatetime(now),
+  ];
+}
+
+/** An event's body read back (text, or parsed already by MySQL's JSON type). */
+export function parseEvent(body: unknown): OutboxEntry[] {
+  let list: unknown = body;
+  if (typeof body === 'string') {
+    try {
+      list = JSON.parse(body);
+    } catch {
+      return [];
+    }
+  }
+  if (!Array.isArray(list)) return [];
+  const entries: OutboxEntry[] = [];
+  for (const item of list) {
+    if (!Array.isArray(item) || typeof item[0] !== 'string') continue;
+    const payload = item.length > 1 ? strings(item[1]) : {};
+    entries.push({
+      submissionId: item[0],
+      payload: Object.keys(payload).length > 0 ? payload : null,
+    });
+  }
+  return entries;
+}
+
+/** One delivery per target, created (and due) when the submission was. */
 export function submissionDeliveries(
   targets: readonly DeliveryTarget[],
-  submission: { id: string; formId: string; createdAt: Date },
-  body: unknown,
+  submission: {
+    id: string;
+    formId: string;
+    accountId: string;
+    createdAt: Date;
+  },
+  payload: EmailPayload | null,
 ): NewDelivery[] {
-  if (targets.length === 0) return [];
-  let payload: string | null | undefined;
-  return targets.map(({ channel, target }) => {
-    if (channel === 'email') payload ??= emailPayload(body);
-    return {
-      id: newSubmissionId(submission.createdAt.getTime()),
-      formId: submission.formId,
-      submissionId: submission.id,
-      channel,
-      target,
-      event: SUBMISSION_CREATED,
-      payload: channel === 'email' ? (payload ?? null) : null,
-      createdAt: submission.createdAt,
-    };
-  });
+  const email = payload === null ? null : JSON.stringify(payload);
+  return targets.map(({ channel, target }) => ({
+    id: newSubmissionId(submission.createdAt.getTime()),
+    formId: submission.formId,
+    accountId: submission.accountId,
+    submissionId: submission.id,
+    channel,
+    target,
+    event: SUBMISSION_CREATED,
+    payload: channel === 'email' ? email : null,
+    createdAt: submission.createdAt,
+  }));
 }

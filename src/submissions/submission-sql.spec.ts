@@ -87,6 +87,13 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
       );
     });
 
+    it('reads listed submissions of any form, every column or some', () => {
+      expect(sql.findMany([POSITION.id, THROUGH.id])).toMatchSnapshot();
+      expect(
+        sql.findMany([POSITION.id], ['id', 'formId', 'createdAt']),
+      ).toMatchSnapshot();
+    });
+
     it('deletes listed submissions of a form', () => {
       expect(sql.deleteIds(FORM, [POSITION.id, THROUGH.id])).toMatchSnapshot();
     });

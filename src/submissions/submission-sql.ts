@@ -13,13 +13,12 @@ import {
   SQLITE_SEARCH_FUNCTION,
 } from './submission-search.js';
 
-/** `mysql` covers MariaDB too; `sqlite` is better-sqlite3. */
-export type SqlDialect = 'mysql' | 'sqlite';
+import type {
+  SqlDialect,
+  SqlStatement,
+} from '../common/database/sql-statement.js';
 
-export interface SqlStatement {
-  sql: string;
-  params: unknown[];
-}
+export type { SqlDialect, SqlStatement };
 
 export type Direction = 'ASC' | 'DESC';
 
@@ -140,6 +139,20 @@ export class SubmissionSql {
         `SELECT ${ALL_COLUMNS.map(e).join(', ')} FROM ${e('submission')} ` +
         `WHERE ${e('formId')} = ? AND ${e('id')} = ? LIMIT 1`,
       params: [formId, id],
+    };
+  }
+
+  /** The listed submissions, whatever their form (the notification worker's reads). */
+  findMany(
+    ids: readonly string[],
+    columns: ReadonlyArray<keyof SubmissionRow> = ALL_COLUMNS,
+  ): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql:
+        `SELECT ${columns.map(e).join(', ')} FROM ${e('submission')} ` +
+        `WHERE ${e('id')} IN (${ids.map(() => '?').join(', ')})`,
+      params: [...ids],
     };
   }
 

@@ -90,6 +90,15 @@ export class SubmissionRepository {
     return row;
   }
 
+  /** The listed submissions that exist, with `columns` (every column by default). */
+  async findMany(
+    ids: readonly string[],
+    columns?: ReadonlyArray<keyof SubmissionRow>,
+  ): Promise<SubmissionRow[]> {
+    if (ids.length === 0) return [];
+    return this.run<SubmissionRow[]>(this.sql.findMany(ids, columns));
+  }
+
   /**
    * One window of erasure's scan (SubmissionSql.addressWindow): the ids and positions
    * of the next `limit` submissions, with `data` set only on those whose stored text

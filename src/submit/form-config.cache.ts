@@ -3,11 +3,12 @@
 // costs no read of the database. A change to a form drops its entry at once on this
 // instance, and on the others too through the form-changes channel when Redis is set;
 // without it, entries live FORM_TTL_MS so a change elsewhere shows within that time.
-// The form's notification targets are kept with it (a delivery per target is written with
-// each submission), so its channels report every change of them as a change of the form.
+// Whether the form notifies anyone (has notification targets) is kept with it: its
+// submissions are then listed in their batch's outbox event. Its channels report every
+// change of their targets as a change of the form.
 // Unknown ids are remembered for a moment too (a flood of posts to a deleted form costs
 // no reads), and forgotten as soon as a form with that id is created.
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ServiceUnavailableError } from '../common/errors.js';
 import { DB_DEADLINE_MS } from '../common/database/database-deadline.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
@@ -16,11 +17,7 @@ import { FormRepository } from '../forms/form.repository.js';
 import { storedFields } from '../forms/forms.service.js';
 import { parseAbsoluteHttpUrl, bareHostname } from '../forms/redirect-url.js';
 import type { RedirectPolicy } from './submit-navigation.js';
-import {
-  NOTIFICATION_CHANNELS,
-  type NotificationChannel,
-} from '../notifications/notification-channel.js';
-import type { DeliveryTarget } from '../notifications/outbox.js';
+import { NotificationTargets } from '../notifications/notification-targets.js';
 import {
   compileSubmissionValidator,
   type SubmissionValidator,
@@ -43,8 +40,8 @@ export interface SubmitForm extends RedirectPolicy {
   verifiedDomains: ReadonlySet<string>;
   successMessage: string | null;
   validate: SubmissionValidator;
-  /** Where each submission is notified: one delivery per entry (webhooks, recipients). */
-  targets: readonly DeliveryTarget[];
+  /** The form has notification targets (webhooks, confirmed recipients). */
+  notifies: boolean;
 }
 
 interface Entry<T> {
@@ -80,8 +77,7 @@ export class FormConfigCache implements OnModuleInit {
     private readonly formRows: FormRepository,
     private readonly domains: DomainVerificationService,
     private readonly changes: FormChangesService,
-    @Inject(NOTIFICATION_CHANNELS)
-    private readonly channels: NotificationChannel[],
+    private readonly targets: NotificationTargets,
   ) {}
 
   onModuleInit(): void {
@@ -154,20 +150,10 @@ export class FormConfigCache implements OnModuleInit {
       redirectHost: redirectUrl === null ? null : bareHostname(redirectUrl),
       successMessage: row.successMessage ?? null,
       validate: compileSubmissionValidator(storedFields(row.fields)),
-      targets: await this.targetsOf(row.id),
+      notifies:
+        ((await this.targets.of([row.id])).get(row.id)?.targets.length ?? 0) >
+        0,
     };
-  }
-
-  private async targetsOf(formId: string): Promise<DeliveryTarget[]> {
-    const lists = await Promise.all(
-      this.channels.map(async (channel) =>
-        (await channel.targetsFor(formId)).map((target) => ({
-          channel: channel.name,
-          target,
-        })),
-      ),
-    );
-    return lists.flat();
   }
 }
 

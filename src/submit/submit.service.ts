@@ -6,7 +6,7 @@ import {
 import { ValidationFailedException } from '../common/errors.js';
 import { decideOrigin } from '../domain-verification/origin-policy.js';
 import { FORM_NOT_FOUND } from '../forms/forms.service.js';
-import { submissionDeliveries } from '../notifications/outbox.js';
+import { outboxEntry } from '../notifications/outbox.js';
 import { CommitQueue } from './commit/commit-queue.js';
 import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
 import { normalizeClientIp } from '../rate-limit/client-ip.js';
@@ -101,7 +101,9 @@ export class SubmitService {
     // before that.
     await this.queue.commit({
       submission,
-      deliveries: submissionDeliveries(form.targets, submission, request.body),
+      outbox: form.notifies
+        ? outboxEntry(submission.id, request.body)
+        : undefined,
     });
     return form;
   }

@@ -1,6 +1,7 @@
 // Deliveries for tests: outbox rows inserted straight through the repository, in any state
 // (waiting, due later, leased by a worker), for the routes that read and retry them.
 import { ulid } from 'ulid';
+import { Form } from '../../src/forms/form.entity.js';
 import { Delivery } from '../../src/notifications/delivery.entity.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -10,8 +11,17 @@ export async function insertDelivery(
 ): Promise<Delivery> {
   const repo = t.dataSource.getRepository(Delivery);
   const createdAt = fields.createdAt ?? new Date();
+  // The form's account, as the worker writes it.
+  const accountId =
+    fields.accountId ??
+    (
+      await t.dataSource
+        .getRepository(Form)
+        .findOneByOrFail({ id: fields.formId })
+    ).accountId;
   const row = repo.create({
     id: ulid(createdAt.getTime()),
+    accountId,
     channel: 'webhook',
     event: 'webhook.test',
     submissionId: null,

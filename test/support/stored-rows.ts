@@ -45,7 +45,7 @@ export async function storedForm(
 /** Rows of `table` (all, or those whose `column` equals `value`). */
 export async function countRows(
   t: TestApp,
-  table: 'account' | 'form' | 'submission' | 'form_domain',
+  table: 'account' | 'form' | 'submission' | 'form_domain' | 'outbox_event',
   where?: { column: 'formId' | 'email'; value: string },
 ): Promise<number> {
   const [{ n }] = where
@@ -97,4 +97,21 @@ export function sqlTime(date: Date): string {
 export function storedTime(value: Date | string | null): Date | null {
   if (value === null || value instanceof Date) return value;
   return new Date(`${value.replace(' ', 'T')}Z`);
+}
+
+/**
+ * Resolves once the worker has expanded every outbox event into its deliveries: the
+ * deliveries of every submission acknowledged so far exist.
+ */
+export async function outboxExpanded(
+  t: TestApp,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await countRows(t, 'outbox_event')) > 0) {
+    if (Date.now() > deadline) {
+      throw new Error('Timed out waiting for the outbox events to be expanded');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

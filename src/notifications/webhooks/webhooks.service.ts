@@ -15,8 +15,10 @@ import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
 import { newSubmissionId } from '../../submissions/submission-id.js';
 import { DeliveriesService } from '../deliveries.service.js';
+import { FormRepository } from '../../forms/form.repository.js';
 import { DeliveryCleanup } from '../delivery-cleanup.js';
 import { NotificationLimits } from '../notification-limits.js';
+import { DeliveryRepository } from '../delivery.repository.js';
 import { Delivery } from '../delivery.entity.js';
 import { DeliverySignal } from '../delivery-signal.js';
 import type { DeliveryResponseDto } from '../dto/delivery-response.dto.js';
@@ -51,8 +53,8 @@ export function tooManyWebhooksMessage(max = MAX_WEBHOOKS_PER_FORM): string {
 export class WebhooksService {
   constructor(
     @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
-    @InjectRepository(Delivery)
-    private readonly deliveries: Repository<Delivery>,
+    private readonly deliveries: DeliveryRepository,
+    private readonly forms: FormRepository,
     private readonly secrets: SecretBox,
     private readonly config: AppConfig,
     private readonly changes: FormChangesService,
@@ -203,10 +205,13 @@ export class WebhooksService {
       );
     }
     await this.limits.spendTest(row.id);
+    const form = (await this.forms.summaries([formId])).get(formId);
+    if (form === undefined) throw new NotFoundException(WEBHOOK_NOT_FOUND);
     const now = new Date();
-    const delivery = this.deliveries.create({
+    const delivery = Object.assign(new Delivery(), {
       id: newSubmissionId(now.getTime()),
       formId,
+      accountId: form.accountId,
       submissionId: null,
       channel: 'webhook',
       target: row.id,
@@ -223,8 +228,8 @@ export class WebhooksService {
       lastDurationMs: null,
       createdAt: now,
       deliveredAt: null,
-    });
-    await this.deliveries.insert(delivery);
+    } satisfies Delivery);
+    await this.deliveries.insert([delivery]);
     this.signal.committed();
     return this.log.toResponse(delivery);
   }

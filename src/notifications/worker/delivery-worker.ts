@@ -1,16 +1,18 @@
-// The notification worker: claims due deliveries under a lease, hands each to its channel,
-// records the attempt, and schedules a retry or gives up. It runs in every app process
-// unless WORKER_ENABLED=false, and alone through `npm run worker` (src/worker.ts).
+// The notification worker: expands outbox events into deliveries, claims due deliveries
+// under a lease, hands each to its channel, records the attempt, and schedules a retry or
+// gives up. It runs in every app process unless WORKER_ENABLED=false, and alone through
+// `npm run worker` (src/worker.ts).
 //
-// A pipeline: deliveries are claimed in batches a little ahead of the free send slots, with
-// what their attempts need read in one go (submissions, webhooks, recipients), so a slot that
-// frees starts the next send at once; a finished send gives its slot back before its attempt
-// is recorded (records are committed in groups). In a process that also takes submissions,
-// the worker steps back to one batch every half second while the process is saturated by
-// them, or takes them faster than a burst's rate (submission-pressure.ts): the deliveries
-// wait in the outbox and leave when the burst is over.
+// A pipeline: deliveries are claimed a little ahead of the free send slots, with what
+// their attempts need read in one go (submissions, webhooks, recipients), so a slot that
+// frees starts the next send at once; a finished send gives its slot back before its
+// attempt is recorded (records are committed in groups). It is shared fairly between
+// accounts (fair-share.ts): claims go round the accounts with due deliveries, a slot goes
+// to the next account in turn, and one target never has more than two sends in flight.
+// In a process that also takes submissions, the worker steps back to one batch every half
+// second while the process is saturated by them (submission-pressure.ts): the events wait
+// in the outbox and are expanded and sent when the burst is over.
 import {
-  Inject,
   Injectable,
   Logger,
   type BeforeApplicationShutdown,
@@ -20,18 +22,16 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppConfig } from '../../config/app-config.js';
 import { DatabaseStateService } from '../../common/database/database-state.service.js';
+import { DeliveryRepository } from '../delivery.repository.js';
 import { DeliverySignal } from '../delivery-signal.js';
 import type { Delivery } from '../delivery.entity.js';
-import {
-  NOTIFICATION_CHANNELS,
-  type AttemptOutcome,
-  type ChannelItem,
-  type NotificationChannel,
-  type PreparedAttempt,
-} from '../notification-channel.js';
-import { parsePayload } from '../outbox.js';
+import type { AttemptOutcome } from '../notification-channel.js';
+import { AttemptRecorder } from './attempt-recorder.js';
 import { nextStep } from './backoff.js';
-import { DeliveryStore } from './delivery-store.js';
+import { DeliveryPreparer, type Ready } from './delivery-preparer.js';
+import { nextSend, planClaim } from './fair-share.js';
+import { OutboxExpander } from './outbox-expander.js';
+import { SendSlots } from './send-slots.js';
 import { SubmissionPressure } from './submission-pressure.js';
 
 /** Longest the worker sleeps before looking for due deliveries again. */
@@ -46,15 +46,12 @@ const PRESSURE_SAMPLE_MS = 250;
 const CLAIM_AHEAD = 4;
 /**
  * While the process is saturated, the worker claims one batch (its concurrency) this often
- * and holds nothing ahead: a claim and its records are a few commits (on SQLite, fsyncs on
- * the event loop), paid twice a second rather than for every send.
+ * and holds nothing ahead: its claims and records are paid twice a second rather than for
+ * every send.
  */
 const STEP_BACK_MS = 500;
-
-interface Ready {
-  delivery: Delivery;
-  attempt: PreparedAttempt;
-}
+/** Events expanded per transaction (each lists up to a commit batch of submissions). */
+const EXPAND_EVENTS = 1;
 
 function failed(error: string): AttemptOutcome {
   return { ok: false, statusCode: null, error, durationMs: 0 };
@@ -67,33 +64,42 @@ export class DeliveryWorker
   private readonly logger = new Logger('DeliveryWorker');
   /** Who holds a lease: unique per process and start. */
   readonly owner = `${hostname().slice(0, 30)}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  /** Claimed and prepared, waiting for a send slot. */
+  /** Claimed and prepared, waiting for a send slot (each account's longest due first). */
   private readonly ready: Ready[] = [];
   /** Being sent. */
-  private readonly sending = new Map<string, Promise<void>>();
+  private readonly slots = new SendSlots();
   /** Sent, their attempt being recorded. */
   private readonly recording = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
+  private readonly recorder: AttemptRecorder;
   private running = false;
   private loopDone: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private woken = false;
+  /** New work was committed (an event, a test, a retry) since the last look. */
+  private fresh = true;
+  /** The last expansion left events waiting. */
+  private moreEvents = false;
+  private lastLookAt = 0;
+  /** The round robins: the account claimed for last, the one that started the last send. */
+  private lastClaimed: string | undefined;
+  private lastStarted: string | undefined;
   private timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | undefined;
-  private readonly channels: Map<string, NotificationChannel>;
   /** The process is saturated by submissions: one batch every STEP_BACK_MS. */
   private steppingBack = false;
   private lastClaimAt = 0;
   private readonly pressure: SubmissionPressure;
 
   constructor(
-    private readonly store: DeliveryStore,
+    private readonly outbox: DeliveryRepository,
+    private readonly expander: OutboxExpander,
+    private readonly preparer: DeliveryPreparer,
     private readonly config: AppConfig,
     private readonly database: DatabaseStateService,
     private readonly signal: DeliverySignal,
-    @Inject(NOTIFICATION_CHANNELS) channels: NotificationChannel[],
   ) {
-    this.channels = new Map(channels.map((c) => [c.name, c]));
+    this.recorder = new AttemptRecorder(outbox);
     this.pressure = new SubmissionPressure(signal);
   }
 
@@ -104,7 +110,10 @@ export class DeliveryWorker
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.unsubscribe = this.signal.subscribe(() => this.wake());
+    this.unsubscribe = this.signal.subscribe(() => {
+      this.fresh = true;
+      this.wake();
+    });
     this.timers = [
       setInterval(() => void this.renew(), RENEW_MS),
       setInterval(() => this.samplePressure(), PRESSURE_SAMPLE_MS),
@@ -126,7 +135,7 @@ export class DeliveryWorker
     const drained = (async () => {
       await this.loopDone;
       await this.releaseReady();
-      await Promise.allSettled(this.sending.values());
+      await Promise.allSettled(this.slots.sends.values());
       await Promise.allSettled(this.recording.values());
     })();
     const late = new Promise<'late'>((resolve) => {
@@ -143,7 +152,7 @@ export class DeliveryWorker
 
   /** Deliveries being sent right now (tests, diagnostics). */
   get busy(): number {
-    return this.sending.size;
+    return this.slots.size;
   }
 
   private samplePressure(): void {
@@ -182,8 +191,6 @@ export class DeliveryWorker
 
   private async loop(): Promise<void> {
     while (this.running) {
-      // Up to three rounds of sends wait ready; claim more once fewer than two do, so a
-      // claim's round trips overlap the sends instead of leaving slots idle.
       const slots = this.config.workerConcurrency;
       if (this.steppingBack) {
         const rest = this.lastClaimAt + STEP_BACK_MS - Date.now();
@@ -192,17 +199,25 @@ export class DeliveryWorker
           continue;
         }
       }
-      const held = this.ready.length + this.sending.size;
-      const wanted = (this.steppingBack ? 1 : CLAIM_AHEAD) * slots - held;
-      let claimed = 0;
-      if (
-        wanted > 0 &&
-        this.ready.length < 2 * slots &&
-        this.database.isConnected
-      ) {
+      if (!this.database.isConnected) {
+        await this.sleep(POLL_MS);
+        continue;
+      }
+      // New work, or time for a look: another worker's events and due retries, and an
+      // account that has something due while others fill this worker.
+      const look = this.fresh || Date.now() - this.lastLookAt >= POLL_MS;
+      this.fresh = false;
+      if (look) this.lastLookAt = Date.now();
+      if (look || this.moreEvents) await this.expand();
+      // Up to CLAIM_AHEAD rounds of sends held; claim more once fewer than two rounds
+      // wait, so a claim's round trips overlap the sends instead of leaving slots idle.
+      const held = this.ready.length + this.slots.size;
+      const depth = (this.steppingBack ? 1 : CLAIM_AHEAD) * slots;
+      let full = false;
+      if (look || (this.ready.length < 2 * slots && held < depth)) {
         this.lastClaimAt = Date.now();
         try {
-          claimed = await this.claim(wanted);
+          full = await this.claim(depth);
         } catch (error) {
           this.logger.warn(
             `Cannot claim deliveries: ${(error as Error).message}`,
@@ -210,23 +225,46 @@ export class DeliveryWorker
         }
       }
       this.pump();
-      // A full claim means more may be due: look again at once.
-      if (claimed > 0 && claimed === wanted) continue;
+      // A full claim means more may be due, and events may be waiting: look again at once.
+      if (full || (this.moreEvents && !this.steppingBack)) continue;
       await this.sleep(POLL_MS);
     }
   }
 
-  /** Claims up to `limit` due deliveries and prepares their attempts; how many it took. */
-  private async claim(limit: number): Promise<number> {
-    const claimed = await this.store.claim(this.owner, limit);
-    if (claimed.length === 0) return 0;
+  private async expand(): Promise<void> {
     try {
-      const attempts = await this.prepare(claimed);
-      claimed.forEach((delivery, i) =>
-        this.ready.push({ delivery, attempt: attempts[i] }),
-      );
+      const expansion = await this.expander.expand(EXPAND_EVENTS);
+      this.moreEvents = expansion.more;
     } catch (error) {
-      await this.store
+      this.moreEvents = false;
+      this.logger.warn(
+        `Cannot expand outbox events: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /**
+   * Claims what is fair to take now (fair-share.ts) and prepares the attempts; true when
+   * it got all it asked for (more may be due).
+   */
+  private async claim(depth: number): Promise<boolean> {
+    const now = new Date();
+    const groups = await this.outbox.dueGroups(now);
+    if (groups.length === 0) return false;
+    const plan = planClaim(
+      groups,
+      this.slots.holdings(this.ready.map(({ delivery }) => delivery)),
+      { held: depth, slots: this.config.workerConcurrency },
+      this.lastClaimed,
+    );
+    if (plan.picks.length === 0) return false;
+    const claimed = await this.outbox.claim(this.owner, plan.picks, now);
+    this.lastClaimed = plan.lastAccount;
+    if (claimed.length === 0) return false;
+    try {
+      this.ready.push(...(await this.preparer.prepare(claimed)));
+    } catch (error) {
+      await this.outbox
         .release(
           this.owner,
           claimed.map((delivery) => delivery.id),
@@ -234,75 +272,32 @@ export class DeliveryWorker
         .catch(() => undefined);
       throw error;
     }
-    return claimed.length;
+    return claimed.length === plan.picks.reduce((sum, p) => sum + p.take, 0);
   }
 
-  private async prepare(claimed: Delivery[]): Promise<PreparedAttempt[]> {
-    const notices = await this.store.notices(
-      claimed.flatMap((d) => (d.submissionId === null ? [] : [d.submissionId])),
-    );
-    const attempts: PreparedAttempt[] = [];
-    const byChannel = new Map<string, number[]>();
-    claimed.forEach((delivery, i) => {
-      const positions = byChannel.get(delivery.channel) ?? [];
-      positions.push(i);
-      byChannel.set(delivery.channel, positions);
-    });
-    for (const [name, positions] of byChannel) {
-      const channel = this.channels.get(name);
-      if (channel === undefined) {
-        const outcome = failed(
-          `The ${name} channel is not available in this process`,
-        );
-        for (const i of positions) attempts[i] = () => Promise.resolve(outcome);
-        continue;
-      }
-      const items: ChannelItem[] = positions.map((i) => {
-        const delivery = claimed[i];
-        return {
-          delivery: {
-            id: delivery.id,
-            formId: delivery.formId,
-            channel: delivery.channel,
-            target: delivery.target,
-            event: delivery.event,
-            submissionId: delivery.submissionId,
-            attempts: delivery.attempts,
-            createdAt: delivery.createdAt,
-            payload: parsePayload(delivery.payload),
-          },
-          submission:
-            delivery.submissionId === null
-              ? null
-              : (notices.get(delivery.submissionId) ?? null),
-        };
-      });
-      const prepared = await channel.prepare(items).catch((error: Error) => {
-        this.logger.error(
-          `Deliveries could not be prepared: ${error.message}`,
-          error.stack,
-        );
-        const outcome = failed('Internal error while sending');
-        return items.map(() => () => Promise.resolve(outcome));
-      });
-      positions.forEach((position, i) => (attempts[position] = prepared[i]));
-    }
-    return attempts;
-  }
-
-  /** Starts ready deliveries while send slots are free. */
+  /** Starts ready deliveries while a slot is free and one may fairly take it. */
   private pump(): void {
-    while (this.running && this.sending.size < this.config.workerConcurrency) {
-      const next = this.ready.shift();
-      if (next === undefined) return;
-      const { id } = next.delivery;
-      const work = this.send(next).finally(() => {
-        this.sending.delete(id);
-        if (!this.running) return;
-        this.pump();
-        this.wake();
-      });
-      this.sending.set(id, work);
+    const slots = this.config.workerConcurrency;
+    while (this.running && this.slots.size < slots) {
+      const index = nextSend(
+        this.ready.map(({ delivery }) => delivery),
+        this.slots.sending(),
+        slots,
+        (account) => this.slots.isSlow(account),
+        this.lastStarted,
+      );
+      if (index < 0) return;
+      const [next] = this.ready.splice(index, 1);
+      this.lastStarted = next.delivery.accountId;
+      this.slots.take(
+        next.delivery,
+        () => this.send(next),
+        () => {
+          if (!this.running) return;
+          this.pump();
+          this.wake();
+        },
+      );
     }
   }
 
@@ -339,11 +334,18 @@ export class DeliveryWorker
       this.config.webhookRetrySchedule,
       at,
     );
-    await this.store.finish(delivery, this.owner, outcome, step, at);
+    await this.recorder.finish(delivery, this.owner, outcome, step, at);
     // A retry due before the next poll (short test schedules) is taken on time.
     const wait = (step.nextAttemptAt?.getTime() ?? Infinity) - Date.now();
     if (wait < POLL_MS) {
-      setTimeout(() => this.running && this.wake(), Math.max(0, wait)).unref();
+      setTimeout(
+        () => {
+          if (!this.running) return;
+          this.fresh = true;
+          this.wake();
+        },
+        Math.max(0, wait),
+      ).unref();
     }
   }
 
@@ -352,7 +354,7 @@ export class DeliveryWorker
     const ids = this.ready.splice(0).map(({ delivery }) => delivery.id);
     if (ids.length === 0 || !this.database.isConnected) return;
     try {
-      await this.store.release(this.owner, ids);
+      await this.outbox.release(this.owner, ids);
     } catch (error) {
       this.logger.warn(
         `Cannot give back claimed deliveries: ${(error as Error).message}`,
@@ -363,12 +365,12 @@ export class DeliveryWorker
   private async renew(): Promise<void> {
     const ids = [
       ...this.ready.map(({ delivery }) => delivery.id),
-      ...this.sending.keys(),
+      ...this.slots.sends.keys(),
       ...this.recording.keys(),
     ];
     if (ids.length === 0 || !this.database.isConnected) return;
     try {
-      await this.store.renew(this.owner, ids);
+      await this.outbox.renew(this.owner, ids);
     } catch (error) {
       this.logger.warn(`Cannot renew leases: ${(error as Error).message}`);
     }

@@ -45,6 +45,16 @@ function item(n: number, formId = 'form'): CommitItem {
   };
 }
 
+/** SubmissionWriters handing out the test's writer. */
+function writersOf(
+  current: () => SubmissionWriter | undefined,
+): SubmissionWriters {
+  return {
+    current,
+    close: () => Promise.resolve(),
+  } as unknown as SubmissionWriters;
+}
+
 function deferred<T>() {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
@@ -61,10 +71,12 @@ describe('CommitQueue', () => {
 
   const make = (limit = 10_000) => {
     writer = new FakeWriter();
-    const writers = { current: () => writer } as unknown as SubmissionWriters;
-    queue = new CommitQueue(writers, {
-      submitQueueLimit: limit,
-    } as AppConfig);
+    queue = new CommitQueue(
+      writersOf(() => writer),
+      {
+        submitQueueLimit: limit,
+      } as AppConfig,
+    );
     return writer;
   };
 
@@ -262,35 +274,27 @@ describe('CommitQueue', () => {
     expect(w.batches).toHaveLength(1);
   });
 
-  it('wakes the notification worker after a batch that committed deliveries', async () => {
+  it('wakes the notification worker after a batch that wrote an outbox event', async () => {
     make();
     const signal = new DeliverySignal();
     let wakes = 0;
     signal.subscribe(() => (wakes += 1));
     await queue.onApplicationShutdown();
     queue = new CommitQueue(
-      { current: () => writer } as unknown as SubmissionWriters,
+      writersOf(() => writer),
       { submitQueueLimit: 100 } as AppConfig,
       signal,
     );
     await queue.commit(item(1));
     expect(wakes).toBe(0);
-    const withDelivery = item(2);
-    withDelivery.deliveries = [
-      {
-        id: 'd-2',
-        formId: 'form',
-        submissionId: 'id-2',
-        channel: 'webhook',
-        target: 'hook',
-        event: 'submission.created',
-        payload: null,
-        createdAt: new Date(0),
-      },
-    ];
-    await queue.commit(withDelivery);
+    const notifying = item(2);
+    notifying.outbox = { submissionId: 'id-2', payload: null };
+    await queue.commit(notifying);
     expect(wakes).toBe(1);
-    expect(writer!.batches.at(-1)!.items[0].deliveries).toHaveLength(1);
+    expect(writer!.batches.at(-1)!.items[0].outbox).toEqual({
+      submissionId: 'id-2',
+      payload: null,
+    });
   });
 
   it('lets shutdown wait until the last batch has committed', async () => {

@@ -67,7 +67,7 @@ export class CommitQueue implements OnApplicationShutdown {
   constructor(
     private readonly writers: SubmissionWriters,
     config: AppConfig,
-    /** Told of every committed batch, and when one committed deliveries (wakes the worker). */
+    /** Told of every committed batch, and when one wrote an outbox event (wakes the worker). */
     @Optional() private readonly deliveries?: DeliverySignal,
   ) {
     this.limit = config.submitQueueLimit;
@@ -132,6 +132,7 @@ export class CommitQueue implements OnApplicationShutdown {
     ]);
     clearTimeout(timer);
     clearInterval(this.sweeper);
+    await this.writers.close();
   }
 
   /**
@@ -231,7 +232,7 @@ export class CommitQueue implements OnApplicationShutdown {
       this.logger.debug(`Committed a batch of ${items.length} submissions`);
       stored.forEach((waiter, i) => this.settle(waiter, outcomes[i]));
       this.deliveries?.submissionsCommitted(items.length);
-      if (items.some((item) => (item.deliveries?.length ?? 0) > 0)) {
+      if (items.some((item) => item.outbox !== undefined)) {
         this.deliveries?.committed();
       }
       for (const waiter of trapped) this.settle(waiter, 'stored');

@@ -1,5 +1,11 @@
-// The commit queue's writer on MySQL/MariaDB: straight through the mysql2 pool that TypeORM
-// opened, with fixed SQL and driver escaping — no query builder on the hot path.
+// The commit queue's writer on MySQL/MariaDB: straight through a small mysql2 pool of its
+// own, with fixed SQL and driver escaping — no query builder on the hot path.
+//
+// A batch is one round trip: its multi-row INSERT alone (autocommit) when none of its
+// submissions notifies, else `START TRANSACTION; INSERT …; INSERT <event>; COMMIT` sent as
+// one multi-statement query — the reason this pool is its own, the only one that accepts
+// several statements (it only ever runs the fixed statements below, values escaped by the
+// driver).
 import type { Pool, PoolConnection, QueryError } from 'mysql2';
 import {
   isDatabaseUnavailable,
@@ -7,21 +13,24 @@ import {
   isMissingReference,
 } from '../../common/database/driver-errors.js';
 import {
+  storedEntries,
   type CommitBatch,
   type CommitItem,
   type ItemOutcome,
+  type OutboxEventStatement,
   type SubmissionWriter,
 } from './submission-writer.js';
 
 const INSERT_SUBMISSIONS =
   'INSERT INTO `submission` (`id`, `formId`, `data`, `ip`, `userAgent`, `origin`, `createdAt`) VALUES ?';
-const INSERT_DELIVERIES =
-  'INSERT INTO `delivery` (`id`, `formId`, `submissionId`, `channel`, `target`, `event`, `payload`, `nextAttemptAt`, `createdAt`, `status`, `attempts`, `scheduleStart`) VALUES ?';
 const COUNT_HONEYPOT =
   'UPDATE `form` SET `honeypotHits` = `honeypotHits` + ? WHERE `id` = ?';
 
 /** Tries of a batch's transaction that InnoDB chose as a deadlock victim. */
 const DEADLOCK_ATTEMPTS = 3;
+
+/** Batches written at once, each on its own pooled connection. */
+export const MYSQL_PARALLEL_BATCHES = 4;
 
 type Row = [
   string,
@@ -37,36 +46,13 @@ function rowOf({ submission: s }: CommitItem): Row {
   return [s.id, s.formId, s.data, s.ip, s.userAgent, s.origin, s.createdAt];
 }
 
-function deliveryRowsOf(items: CommitItem[]): unknown[][] {
-  const rows: unknown[][] = [];
-  for (const item of items) {
-    for (const d of item.deliveries ?? []) {
-      rows.push([
-        d.id,
-        d.formId,
-        d.submissionId,
-        d.channel,
-        d.target,
-        d.event,
-        d.payload,
-        d.createdAt,
-        d.createdAt,
-        'pending',
-        0,
-        0,
-      ]);
-    }
-  }
-  return rows;
-}
-
-/** Batches written at once, each on its own pooled connection (the rest serve the API). */
-export const MYSQL_PARALLEL_BATCHES = 4;
-
 export class MysqlSubmissionWriter implements SubmissionWriter {
   readonly parallelBatches = MYSQL_PARALLEL_BATCHES;
+
   constructor(
+    /** A pool of its own, with `multipleStatements` on. */
     private readonly pool: Pool,
+    private readonly outbox: OutboxEventStatement,
     /** Longest a statement may run before its connection is given up. */
     private readonly statementTimeoutMs: number,
   ) {}
@@ -94,10 +80,13 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
     }
   }
 
+  close(): Promise<void> {
+    return new Promise((resolve) => this.pool.end(() => resolve()));
+  }
+
   /**
-   * All items in one statement (and their deliveries in a second, in one transaction with
-   * it); when that fails for a row's sake, item by item. A batch without deliveries needs
-   * no transaction: its one statement is atomic.
+   * All items at once; when that fails for a row's sake, item by item in one transaction
+   * (InnoDB undoes only the statement that failed), so only that row fails.
    */
   private async insert(
     connection: PoolConnection,
@@ -108,52 +97,79 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
       await this.insertAll(connection, items);
       return items.map(() => 'stored');
     } catch (error) {
-      if (isDatabaseUnavailable(error) || items.length === 1) {
-        if (items.length === 1 && !isDatabaseUnavailable(error)) {
-          return [isMissingReference(error) ? 'form-gone' : { error }];
-        }
-        throw error;
+      if (isDatabaseUnavailable(error)) throw error;
+      if (items.length === 1) {
+        return [isMissingReference(error) ? 'form-gone' : { error }];
       }
     }
-    const outcomes: ItemOutcome[] = [];
-    for (const item of items) {
-      try {
-        await this.insertAll(connection, [item]);
-        outcomes.push('stored');
-      } catch (error) {
-        if (isDatabaseUnavailable(error)) throw error;
-        outcomes.push(isMissingReference(error) ? 'form-gone' : { error });
-      }
-    }
-    return outcomes;
+    return this.insertOneByOne(connection, items);
   }
 
+  /** One round trip: the INSERT, with the batch's event in one transaction if any. */
   private async insertAll(
     connection: PoolConnection,
     items: CommitItem[],
   ): Promise<void> {
-    const deliveries = deliveryRowsOf(items);
-    if (deliveries.length === 0) {
-      await this.run(connection, INSERT_SUBMISSIONS, [items.map(rowOf)]);
+    const rows = [items.map(rowOf)];
+    const event = this.outbox.params(
+      items.flatMap((item) => (item.outbox ? [item.outbox] : [])),
+      new Date(),
+    );
+    if (event === null) {
+      await this.run(connection, INSERT_SUBMISSIONS, rows);
       return;
     }
+    const sql = `START TRANSACTION; ${INSERT_SUBMISSIONS}; ${this.outbox.sql}; COMMIT`;
     for (let attempt = 1; ; attempt++) {
-      await this.run(connection, 'START TRANSACTION', []);
       try {
-        await this.run(connection, INSERT_SUBMISSIONS, [items.map(rowOf)]);
-        await this.run(connection, INSERT_DELIVERIES, [deliveries]);
-        await this.run(connection, 'COMMIT', []);
+        await this.run(connection, sql, [...rows, ...event]);
         return;
       } catch (error) {
-        if (!isDatabaseUnavailable(error)) {
-          await this.run(connection, 'ROLLBACK', []);
-        }
-        // InnoDB rolled the whole transaction back to break a deadlock with a worker's
-        // claim: nothing of it was written, so it is simply run again.
+        await this.rollback(connection, error);
+        // InnoDB rolled the whole transaction back to break a deadlock: nothing of it was
+        // written, so it is simply run again.
         if (isDeadlock(error) && attempt < DEADLOCK_ATTEMPTS) continue;
         throw error;
       }
     }
+  }
+
+  private async insertOneByOne(
+    connection: PoolConnection,
+    items: CommitItem[],
+  ): Promise<ItemOutcome[]> {
+    await this.run(connection, 'START TRANSACTION', []);
+    try {
+      const outcomes: ItemOutcome[] = [];
+      for (const item of items) {
+        try {
+          await this.run(connection, INSERT_SUBMISSIONS, [[rowOf(item)]]);
+          outcomes.push('stored');
+        } catch (error) {
+          if (isDatabaseUnavailable(error) || isDeadlock(error)) throw error;
+          outcomes.push(isMissingReference(error) ? 'form-gone' : { error });
+        }
+      }
+      const event = this.outbox.params(
+        storedEntries(items, outcomes),
+        new Date(),
+      );
+      if (event !== null) await this.run(connection, this.outbox.sql, event);
+      await this.run(connection, 'COMMIT', []);
+      return outcomes;
+    } catch (error) {
+      await this.rollback(connection, error);
+      throw error;
+    }
+  }
+
+  /** Ends an open transaction after a failure, unless the connection itself failed. */
+  private async rollback(
+    connection: PoolConnection,
+    error: unknown,
+  ): Promise<void> {
+    if (isDatabaseUnavailable(error)) return;
+    await this.run(connection, 'ROLLBACK', []);
   }
 
   private connection(): Promise<PoolConnection> {

@@ -2,22 +2,22 @@
 // on the better-sqlite3 connection TypeORM opened. better-sqlite3 is synchronous, so a
 // batch holds the event loop for its length: batches are bounded by the queue (500 rows).
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import { sqlDatetime } from '../../submissions/submission-rows.js';
 import {
   isConstraintViolation,
   isMissingReference,
 } from '../../common/database/driver-errors.js';
+import { sqlDatetime } from '../../submissions/submission-rows.js';
 import {
+  storedEntries,
   type CommitBatch,
   type CommitItem,
   type ItemOutcome,
+  type OutboxEventStatement,
   type SubmissionWriter,
 } from './submission-writer.js';
 
 const INSERT_SUBMISSION =
   'INSERT INTO "submission" ("id", "formId", "data", "ip", "userAgent", "origin", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)';
-const INSERT_DELIVERY =
-  'INSERT INTO "delivery" ("id", "formId", "submissionId", "channel", "target", "event", "payload", "status", "attempts", "scheduleStart", "nextAttemptAt", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, \'pending\', 0, 0, ?, ?)';
 const COUNT_HONEYPOT =
   'UPDATE "form" SET "honeypotHits" = "honeypotHits" + ? WHERE "id" = ?';
 
@@ -26,17 +26,26 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
   readonly parallelBatches = 1;
   private readonly insertSubmission: Statement;
   private readonly countHoneypot: Statement;
-  private readonly insertDelivery: Statement;
+  private readonly insertEvent: Statement;
   private readonly transaction: Transaction<
     (batch: CommitBatch) => ItemOutcome[]
   >;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly outbox: OutboxEventStatement,
+  ) {
     this.insertSubmission = db.prepare(INSERT_SUBMISSION);
     this.countHoneypot = db.prepare(COUNT_HONEYPOT);
-    this.insertDelivery = db.prepare(INSERT_DELIVERY);
+    this.insertEvent = db.prepare(outbox.sql);
     this.transaction = db.transaction((batch: CommitBatch) => {
       const outcomes = batch.items.map((item) => this.insert(item));
+      // The batch's one outbox event, listing its stored submissions that notify.
+      const event = this.outbox.params(
+        storedEntries(batch.items, outcomes),
+        new Date(),
+      );
+      if (event !== null) this.insertEvent.run(...event);
       for (const [formId, hits] of batch.honeypotHits) {
         this.countHoneypot.run(hits, formId);
       }
@@ -57,9 +66,8 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
   }
 
   /** A row that fails alone (its form just deleted) is undone alone: the others commit. */
-  private insert({ submission: s, deliveries }: CommitItem): ItemOutcome {
+  private insert({ submission: s }: CommitItem): ItemOutcome {
     try {
-      const createdAt = sqlDatetime(s.createdAt);
       this.insertSubmission.run(
         s.id,
         s.formId,
@@ -67,26 +75,8 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
         s.ip,
         s.userAgent,
         s.origin,
-        createdAt,
+        sqlDatetime(s.createdAt),
       );
-      for (const d of deliveries ?? []) {
-        // A delivery is created (and due) with its submission: one conversion serves all.
-        const at =
-          d.createdAt.getTime() === s.createdAt.getTime()
-            ? createdAt
-            : sqlDatetime(d.createdAt);
-        this.insertDelivery.run(
-          d.id,
-          d.formId,
-          d.submissionId,
-          d.channel,
-          d.target,
-          d.event,
-          d.payload,
-          at,
-          at,
-        );
-      }
       return 'stored';
     } catch (error) {
       if (isMissingReference(error)) return 'form-gone';

@@ -1,7 +1,12 @@
 // What the commit queue hands to the database, and what it gets back. One writer per
 // dialect: mysql-submission-writer.ts (one multi-row INSERT through the driver) and
 // sqlite-submission-writer.ts (one transaction of prepared statements).
-import type { NewDelivery } from '../../notifications/outbox.js';
+//
+// A batch is its submissions plus what is written with them in the same transaction: the
+// one outbox event of those that notify, the honeypot's counts. Whatever else must commit
+// with a submission joins the batch the same way: a field of CommitItem, written by each
+// writer in the batch's transaction after the submissions it belongs to.
+import type { OutboxEntry } from '../../notifications/outbox.js';
 
 /** A submission row as the submission table stores it. */
 export interface NewSubmission {
@@ -16,13 +21,22 @@ export interface NewSubmission {
 }
 
 /**
- * One accepted submission and every row that must be committed with it, in the same
- * transaction (the notification deliveries of its form, when there are any).
+ * One accepted submission and what must be committed with it, in the same transaction.
  */
 export interface CommitItem {
   submission: NewSubmission;
-  /** One per enabled notification target of the form; absent or empty when there is none. */
-  deliveries?: NewDelivery[];
+  /**
+   * Present when the submission notifies (its form has targets): it is listed in the
+   * batch's outbox event, which the worker expands into its deliveries.
+   */
+  outbox?: OutboxEntry;
+}
+
+/** How a writer adds the batch's outbox event (DeliveryRepository.eventInsert()). */
+export interface OutboxEventStatement {
+  sql: string;
+  /** Its parameters for the stored submissions that notify; null when there are none. */
+  params(entries: readonly OutboxEntry[], now: Date): unknown[] | null;
 }
 
 export interface CommitBatch {
@@ -44,4 +58,20 @@ export interface SubmissionWriter {
   /** false while the batch cannot start yet (SQLite: another transaction is open). */
   canWrite(): boolean;
   write(batch: CommitBatch): Promise<ItemOutcome[]> | ItemOutcome[];
+  /** Lets go of what the writer holds (its connections); called once, at shutdown. */
+  close?(): Promise<void>;
+}
+
+/** The outbox entries of the items stored. */
+export function storedEntries(
+  items: readonly CommitItem[],
+  outcomes: readonly ItemOutcome[],
+): OutboxEntry[] {
+  const entries: OutboxEntry[] = [];
+  items.forEach((item, i) => {
+    if (item.outbox !== undefined && outcomes[i] === 'stored') {
+      entries.push(item.outbox);
+    }
+  });
+  return entries;
 }

@@ -1,0 +1,64 @@
+// Delivery rows as the drivers hand them back (dates as text on SQLite, as Date on
+// MySQL/MariaDB; numbers sometimes as strings), and what a claim keeps of its candidates.
+import { toDate } from '../submissions/submission-rows.js';
+import type { GroupTake } from './delivery-sql.js';
+import { Delivery } from './delivery.entity.js';
+
+export type Row = Record<string, unknown>;
+
+function orNull<T>(value: T | undefined): T | null {
+  return value === undefined ? null : value;
+}
+
+export function dateOrNull(value: unknown): Date | null {
+  return value === null || value === undefined
+    ? null
+    : toDate(value as Date | string);
+}
+
+/** A row as the drivers return it, as the entity. */
+export function toDelivery(row: Row): Delivery {
+  return Object.assign(new Delivery(), {
+    id: row.id,
+    formId: row.formId,
+    accountId: row.accountId,
+    submissionId: orNull(row.submissionId),
+    channel: row.channel,
+    target: row.target,
+    event: row.event,
+    payload: orNull(row.payload),
+    status: row.status,
+    attempts: Number(row.attempts),
+    scheduleStart: Number(row.scheduleStart),
+    nextAttemptAt: dateOrNull(row.nextAttemptAt),
+    leaseOwner: orNull(row.leaseOwner),
+    leaseUntil: dateOrNull(row.leaseUntil),
+    lastStatusCode:
+      row.lastStatusCode === null ? null : Number(row.lastStatusCode),
+    lastError: orNull(row.lastError),
+    lastDurationMs:
+      row.lastDurationMs === null ? null : Number(row.lastDurationMs),
+    createdAt: toDate(row.createdAt as Date | string),
+    deliveredAt: dateOrNull(row.deliveredAt),
+  } as Delivery);
+}
+
+/** The `take` longest due of each group's candidates, all of them longest due first. */
+export function chosen(candidates: Row[], groups: readonly GroupTake[]): Row[] {
+  const byGroup = new Map<string, Row[]>();
+  for (const row of candidates) {
+    const key = `${String(row.accountId)}\u0000${String(row.target)}`;
+    const list = byGroup.get(key) ?? [];
+    list.push(row);
+    byGroup.set(key, list);
+  }
+  const due = (row: Row) =>
+    toDate(row.nextAttemptAt as Date | string).getTime();
+  const picked: Row[] = [];
+  for (const group of groups) {
+    const rows = byGroup.get(`${group.accountId}\u0000${group.target}`) ?? [];
+    rows.sort((a, b) => due(a) - due(b));
+    picked.push(...rows.slice(0, group.take));
+  }
+  return picked.sort((a, b) => due(a) - due(b));
+}

@@ -1,0 +1,40 @@
+// The submissions claimed deliveries are about, as a channel describes them: read in one
+// go for a claimed batch, with the name and account of their forms.
+import { Injectable } from '@nestjs/common';
+import { FormRepository } from '../../forms/form.repository.js';
+import { SubmissionRepository } from '../../submissions/submission.repository.js';
+import { toData, toDate } from '../../submissions/submission-rows.js';
+import type { SubmissionNotice } from '../notification-channel.js';
+
+@Injectable()
+export class SubmissionNotices {
+  constructor(
+    private readonly submissions: SubmissionRepository,
+    private readonly forms: FormRepository,
+  ) {}
+
+  /** By submission id; a deleted one (or one whose form is gone) is absent. */
+  async of(
+    submissionIds: readonly string[],
+  ): Promise<Map<string, SubmissionNotice>> {
+    const found = new Map<string, SubmissionNotice>();
+    const ids = [...new Set(submissionIds)];
+    if (ids.length === 0) return found;
+    const rows = await this.submissions.findMany(ids);
+    const forms = await this.forms.summaries(rows.map((row) => row.formId));
+    for (const row of rows) {
+      const form = forms.get(row.formId);
+      if (form === undefined) continue;
+      found.set(row.id, {
+        id: row.id,
+        formId: row.formId,
+        formName: form.name,
+        accountId: form.accountId,
+        createdAt: toDate(row.createdAt),
+        data: toData(row.data),
+        meta: { ip: row.ip, userAgent: row.userAgent, origin: row.origin },
+      });
+    }
+    return found;
+  }
+}
