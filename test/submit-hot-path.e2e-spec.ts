@@ -37,7 +37,10 @@ describe('submit hot path (e2e)', () => {
   let apiKey: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: HIGH_LIMIT });
+    // No worker: what a batch leaves in the outbox stays there to be looked at.
+    t = await createTestApp({
+      env: { ...HIGH_LIMIT, WORKER_ENABLED: 'false' },
+    });
     const owner = await createAccount(t);
     accountId = owner.account.id;
     apiKey = owner.apiKey;
@@ -193,6 +196,55 @@ describe('submit hot path (e2e)', () => {
           .getRepository(Submission)
           .countBy({ formId: 'a-form-just-deleted' }),
       ).toBe(0);
+    });
+
+    it("lists in the batch's one outbox event only the notifying rows it stored", async () => {
+      const { form } = await createForm(t, accountId, { fields: [] });
+      const queue = t.app.get(CommitQueue);
+      const row = (formId: string, n: number, notifies: boolean) => {
+        const id = newSubmissionId();
+        return {
+          submission: {
+            id,
+            formId,
+            data: JSON.stringify({ n }),
+            ip: null,
+            userAgent: null,
+            origin: null,
+            createdAt: new Date(),
+          },
+          outbox: notifies
+            ? { submissionId: id, payload: n === 1 ? { _subject: 'Hi' } : null }
+            : undefined,
+        };
+      };
+      const rows = [
+        row(form.id, 1, true),
+        row('a-form-just-deleted', 2, true),
+        row(form.id, 3, false),
+        row(form.id, 4, true),
+      ];
+      const results = await Promise.allSettled(
+        rows.map((item) => queue.commit(item)),
+      );
+      expect(results.map((r) => r.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+      ]);
+      const events = (await t.dataSource.query(
+        'SELECT submissions FROM outbox_event',
+      )) as Array<{ submissions: unknown }>;
+      expect(events).toHaveLength(1);
+      const listed =
+        typeof events[0].submissions === 'string'
+          ? JSON.parse(events[0].submissions)
+          : events[0].submissions;
+      expect(listed).toEqual([
+        [rows[0].submission.id, { _subject: 'Hi' }],
+        [rows[3].submission.id],
+      ]);
     });
 
     it('keeps the stored timestamp and id in the format the submissions API pages by', async () => {

@@ -1,6 +1,7 @@
 // Notifications survive a crash: the built server runs as a child process, is killed with
-// SIGKILL while deliveries are pending and in flight, and after a restart every
-// acknowledged submission's webhook arrives (a repeat carries the same webhook-id). On
+// SIGKILL while deliveries are pending and in flight, or while outbox events wait to be
+// expanded, and after a restart every acknowledged submission's webhook arrives, its
+// delivery made once (a repeat carries the same webhook-id). On
 // MariaDB, two `npm run worker` processes share the outbox without ever sending one
 // delivery twice at the same time.
 import { spawn } from 'node:child_process';
@@ -169,6 +170,62 @@ describe('webhook deliveries across crashes (e2e, server process)', () => {
     // A repeat (sent before the crash, unrecorded) carries the same webhook-id.
     expect([...byN.values()].filter((ids) => ids.size !== 1)).toEqual([]);
   }, 90_000);
+
+  it("makes and sends each acknowledged submission's delivery once across crashes before and during expansion", async () => {
+    // Killed with every event still waiting (no worker ran).
+    const first = await start({ WORKER_ENABLED: 'false' });
+    await seed();
+    const acknowledged = await submitMany(first, 60);
+    expect(acknowledged).toHaveLength(60);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const waiting = await query<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM outbox_event',
+    );
+    expect(Number(waiting[0].n)).toBeGreaterThan(0);
+    expect(
+      Number(
+        (await query<{ n: number }>('SELECT COUNT(*) AS n FROM delivery'))[0].n,
+      ),
+    ).toBe(0);
+
+    // Killed again while the worker expands and sends.
+    const second = await start({ WORKER_CONCURRENCY: '2' });
+    await waitFor(
+      async () => receiver.received.length > 0,
+      20_000,
+      'the first webhook to arrive',
+    );
+    second.child.kill('SIGKILL');
+    await second.exited;
+
+    await start();
+    await waitFor(
+      async () => {
+        const rows = await query<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM delivery WHERE status = 'succeeded'",
+        );
+        return Number(rows[0].n) === 60;
+      },
+      40_000,
+      'every delivery to succeed after the restarts',
+    );
+    expect(
+      Number(
+        (
+          await query<{ n: number }>('SELECT COUNT(*) AS n FROM outbox_event')
+        )[0].n,
+      ),
+    ).toBe(0);
+    // One delivery row per submission: nothing made twice.
+    expect(
+      Number(
+        (await query<{ n: number }>('SELECT COUNT(*) AS n FROM delivery'))[0].n,
+      ),
+    ).toBe(60);
+    const byN = idsBySubmission();
+    expect(acknowledged.filter((n) => byN.get(n)?.size !== 1)).toEqual([]);
+  }, 120_000);
 
   describeWhen(usingMysql(), NEEDS_MYSQL)('two worker processes', () => {
     it('never send one delivery twice at the same time', async () => {

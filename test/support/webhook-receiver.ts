@@ -32,6 +32,10 @@ export interface WebhookReceiver {
   maxSameIdInFlight: number;
   /** Most requests open at once, whatever their id. */
   maxOpen: number;
+  /** Most requests open at once per request path (one webhook each, when their paths differ). */
+  maxOpenByPath: Map<string, number>;
+  /** Requests being answered right now. */
+  openNow(): number;
   /** Resolves once `count` requests verified and were answered 2xx. */
   waitForSuccesses(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -47,9 +51,12 @@ export async function startWebhookReceiver(
     open: new Map<string, number>(),
     maxSameIdInFlight: 0,
     maxOpen: 0,
+    maxOpenByPath: new Map(),
   } as WebhookReceiver;
   let served = 0;
   let open = 0;
+  const openByPath = new Map<string, number>();
+  receiver.openNow = () => open;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -62,6 +69,13 @@ export async function startWebhookReceiver(
         receiver.open.set(id, inFlight);
         open += 1;
         receiver.maxOpen = Math.max(receiver.maxOpen, open);
+        const path = req.url ?? '';
+        const onPath = (openByPath.get(path) ?? 0) + 1;
+        openByPath.set(path, onPath);
+        receiver.maxOpenByPath.set(
+          path,
+          Math.max(receiver.maxOpenByPath.get(path) ?? 0, onPath),
+        );
         receiver.maxSameIdInFlight = Math.max(
           receiver.maxSameIdInFlight,
           inFlight,
@@ -96,6 +110,7 @@ export async function startWebhookReceiver(
         });
         receiver.open.set(id, (receiver.open.get(id) ?? 1) - 1);
         open -= 1;
+        openByPath.set(path, (openByPath.get(path) ?? 1) - 1);
         res.writeHead(status, { 'content-type': 'text/plain' });
         res.end(status < 300 ? 'ok' : `nope ${status}`);
       })();

@@ -1,0 +1,125 @@
+import { DELIVERY_COLUMNS, DeliverySql } from './delivery-sql.js';
+import type { SqlDialect } from '../common/database/sql-statement.js';
+
+// The SQL of every outbox statement, on both dialects, kept under review: a change to a
+// statement (the claim's index walk, a lock, the duplicate rule of an expansion) shows up
+// in the snapshot.
+const NOW = new Date('2026-03-01T12:00:00.123Z');
+const UNTIL = new Date('2026-03-01T12:00:10.123Z');
+const DELIVERY = {
+  id: '01JDELIVERY000000000000000',
+  formId: 'form-1',
+  accountId: 'account-1',
+  submissionId: '01JSUBMISSION0000000000000',
+  channel: 'email' as const,
+  target: 'owner@example.com',
+  event: 'submission.created',
+  payload: '{"_subject":"Hello"}',
+  createdAt: new Date('2026-03-01T11:59:59.000Z'),
+};
+
+describe.each<SqlDialect>(['mysql', 'sqlite'])(
+  'outbox SQL on %s',
+  (dialect) => {
+    const sql = new DeliverySql(dialect);
+
+    it('adds a batch event, and reads, locks and deletes events', () => {
+      expect(sql.insertEvent()).toMatchSnapshot();
+      expect(sql.nextEvents(2)).toMatchSnapshot();
+      expect(sql.lockEvents(['e1', 'e2'])).toMatchSnapshot();
+      expect(sql.deleteEvents(['e1', 'e2'])).toMatchSnapshot();
+    });
+
+    it('writes deliveries, leaving alone one that exists for the submission and target', () => {
+      expect(
+        sql.insertDeliveries([
+          DELIVERY,
+          { ...DELIVERY, id: '01JDELIVERY000000000000001', submissionId: null },
+        ]),
+      ).toMatchSnapshot();
+    });
+
+    it('finds the accounts and targets with due deliveries', () => {
+      if (dialect === 'mysql') expect(sql.dueGroups(NOW)).toMatchSnapshot();
+      else {
+        expect(sql.nextGroup('pending')).toMatchSnapshot();
+        expect(
+          sql.nextGroup('failed', { accountId: 'account-1', target: 'hook-1' }),
+        ).toMatchSnapshot();
+        expect(
+          sql.nextGroup('failed', { accountId: 'account-1' }),
+        ).toMatchSnapshot();
+      }
+    });
+
+    it("reads each group's longest due, locks and leases them", () => {
+      expect(
+        sql.candidates(
+          [
+            { accountId: 'account-1', target: 'hook-1', take: 2 },
+            { accountId: 'account-2', target: 'a@example.com', take: 1 },
+          ],
+          NOW,
+        ),
+      ).toMatchSnapshot();
+      expect(sql.lockCandidates(['d1', 'd2'], NOW)).toMatchSnapshot();
+      expect(sql.lease(['d1', 'd2'], 'worker-1', UNTIL)).toMatchSnapshot();
+      expect(sql.renew(['d1'], 'worker-1', UNTIL)).toMatchSnapshot();
+      expect(sql.release(['d1'], 'worker-1', NOW)).toMatchSnapshot();
+    });
+
+    it('records attempts and their outcome', () => {
+      expect(
+        sql.insertAttempts([
+          {
+            id: 'a1',
+            deliveryId: 'd1',
+            at: NOW,
+            statusCode: 200,
+            error: null,
+            durationMs: 12,
+          },
+          {
+            id: 'a2',
+            deliveryId: 'd2',
+            at: NOW,
+            statusCode: null,
+            error: 'connect ECONNREFUSED',
+            durationMs: 3,
+          },
+        ]),
+      ).toMatchSnapshot();
+      expect(
+        sql.recordAttempt({
+          id: 'd2',
+          owner: 'worker-1',
+          status: 'failed',
+          nextAttemptAt: UNTIL,
+          lastStatusCode: null,
+          lastError: 'connect ECONNREFUSED',
+          lastDurationMs: 3,
+          deliveredAt: null,
+        }),
+      ).toMatchSnapshot();
+    });
+
+    it('retries a delivery unless it changed or is being sent', () => {
+      expect(sql.retry('d1', 'dead', NOW)).toMatchSnapshot();
+    });
+
+    it("walks old deliveries and a webhook's, and deletes them with their attempts", () => {
+      expect(
+        sql.oldPage('', '01JCUTOFF00000000000000000', 500),
+      ).toMatchSnapshot();
+      expect(sql.webhookPage('hook-1', 500)).toMatchSnapshot();
+      expect(sql.deleteAttemptsOf(['d1', 'd2'])).toMatchSnapshot();
+      expect(sql.deleteDeliveries(['d1', 'd2'])).toMatchSnapshot();
+    });
+
+    it('reads every column of a locked delivery', () => {
+      expect(sql.lockCandidates(['d1'], NOW).sql).toContain(
+        DELIVERY_COLUMNS.map((c) => sql.e(c)).join(', '),
+      );
+    });
+  },
+);
