@@ -55,10 +55,18 @@ describe('outbox events (e2e)', () => {
     request(`${t.url}/api/submit/${formId}`, {
       json: { name, email: 'ada@example.com', _subject: `About ${name}` },
     });
+  /** Code-unit order (the database's collation may fold case). */
+  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const deliveries = async (): Promise<DeliveryRow[]> =>
-    (await t.dataSource.query(
-      'SELECT id, submissionId, channel, target, accountId, status FROM delivery ORDER BY submissionId, target',
-    )) as DeliveryRow[];
+    (
+      (await t.dataSource.query(
+        'SELECT id, submissionId, channel, target, accountId, status FROM delivery',
+      )) as DeliveryRow[]
+    ).sort(
+      (a, b) =>
+        byText(a.submissionId ?? '', b.submissionId ?? '') ||
+        byText(a.target, b.target),
+    );
   const submissionIds = async (): Promise<string[]> =>
     (
       (await t.dataSource.query(
@@ -92,7 +100,7 @@ describe('outbox events (e2e)', () => {
           : (event.submissions as unknown[][]);
       return body.map((entry) => entry[0]);
     });
-    expect(listed.sort()).toEqual(ids);
+    expect(listed.map(String).sort(byText)).toEqual(ids);
     expect(await deliveries()).toEqual([]);
 
     await expandAll();
@@ -108,7 +116,7 @@ describe('outbox events (e2e)', () => {
       })),
     ).toEqual(
       ids.flatMap((submissionId) =>
-        [...hooks].sort().map((target) => ({
+        [...hooks].sort(byText).map((target) => ({
           submissionId,
           channel: 'webhook',
           target,
@@ -181,7 +189,7 @@ describe('outbox events (e2e)', () => {
     await expandAll();
     const made = await deliveries();
     expect(made.map((row) => [row.submissionId, row.target])).toEqual(
-      [...hooks].sort().map((hook) => [stored.id, hook]),
+      [...hooks].sort(byText).map((hook) => [stored.id, hook]),
     );
   });
 });
