@@ -116,6 +116,10 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
       expect(sql.deleteDeliveries(['d1', 'd2'])).toMatchSnapshot();
     });
 
+    it('deletes the deliveries of submissions being deleted', () => {
+      expect(sql.deleteOfSubmissions('form-1', ['s1', 's2'])).toMatchSnapshot();
+    });
+
     it('reads every column of a locked delivery', () => {
       expect(sql.lockCandidates(['d1'], NOW).sql).toContain(
         DELIVERY_COLUMNS.map((c) => sql.e(c)).join(', '),

@@ -369,6 +369,21 @@ export class DeliverySql {
     };
   }
 
+  /**
+   * The deliveries of submissions being deleted (their attempts go by the foreign key),
+   * along UQ_delivery_submission_target; the form keeps a stray id from reaching another.
+   */
+  deleteOfSubmissions(
+    formId: string,
+    submissionIds: readonly string[],
+  ): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql: `DELETE FROM ${e('delivery')} WHERE ${e('submissionId')} IN (${marks(submissionIds.length)}) AND ${e('formId')} = ?`,
+      params: [...submissionIds, formId],
+    };
+  }
+
   deleteAttemptsOf(deliveryIds: readonly string[]): SqlStatement {
     const e = (name: string) => this.e(name);
     return {

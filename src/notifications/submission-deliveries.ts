@@ -1,17 +1,21 @@
 // A submission's deliveries (and, through the foreign key, their attempts) go with it:
-// registered with the one deletion path of submissions.
+// registered with the one deletion path of submissions. The statement is DeliveryRepository's.
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
   SubmissionDeletion,
   type SubmissionDependent,
 } from '../submissions/submission-deletion.js';
+import { DeliveryRepository } from './delivery.repository.js';
 
 @Injectable()
 export class SubmissionDeliveries implements SubmissionDependent, OnModuleInit {
   readonly name = 'deliveries';
 
-  constructor(private readonly deletion: SubmissionDeletion) {}
+  constructor(
+    private readonly deletion: SubmissionDeletion,
+    private readonly deliveries: DeliveryRepository,
+  ) {}
 
   onModuleInit(): void {
     this.deletion.register(this);
@@ -22,11 +26,10 @@ export class SubmissionDeliveries implements SubmissionDependent, OnModuleInit {
     formId: string,
     submissionIds: readonly string[],
   ): Promise<void> {
-    const list = submissionIds.map(() => '?').join(', ');
-    // Along IDX_delivery_submission; the formId keeps a stray id from reaching another form.
-    await manager.query(
-      `DELETE FROM delivery WHERE submissionId IN (${list}) AND formId = ?`,
-      [...submissionIds, formId],
+    const { sql, params } = this.deliveries.sql.deleteOfSubmissions(
+      formId,
+      submissionIds,
     );
+    await manager.query(sql, params);
   }
 }
