@@ -4,6 +4,7 @@ import { FormHoneypotHits1763900000000 } from './1763900000000-FormHoneypotHits.
 import { FormRedirect1764000000000 } from './1764000000000-FormRedirect.js';
 import { Notifications1764100000000 } from './1764100000000-Notifications.js';
 import { EmailRecipients1764200000000 } from './1764200000000-EmailRecipients.js';
+import { SpamFolder1764300000000 } from './1764300000000-SpamFolder.js';
 import { OutboxEvents1764500000000 } from './1764500000000-OutboxEvents.js';
 import { KeyLifecycle1764700000000 } from './1764700000000-KeyLifecycle.js';
 import { DeliverySubmissionIndex1764710000000 } from './1764710000000-DeliverySubmissionIndex.js';
@@ -14,6 +15,7 @@ export const MIGRATIONS = [
   FormRedirect1764000000000,
   Notifications1764100000000,
   EmailRecipients1764200000000,
+  SpamFolder1764300000000,
   OutboxEvents1764500000000,
   KeyLifecycle1764700000000,
   DeliverySubmissionIndex1764710000000,

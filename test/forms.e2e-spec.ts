@@ -17,6 +17,7 @@ import {
   ISO_MS,
   NO_VERIFIED_DOMAIN,
   sha256,
+  DEFAULT_SPAM_FILTER,
   NO_REDIRECT,
 } from './support/forms-api.js';
 
@@ -65,6 +66,7 @@ describe('forms API (e2e)', () => {
         ...NO_REDIRECT,
         notifyEmails: [],
         notifyEmailStatus: {},
+        spamFilter: DEFAULT_SPAM_FILTER,
         apiKeyPrefix: apiKey.slice(0, 12),
         apiKeyLastUsedAt: null,
         previousApiKey: null,
@@ -182,6 +184,7 @@ describe('forms API (e2e)', () => {
             ...NO_REDIRECT,
             notifyEmails: [],
             notifyEmailStatus: {},
+            spamFilter: DEFAULT_SPAM_FILTER,
             apiKeyPrefix: mine.apiKey.slice(0, 12),
             // The key was just used to ask.
             apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
@@ -212,6 +215,7 @@ describe('forms API (e2e)', () => {
         ...NO_REDIRECT,
         notifyEmails: [],
         notifyEmailStatus: {},
+        spamFilter: DEFAULT_SPAM_FILTER,
         apiKeyPrefix: form.apiKey.slice(0, 12),
         // The form key was used for the first read; the account key's read shows that.
         apiKeyLastUsedAt: expect.stringMatching(ISO_MS),

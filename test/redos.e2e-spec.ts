@@ -2,6 +2,7 @@
 // the event loop for seconds (11.5 s for the sign-up email, 8.7 s for the phone field), and
 // every other request of the server waited with it. Now they are refused at once.
 import { Account } from '../src/accounts/account.entity.js';
+import { FormsService } from '../src/forms/forms.service.js';
 import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
@@ -93,5 +94,36 @@ describe('patterns on request data answer in linear time (e2e)', () => {
     });
     // Before the fix these 256 requests held the event loop for 7–10 s in all.
     expect(ms).toBeLessThan(4 * PROMPT_MS);
+  });
+
+  it('checks hostile values against hostile spam rules at once, and stores them as spam', async () => {
+    const { account } = await createAccount(t);
+    const { form } = await createForm(t, account.id, { fields: [] });
+    // Phrases that share 47 words with every stretch of the values, and values full
+    // of link beginnings (within the 100 kB body limit): a naive search would compare
+    // each phrase at each position.
+    await t.app.get(FormsService).patchForm(form, {
+      spamFilter: {
+        maxLinks: 5,
+        blockedWords: Array.from({ length: 200 }, (_, i) =>
+          `${'a '.repeat(47)}b${i}`.slice(0, 100),
+        ),
+      },
+    });
+    const body: Record<string, string> = {};
+    for (let i = 0; i < 10; i += 1) body[`k${i}`] = 'a '.repeat(2500);
+    for (let i = 10; i < 19; i += 1) {
+      body[`k${i}`] = 'www.'.repeat(1250).slice(0, 5000);
+    }
+    const { ms, value: res } = await timed(
+      request(`${t.url}/api/submit/${form.id}`, { json: body }),
+    );
+
+    expect(res.status).toBe(200);
+    expect(ms).toBeLessThan(PROMPT_MS);
+    const [row] = await t.dataSource
+      .getRepository(Submission)
+      .findBy({ formId: form.id });
+    expect([row.spam, row.spamReasons]).toEqual([true, ['too-many-links']]);
   });
 });

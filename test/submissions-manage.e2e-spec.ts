@@ -280,7 +280,7 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
       const list = doc.paths['/api/v1/forms/{id}/submissions'];
       expect(
         list.get.parameters.map((p: { name: string }) => p.name).sort(),
-      ).toEqual(['cursor', 'from', 'id', 'limit', 'q', 'to']);
+      ).toEqual(['cursor', 'from', 'id', 'limit', 'q', 'spam', 'to']);
       for (const status of ['200', '400', '401', '403', '404']) {
         expect(list.get.responses[status], `list ${status}`).toBeDefined();
       }
@@ -310,6 +310,15 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
         'formId',
         'id',
         'meta',
+        'spam',
+        'spamReasons',
+      ]);
+      const patch = one.patch;
+      expect(Object.keys(patch.responses)).toEqual(
+        expect.arrayContaining(['200', '400', '401', '403', '404']),
+      );
+      expect(Object.keys(patch.requestBody.content)).toEqual([
+        'application/json',
       ]);
       expect(list.get.security).toEqual([
         { apiKeyHeader: [] },

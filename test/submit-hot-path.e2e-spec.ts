@@ -169,6 +169,8 @@ describe('submit hot path (e2e)', () => {
           userAgent: null,
           origin: null,
           createdAt: new Date(),
+          spam: false,
+          spamReasons: null,
         },
       });
       // One batch: the middle row's form no longer exists.

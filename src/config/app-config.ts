@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { LOG_FORMATS, type LogFormat } from '../common/log-destination.js';
 import { ConfigError } from './config-error.js';
 import { parseMail, parsePublicUrl, type MailConfig } from './mail-config.js';
+import { parseSpamConfig, type SpamConfig } from './spam-config.js';
 
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'mysql' | 'mariadb'; url: string };
@@ -55,6 +56,8 @@ export class AppConfig {
   sweepIntervalSeconds: number;
   /** Deliveries and their attempts are deleted this many days after they were created. */
   deliveryRetentionDays: number;
+  /** CAPTCHA verification and the spam folder. */
+  spam: SpamConfig;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -76,6 +79,7 @@ export function parseRetrySchedule(raw: string | undefined): number[] {
 
 export { ConfigError } from './config-error.js';
 export { describeSmtp, type MailConfig } from './mail-config.js';
+export type { SpamConfig } from './spam-config.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -326,6 +330,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     1,
     3650,
   );
+  config.spam = parseSpamConfig(env);
   const secret = resolveSecret(env, config.nodeEnv);
   config.appSecret = secret.secret;
   config.appSecretSource = secret.source;

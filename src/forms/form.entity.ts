@@ -10,6 +10,7 @@ import {
 } from 'typeorm';
 import { Account } from '../accounts/account.entity.js';
 import { ID, TimestampColumn } from '../common/database/columns.js';
+import type { CaptchaSettings, SpamFilterSettings } from './spam-settings.js';
 
 export const FIELD_TYPES = [
   'text',
@@ -110,6 +111,18 @@ export class Form {
   /** The thank-you page's text for a native form post, or null for the default. */
   @Column({ type: 'varchar', length: 500, nullable: true })
   successMessage: string | null;
+
+  /** The CAPTCHA submissions must pass (spam-settings.ts), or null for none. */
+  @Column({ type: 'json', nullable: true })
+  captcha: CaptchaSettings | null;
+
+  /** The third-party provider's secret, AES-256-GCM under APP_SECRET; never shown. */
+  @Column({ type: 'varchar', length: 1024, nullable: true, select: false })
+  captchaSecretEncrypted: string | null;
+
+  /** The content rules; null means the defaults (DEFAULT_SPAM_FILTER). */
+  @Column({ type: 'json', nullable: true })
+  spamFilter: SpamFilterSettings | null;
 
   @TimestampColumn()
   createdAt: Date;

@@ -13,7 +13,12 @@ import { Form } from './form.entity.js';
 /** What the submit route caches of a form. */
 export type SubmitFormRow = Pick<
   Form,
-  'id' | 'fields' | 'domainVerification' | 'redirectUrl' | 'successMessage'
+  | 'id'
+  | 'fields'
+  | 'domainVerification'
+  | 'redirectUrl'
+  | 'successMessage'
+  | 'spamFilter'
 >;
 
 /** Who a form belongs to and what it is called (notifications describe it so). */
@@ -39,6 +44,7 @@ export type NewForm = Pick<
   | 'redirectUrl'
   | 'successMessage'
   | 'notifyEmails'
+  | 'spamFilter'
   | 'apiKeyHash'
   | 'apiKeyEncrypted'
   | 'apiKeyPrefix'
@@ -54,6 +60,7 @@ export type FormChanges = Partial<
     | 'redirectUrl'
     | 'successMessage'
     | 'notifyEmails'
+    | 'spamFilter'
     | 'apiKeyHash'
     | 'apiKeyEncrypted'
     | 'apiKeyPrefix'
@@ -224,6 +231,7 @@ export class FormRepository {
         domainVerification: true,
         redirectUrl: true,
         successMessage: true,
+        spamFilter: true,
       },
       where: { id },
     });

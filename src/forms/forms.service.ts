@@ -15,8 +15,14 @@ import type {
 import { FormChangesService } from './form-changes.service.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
-import { FormRepository } from './form.repository.js';
+import { FormRepository, type FormChanges } from './form.repository.js';
 import { FORM_WARNINGS, type FormWarnings } from './form-warnings.js';
+import {
+  DEFAULT_SPAM_FILTER,
+  mergeSpamFilter,
+  storedSpamFilter,
+  type SpamFilterSettings,
+} from './spam-settings.js';
 import {
   NOTIFY_EMAIL_CONFIRMATIONS,
   storedAddresses,
@@ -37,6 +43,8 @@ export interface FormInput {
   successMessage?: string | null;
   /** Lower-cased, unique, valid addresses (the DTO checks them). */
   notifyEmails?: string[];
+  /** The properties given; the others take their defaults (create, PUT) or stay (PATCH). */
+  spamFilter?: Partial<SpamFilterSettings>;
 }
 
 export interface CreatedForm {
@@ -127,6 +135,7 @@ export class FormsService {
           confirmed.has(address) ? 'confirmed' : 'pending',
         ]),
       ),
+      spamFilter: storedSpamFilter(form.spamFilter),
       apiKeyPrefix: form.apiKeyPrefix,
       apiKeyLastUsedAt: form.apiKeyLastUsedAt?.toISOString() ?? null,
       previousApiKey: previousKeyOf(form),
@@ -152,6 +161,9 @@ export class FormsService {
       redirectUrl: input.redirectUrl ?? null,
       successMessage: input.successMessage ?? null,
       notifyEmails: input.notifyEmails ?? [],
+      spamFilter: input.spamFilter
+        ? mergeSpamFilter(DEFAULT_SPAM_FILTER, input.spamFilter)
+        : null,
       apiKeyHash: key.hash,
       apiKeyEncrypted: this.secretBox.encrypt(key.key),
       apiKeyPrefix: key.prefix,
@@ -218,6 +230,7 @@ export class FormsService {
       redirectUrl: input.redirectUrl ?? null,
       successMessage: input.successMessage ?? null,
       notifyEmails: input.notifyEmails ?? [],
+      spamFilter: input.spamFilter ?? {},
     });
   }
 
@@ -244,6 +257,12 @@ export class FormsService {
     }
     if (input.notifyEmails !== undefined) {
       changes.notifyEmails = input.notifyEmails;
+    }
+    if (input.spamFilter !== undefined) {
+      changes.spamFilter = mergeSpamFilter(
+        storedSpamFilter(form.spamFilter),
+        input.spamFilter,
+      );
     }
     return this.update(form, changes);
   }
@@ -336,9 +355,14 @@ export class FormsService {
     form: Form,
     changes: Partial<FormInput>,
   ): Promise<FormResponseDto> {
-    const values = {
-      ...changes,
+    const { spamFilter, ...rest } = changes;
+    const values: FormChanges = {
+      ...rest,
       ...(changes.fields ? { fields: changes.fields.map(toStoredField) } : {}),
+      // A replacement (PUT) gives only what was sent: the rest takes its default.
+      ...(spamFilter
+        ? { spamFilter: mergeSpamFilter(DEFAULT_SPAM_FILTER, spamFilter) }
+        : {}),
       updatedAt: new Date(),
     };
     // false: deleted between the read and the write.

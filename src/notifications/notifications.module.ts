@@ -1,7 +1,8 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FormsModule } from '../forms/forms.module.js';
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
+import { SPAM_RELEASE } from '../submissions/spam-release.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
 import { DeliveriesController } from './deliveries.controller.js';
 import { DeliveriesService } from './deliveries.service.js';
@@ -20,6 +21,7 @@ import {
 import { EmailChannel } from './email/email.channel.js';
 import { EmailNotificationsModule } from './email/email-notifications.module.js';
 import { MailOwnerAlerts } from './email/owner-alerts.js';
+import { StoredSubmissionNotifications } from './stored-submission-notifications.js';
 import { WebhookChannel } from './webhooks/webhook-channel.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
@@ -37,10 +39,9 @@ import { SubmissionNotices } from './worker/submission-notices.js';
  * statement in DeliveryRepository), the worker that sends them, the webhook channel and
  * its management API, and the delivery log with its retention (the "deliveries" sweep).
  *
- * Channels reach the worker through NOTIFICATION_CHANNELS, and the submit path through
- * NotificationTargets: add a channel to the factory below. OWNER_ALERTS mails the owner (EmailNotificationsModule),
- * or logs the alert while mail is off.
+import { SPAM_RELEASE } from '../submissions/spam-release.js';
  */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forFeature([Webhook, Delivery, DeliveryAttempt]),
@@ -65,6 +66,8 @@ import { SubmissionNotices } from './worker/submission-notices.js';
     SubmissionDeliveries,
     WebhooksService,
     WebhookChannel,
+    StoredSubmissionNotifications,
+    { provide: SPAM_RELEASE, useExisting: StoredSubmissionNotifications },
     // Mail to the account's address when mail is configured, else a log line.
     { provide: OWNER_ALERTS, useExisting: MailOwnerAlerts },
     {
@@ -85,6 +88,7 @@ import { SubmissionNotices } from './worker/submission-notices.js';
     DeliveriesService,
     WebhooksService,
     DeliveryWorker,
+    SPAM_RELEASE,
   ],
 })
 export class NotificationsModule {}

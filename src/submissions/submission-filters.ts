@@ -6,9 +6,13 @@ export interface SubmissionFilterInput {
   from?: string;
   to?: string;
   q?: string;
+  /** true: only the spam folder; otherwise only clean submissions. */
+  spam?: boolean;
 }
 
 export interface SubmissionFilters {
+  /** The folder: spam (true) or clean submissions (false or absent). */
+  spam?: boolean;
   /** createdAt >= from */
   from?: Date;
   /** createdAt < to */
@@ -98,5 +102,6 @@ export function parseFilters(input: SubmissionFilterInput): SubmissionFilters {
   }
   const q = input.q?.trim().toLowerCase();
   if (q) filters.q = q;
+  if (input.spam === true) filters.spam = true;
   return filters;
 }

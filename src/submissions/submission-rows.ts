@@ -12,6 +12,10 @@ export interface SubmissionRow {
   userAgent: string | null;
   origin: string | null;
   createdAt: Date | string;
+  /** 0/1 on SQLite and MariaDB, a boolean where the driver converts it. */
+  spam: number | boolean;
+  /** JSON text (or a parsed array on MySQL 8), null when clean. */
+  spamReasons: unknown;
 }
 
 /** Rows of one bounded read, and where its search window ended (if it did). */
@@ -61,6 +65,21 @@ export function toData(value: unknown): SubmissionData {
   return parsed !== null && typeof parsed === 'object'
     ? (parsed as SubmissionData)
     : {};
+}
+
+/** The stored reasons as a list ([] when clean). */
+export function toReasons(value: unknown): string[] {
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  return Array.isArray(parsed)
+    ? parsed.filter((entry): entry is string => typeof entry === 'string')
+    : [];
 }
 
 export function positionOf(row: SubmissionRow): SubmissionPosition {

@@ -106,6 +106,32 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
       expect(sql.dailyCounts(FORM, FROM)).toMatchSnapshot();
     });
 
+    it('reads the spam folder', () => {
+      expect(
+        sql.rows({
+          formId: FORM,
+          filters: { spam: true, to: TO },
+          direction: 'ASC',
+          columns: ['id'],
+          limit: 500,
+        }),
+      ).toMatchSnapshot();
+      expect(sql.countByForms([FORM], true)).toMatchSnapshot();
+    });
+
+    it("reads a form's recent clean data from one IP, a bounded range", () => {
+      expect(sql.recentFromIp(FORM, '203.0.113.9', FROM)).toMatchSnapshot();
+    });
+
+    it('moves a submission into or out of the spam folder only from the other one', () => {
+      expect(
+        sql.moveToFolder(FORM, POSITION.id, true, '["marked-by-owner"]'),
+      ).toMatchSnapshot();
+      expect(
+        sql.moveToFolder(FORM, POSITION.id, false, null),
+      ).toMatchSnapshot();
+    });
+
     it('counts submissions in a range', () => {
       expect(sql.countInRange(FORM, { from: FROM, to: TO })).toMatchSnapshot();
       expect(sql.countInRange(FORM, {})).toMatchSnapshot();

@@ -44,10 +44,19 @@ export const ALL_COLUMNS: ReadonlyArray<keyof SubmissionRow> = [
   'userAgent',
   'origin',
   'createdAt',
+  'spam',
+  'spamReasons',
 ];
 
-/** The index of the data model that every keyset query walks. */
-export const KEYSET_INDEX = 'IDX_submission_form_created_id';
+/**
+ * The index of the data model that every keyset query walks: (formId, spam, createdAt,
+ * id). Every statement names the folder (`spam = ?`, or both values for a form's
+ * every row), so each is a range of it.
+ */
+export const KEYSET_INDEX = 'IDX_submission_form_spam_created_id';
+
+/** Submissions a duplicate check compares against, newest first (see recentFromIp). */
+export const DUPLICATE_SCAN_ROWS = 2000;
 
 /** Builds the statements of SubmissionRepository for one dialect. */
 export class SubmissionSql {
@@ -67,15 +76,15 @@ export class SubmissionSql {
    * On MySQL/MariaDB the index is forced: without the hint MariaDB reads the keyset
    * predicate as a `ref` on formId plus a filter, walking (and fetching) every row
    * newer than the cursor, so deep pages would cost O(depth). With it, the OR below
-   * becomes an index range that starts right at the cursor (EXPLAIN: range, all three
+   * becomes an index range that starts right at the cursor (EXPLAIN: range, all four
    * key parts; Handler_read_prev = page size).
    */
   rows(query: RowQuery): SqlStatement {
     const e = (name: string) => this.e(name);
     const createdAt = e('createdAt');
     const id = e('id');
-    const where = [`${e('formId')} = ?`];
-    const params: unknown[] = [query.formId];
+    const where = [`${e('formId')} = ?`, `${e('spam')} = ?`];
+    const params: unknown[] = [query.formId, query.filters.spam ? 1 : 0];
     const { from, to, q } = query.filters;
     if (from) {
       where.push(`${createdAt} >= ?`);
@@ -167,16 +176,16 @@ export class SubmissionSql {
     };
   }
 
-  /** Count and latest createdAt per form, for forms that have submissions. */
-  countByForms(formIds: readonly string[]): SqlStatement {
+  /** Count and latest createdAt per form (of one folder), for forms that have any. */
+  countByForms(formIds: readonly string[], spam = false): SqlStatement {
     const e = (name: string) => this.e(name);
     return {
       sql:
         `SELECT ${e('formId')} AS ${e('formId')}, COUNT(*) AS ${e('count')}, ` +
         `MAX(${e('createdAt')}) AS ${e('lastAt')} FROM ${e('submission')} ` +
         `WHERE ${e('formId')} IN (${formIds.map(() => '?').join(', ')}) ` +
-        `GROUP BY ${e('formId')}`,
-      params: [...formIds],
+        `AND ${e('spam')} = ? GROUP BY ${e('formId')}`,
+      params: [...formIds, spam ? 1 : 0],
     };
   }
 
@@ -193,20 +202,20 @@ export class SubmissionSql {
     return {
       sql:
         `SELECT ${day} AS ${e('day')}, COUNT(*) AS ${e('count')} ` +
-        `FROM ${e('submission')} WHERE ${e('formId')} = ? AND ${e('createdAt')} >= ? ` +
-        `GROUP BY ${e('day')}`,
+        `FROM ${e('submission')} WHERE ${e('formId')} = ? AND ${e('spam')} = 0 ` +
+        `AND ${e('createdAt')} >= ? GROUP BY ${e('day')}`,
       params: [formId, sqlDatetime(first)],
     };
   }
 
-  /** How many of a form's submissions lie in [from, to). */
+  /** How many of a form's submissions (of one folder) lie in [from, to). */
   countInRange(
     formId: string,
-    range: Pick<SubmissionFilters, 'from' | 'to'>,
+    range: Pick<SubmissionFilters, 'from' | 'to' | 'spam'>,
   ): SqlStatement {
     const e = (name: string) => this.e(name);
-    const where = [`${e('formId')} = ?`];
-    const params: unknown[] = [formId];
+    const where = [`${e('formId')} = ?`, `${e('spam')} = ?`];
+    const params: unknown[] = [formId, range.spam ? 1 : 0];
     if (range.from) {
       where.push(`${e('createdAt')} >= ?`);
       params.push(sqlDatetime(range.from));
@@ -281,6 +290,46 @@ export class SubmissionSql {
         `WHERE ${e('formId')} = ? AND ${e('id')} IN (${ids.map(() => '?').join(', ')}) ` +
         `ORDER BY ${e('createdAt')} ASC, ${e('id')} ASC`,
       params: [formId, ...ids],
+    };
+  }
+
+  /**
+   * The data of the clean submissions from `ip` among the form's latest
+   * DUPLICATE_SCAN_ROWS since `since`: a bounded range of the keyset index, whatever
+   * the form's traffic.
+   */
+  recentFromIp(formId: string, ip: string, since: Date): SqlStatement {
+    const e = (name: string) => this.e(name);
+    const table =
+      this.dialect === 'sqlite'
+        ? e('submission')
+        : `${e('submission')} FORCE INDEX (${e(KEYSET_INDEX)})`;
+    return {
+      sql:
+        `SELECT ${e('data')} FROM (SELECT ${e('ip')}, ${e('data')} FROM ${table} ` +
+        `WHERE ${e('formId')} = ? AND ${e('spam')} = 0 AND ${e('createdAt')} >= ? ` +
+        `ORDER BY ${e('createdAt')} DESC, ${e('id')} DESC LIMIT ${DUPLICATE_SCAN_ROWS}) ${e('recent')} ` +
+        `WHERE ${e('ip')} = ?`,
+      params: [formId, sqlDatetime(since), ip],
+    };
+  }
+
+  /**
+   * Moves one submission into (spam) or out of the spam folder, only if it is in the
+   * other one: the affected-row count says whether this call moved it.
+   */
+  moveToFolder(
+    formId: string,
+    id: string,
+    spam: boolean,
+    reasons: string | null,
+  ): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql:
+        `UPDATE ${e('submission')} SET ${e('spam')} = ?, ${e('spamReasons')} = ? ` +
+        `WHERE ${e('formId')} = ? AND ${e('id')} = ? AND ${e('spam')} = ?`,
+      params: [spam ? 1 : 0, reasons, formId, id, spam ? 0 : 1],
     };
   }
 }

@@ -13,7 +13,16 @@ import { Form } from '../forms/form.entity.js';
 export type SubmissionData = Record<string, string | number | boolean | null>;
 
 @Entity('submission')
-@Index('IDX_submission_form_created_id', ['formId', 'createdAt', 'id'])
+/**
+ * Every list, export and count walks this index: a form's clean submissions and its
+ * spam are two separate ranges of it, each in time order.
+ */
+@Index('IDX_submission_form_spam_created_id', [
+  'formId',
+  'spam',
+  'createdAt',
+  'id',
+])
 export class Submission {
   /** ULID: sortable by time, unguessable. */
   @PrimaryColumn(ID)
@@ -37,6 +46,14 @@ export class Submission {
 
   @Column({ type: 'varchar', length: 1024, nullable: true })
   origin: string | null;
+
+  /** In the spam folder: hidden from lists and exports, never notified. */
+  @Column({ type: 'boolean', default: false })
+  spam: boolean;
+
+  /** Why it is spam (spam-settings.ts SPAM_REASONS); null when clean. */
+  @Column({ type: 'json', nullable: true })
+  spamReasons: string[] | null;
 
   @TimestampColumn()
   createdAt: Date;

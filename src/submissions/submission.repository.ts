@@ -7,7 +7,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { takeTurn } from '../common/event-loop-turns.js';
 import type { SubmissionPosition } from './cursor.js';
 import type { SubmissionFilters } from './submission-filters.js';
@@ -120,9 +120,13 @@ export class SubmissionRepository {
     return this.run(this.sql.rowsByIds(formId, ids));
   }
 
-  /** Submission count and latest submission time per form (forms without any: count 0). */
+  /**
+   * Submission count and latest submission time per form (forms without any: count 0),
+   * of the clean submissions or (spam) of the spam folder.
+   */
   async countByForms(
     formIds: readonly string[],
+    spam = false,
   ): Promise<Map<string, FormSubmissionStats>> {
     const stats = new Map<string, FormSubmissionStats>();
     for (const id of formIds) stats.set(id, { count: 0, lastAt: null });
@@ -134,7 +138,7 @@ export class SubmissionRepository {
           count: number | string;
           lastAt: Date | string | null;
         }>
-      >(this.sql.countByForms(unique.slice(i, i + COUNT_FORMS_BATCH)));
+      >(this.sql.countByForms(unique.slice(i, i + COUNT_FORMS_BATCH), spam));
       for (const row of rows) {
         stats.set(row.formId, {
           count: Number(row.count),
@@ -155,12 +159,50 @@ export class SubmissionRepository {
 
   async countInRange(
     formId: string,
-    range: Pick<SubmissionFilters, 'from' | 'to'>,
+    range: Pick<SubmissionFilters, 'from' | 'to' | 'spam'>,
   ): Promise<number> {
     const [row] = await this.run<Array<{ count: number | string }>>(
       this.sql.countInRange(formId, range),
     );
     return Number(row?.count ?? 0);
+  }
+
+  /** The data of recent clean submissions of the form from `ip` (see SubmissionSql). */
+  async recentDataFromIp(
+    formId: string,
+    ip: string,
+    since: Date,
+  ): Promise<unknown[]> {
+    const rows = await this.run<Array<{ data: unknown }>>(
+      this.sql.recentFromIp(formId, ip, since),
+    );
+    return rows.map((row) => row.data);
+  }
+
+  /**
+   * Moves a submission into or out of the spam folder when it is in the other one;
+   * true when this call moved it. `runner`: inside that runner's transaction.
+   */
+  async moveToFolder(
+    formId: string,
+    id: string,
+    spam: boolean,
+    reasons: readonly string[],
+    runner?: QueryRunner,
+  ): Promise<boolean> {
+    const { sql, params } = this.sql.moveToFolder(
+      formId,
+      id,
+      spam,
+      spam ? JSON.stringify(reasons) : null,
+    );
+    const own = runner ?? this.dataSource.createQueryRunner();
+    try {
+      const result = await own.query(sql, params, true);
+      return (result.affected ?? 0) > 0;
+    } finally {
+      if (runner === undefined) await own.release();
+    }
   }
 
   private run<T>({ sql, params }: SqlStatement): Promise<T> {

@@ -1,4 +1,5 @@
 import {
+  Body,
   Controller,
   Delete,
   Get,
@@ -6,6 +7,7 @@ import {
   HttpCode,
   HttpStatus,
   Param,
+  Patch,
   Query,
   StreamableFile,
 } from '@nestjs/common';
@@ -28,6 +30,7 @@ import {
   SubmissionPageDto,
 } from './dto/submission.dto.js';
 import { SubmissionRangeQueryDto } from './dto/submission-range-query.dto.js';
+import { UpdateSubmissionDto } from './dto/update-submission.dto.js';
 import { SubmissionsService } from './submissions.service.js';
 import {
   FORM_ID_PARAM,
@@ -40,6 +43,7 @@ import {
   GetSubmissionDocs,
   DeleteSubmissionDocs,
   DeleteSubmissionsDocs,
+  FileSubmissionDocs,
 } from './submissions.openapi.js';
 
 /** Key-protected submissions management: /api/v1/forms/:id/submissions… */
@@ -87,6 +91,16 @@ export class SubmissionsController {
     @Param('submissionId') submissionId: string,
   ): Promise<SubmissionDto> {
     return this.submissions.findOne(form, submissionId);
+  }
+
+  @Patch(':submissionId')
+  @FileSubmissionDocs()
+  async file(
+    @AccessibleForm() form: Form,
+    @Param('submissionId') submissionId: string,
+    @Body() body: UpdateSubmissionDto,
+  ): Promise<SubmissionDto> {
+    return this.submissions.fileAsSpam(form, submissionId, body.spam);
   }
 
   @Delete(':submissionId')

@@ -2,6 +2,7 @@
 import { applyDecorators } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiBody,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -15,6 +16,7 @@ import {
   SubmissionDto,
   SubmissionPageDto,
 } from './dto/submission.dto.js';
+import { UpdateSubmissionDto } from './dto/update-submission.dto.js';
 
 const SUBMISSION_ID_PARAM = {
   name: 'submissionId',
@@ -78,7 +80,7 @@ export const ListSubmissionsDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'List submissions, newest first, with cursor paging',
       description:
-        'Ordered by createdAt then id, both descending. Follow `nextCursor` until it is null: every submission that existed when paging began is returned exactly once, even while new ones arrive (they appear on a fresh first page). `from` is inclusive, `to` exclusive. With `q`, each request examines at most 10,000 submissions, so a page can be short (or empty) while `nextCursor` is still set.',
+        'The submissions that are not spam, or with `spam=true` only the spam folder. Ordered by createdAt then id, both descending. Follow `nextCursor` until it is null: every submission that existed when paging began is returned exactly once, even while new ones arrive (they appear on a fresh first page). `from` is inclusive, `to` exclusive. With `q`, each request examines at most 10,000 submissions, so a page can be short (or empty) while `nextCursor` is still set.',
     }),
     ApiOkResponse({ type: SubmissionPageDto, description: 'One page.' }),
     ApiBadRequestResponse(BAD_QUERY_RESPONSE),
@@ -91,7 +93,7 @@ export const ExportSubmissionsDocs = (): MethodDecorator =>
       description:
         'Streams every matching submission, newest first, straight from the database in batches. ' +
         'CSV: a header row `id,createdAt,<field ids in form order>` (for a form without fields: every key seen, in the order keys first appeared), RFC 4180 quoting with CRLF line ends, and text cells beginning with = + - @ tab or CR prefixed with an apostrophe. ' +
-        'NDJSON: one Submission object per line. Takes the same from/to/q filters as the list.',
+        'NDJSON: one Submission object per line. Takes the same from/to/q/spam filters as the list (spam is left out unless `spam=true`).',
     }),
     ApiProduces('text/csv', 'application/x-ndjson'),
     ApiOkResponse({
@@ -116,7 +118,7 @@ export const ExportSubmissionsDocs = (): MethodDecorator =>
         'application/x-ndjson': {
           schema: { type: 'string' },
           example:
-            '{"id":"01JNMZ6Q0S8V7K2D3F4G5H6J7K","formId":"q2T9aY0bXk3LmN8pQr5sUw","data":{"name":"Ada Lovelace"},"createdAt":"2025-05-01T12:34:56.789Z","meta":{"ip":"203.0.113.7","userAgent":"Mozilla/5.0","origin":"https://www.example.com"}}\n',
+            '{"id":"01JNMZ6Q0S8V7K2D3F4G5H6J7K","formId":"q2T9aY0bXk3LmN8pQr5sUw","data":{"name":"Ada Lovelace"},"createdAt":"2025-05-01T12:34:56.789Z","meta":{"ip":"203.0.113.7","userAgent":"Mozilla/5.0","origin":"https://www.example.com"},"spam":false,"spamReasons":[]}\n',
         },
       },
     }),
@@ -144,8 +146,29 @@ export const DeleteSubmissionsDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Delete many submissions',
       description:
-        'Deletes the submissions created in [from, to) — without bounds, every submission of the form that existed when the request began. Runs in batches.',
+        'Deletes the submissions created in [from, to) — without bounds, every submission of the form that existed when the request began. Like the list it acts on one folder: the submissions that are not spam, or with `spam=true` the spam folder. Runs in batches.',
     }),
     ApiOkResponse({ type: DeletedSubmissionsDto }),
     ApiBadRequestResponse(BAD_QUERY_RESPONSE),
+  );
+
+export const FileSubmissionDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Move a submission into or out of the spam folder',
+      description:
+        '`{"spam": false}` moves it out of the spam folder and then creates its notifications (webhooks, emails) as if it had just arrived — once, however often it is repeated. `{"spam": true}` moves it into the spam folder (reason `marked-by-owner`). Either answers the submission as it now is.',
+    }),
+    ApiParam(SUBMISSION_ID_PARAM),
+    ApiBody({ type: UpdateSubmissionDto }),
+    ApiOkResponse({ type: SubmissionDto }),
+    ApiBadRequestResponse({
+      type: ValidationErrorDto,
+      description: 'The body is not `{"spam": true}` or `{"spam": false}`.',
+      example: {
+        error: 'Validation failed',
+        errors: ['spam must be true or false'],
+      },
+    }),
+    ApiNotFoundResponse(SUBMISSION_NOT_FOUND_RESPONSE),
   );

@@ -1,7 +1,9 @@
 import {
   BadRequestException,
+  Inject,
   Injectable,
   NotFoundException,
+  Optional,
 } from '@nestjs/common';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -32,9 +34,11 @@ import {
   positionOf,
   toData,
   toDate,
+  toReasons,
   type SubmissionRow,
 } from './submission-rows.js';
 import { SubmissionDeletion } from './submission-deletion.js';
+import { SPAM_RELEASE, type SpamRelease } from './spam-release.js';
 import {
   SubmissionRepository,
   type FormSubmissionStats,
@@ -66,12 +70,16 @@ export interface ListSubmissionsQuery extends SubmissionFilterInput {
   cursor?: string;
 }
 
-/** Listing, reading, deleting and exporting a form's submissions. */
+/** Listing, reading, deleting, exporting and filing (spam or not) a form's submissions. */
 @Injectable()
 export class SubmissionsService {
   constructor(
     private readonly submissions: SubmissionRepository,
     private readonly deletion: SubmissionDeletion,
+    /** Absent where notifications are not loaded: moving out of spam then only moves. */
+    @Optional()
+    @Inject(SPAM_RELEASE)
+    private readonly release?: SpamRelease,
   ) {}
 
   /** One page, newest first, of the form's submissions matching the filters. */
@@ -110,6 +118,34 @@ export class SubmissionsService {
     return this.map(row);
   }
 
+  /**
+   * Files one submission: into the spam folder (marked by its owner), or out of it —
+   * then its notifications are created, as if it had just arrived. Answers the
+   * submission as it now is; repeating either is harmless.
+   */
+  async fileAsSpam(
+    form: Form,
+    submissionId: string,
+    spam: boolean,
+  ): Promise<SubmissionDto> {
+    if (spam) {
+      await this.submissions.moveToFolder(form.id, submissionId, true, [
+        'marked-by-owner',
+      ]);
+    } else if (this.release) {
+      await this.release.release(form.id, submissionId);
+    } else {
+      await this.submissions.moveToFolder(form.id, submissionId, false, []);
+    }
+    return this.findOne(form, submissionId);
+  }
+
+  /** How many submissions of each form are in the spam folder. */
+  async countSpam(formIds: readonly string[]): Promise<Map<string, number>> {
+    const stats = await this.submissions.countByForms(formIds, true);
+    return new Map([...stats].map(([id, stat]) => [id, stat.count]));
+  }
+
   async remove(form: Form, submissionId: string): Promise<void> {
     const deleted = await this.deletion.deleteIds(form.id, [submissionId]);
     if (!deleted) throw new NotFoundException(SUBMISSION_NOT_FOUND);
@@ -117,13 +153,18 @@ export class SubmissionsService {
 
   /**
    * Deletes the form's submissions in [from, to) — all of them without bounds — in
-   * batches. Without `to`, submissions that arrive while it runs are kept.
+   * batches, of one folder like a list (the spam folder with `spam`). Without `to`,
+   * submissions that arrive while it runs are kept.
    */
   async removeMany(
     form: Form,
-    range: Pick<SubmissionFilterInput, 'from' | 'to'> = {},
+    range: Pick<SubmissionFilterInput, 'from' | 'to' | 'spam'> = {},
   ): Promise<DeletedSubmissionsDto> {
-    const filters = parseFilters({ from: range.from, to: range.to });
+    const filters = parseFilters({
+      from: range.from,
+      to: range.to,
+      spam: range.spam,
+    });
     filters.to ??= new Date(Date.now() + 1);
     let deleted = 0;
     for (;;) {
@@ -178,6 +219,8 @@ export class SubmissionsService {
       data: toData(row.data),
       createdAt: toDate(row.createdAt).toISOString(),
       meta: { ip: row.ip, userAgent: row.userAgent, origin: row.origin },
+      spam: Boolean(Number(row.spam)),
+      spamReasons: toReasons(row.spamReasons),
     };
   }
 }

@@ -18,6 +18,11 @@ import { storedFields } from '../forms/forms.service.js';
 import { parseAbsoluteHttpUrl, bareHostname } from '../forms/redirect-url.js';
 import type { RedirectPolicy } from './submit-navigation.js';
 import { NotificationTargets } from '../notifications/notification-targets.js';
+import { storedSpamFilter } from '../forms/spam-settings.js';
+import {
+  compileContentRules,
+  type ContentRules,
+} from '../spam/content-rules.js';
 import {
   compileSubmissionValidator,
   type SubmissionValidator,
@@ -42,6 +47,8 @@ export interface SubmitForm extends RedirectPolicy {
   validate: SubmissionValidator;
   /** The form has notification targets (webhooks, confirmed recipients). */
   notifies: boolean;
+  /** The form's content rules, compiled; null when its spam filter is off. */
+  contentRules: ContentRules | null;
 }
 
 interface Entry<T> {
@@ -153,6 +160,7 @@ export class FormConfigCache implements OnModuleInit {
       notifies:
         ((await this.targets.of([row.id])).get(row.id)?.targets.length ?? 0) >
         0,
+      contentRules: compileContentRules(storedSpamFilter(row.spamFilter)),
     };
   }
 }

@@ -3,6 +3,7 @@ import { DomainVerificationCoreModule } from '../domain-verification/domain-veri
 import { FormChangesModule } from '../forms/form-changes.module.js';
 import { FormRepositoryModule } from '../forms/form-repository.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
+import { SpamModule } from '../spam/spam.module.js';
 import { CommitQueue } from './commit/commit-queue.js';
 import { SubmissionWriters } from './commit/submission-writers.js';
 import { FormConfigCache } from './form-config.cache.js';
@@ -21,6 +22,7 @@ import { SubmitService } from './submit.service.js';
     FormChangesModule,
     RateLimitStorageModule,
     NotificationsModule,
+    SpamModule,
   ],
   controllers: [SubmitController],
   providers: [SubmitService, FormConfigCache, CommitQueue, SubmissionWriters],

@@ -12,12 +12,17 @@ import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
 import { normalizeClientIp } from '../rate-limit/client-ip.js';
 import { newSubmissionId } from '../submissions/submission-id.js';
 import { fileFieldsOf } from './multipart-body.js';
+import type { SpamReason } from '../forms/spam-settings.js';
+import { DuplicateCheck } from '../spam/duplicate-check.js';
+import type { SubmissionData } from '../submissions/submission.entity.js';
 
 /** The spam trap: a hidden input people leave empty and form-filling bots do not. */
 export const HONEYPOT_KEY = '_honeypot';
 
 /** Form ids are URL-safe and at most 32 characters: anything else cannot exist. */
 const FORM_ID = /^[A-Za-z0-9_-]{1,32}$/;
+
+const NO_REASONS: SpamReason[] = [];
 
 /** Column sizes of the submission metadata (see submission.entity.ts). */
 const MAX_IP = 45;
@@ -61,6 +66,7 @@ export class SubmitService {
   constructor(
     private readonly forms: FormConfigCache,
     private readonly queue: CommitQueue,
+    private readonly duplicates: DuplicateCheck,
   ) {}
 
   /** Resolves with the form once the submission is committed (or trapped). */
@@ -88,24 +94,49 @@ export class SubmitService {
         ? request.origin
         : request.referer;
     const createdAt = Date.now();
+    const ip = clip(normalizeClientIp(request.ip), MAX_IP);
+    const reasons = await this.spamReasons(form, result.data, ip, createdAt);
+    const spam = reasons.length > 0;
     const submission = {
       id: newSubmissionId(createdAt),
       formId: form.id,
       data: JSON.stringify(result.data),
-      ip: clip(normalizeClientIp(request.ip), MAX_IP),
+      ip,
       userAgent: clip(request.userAgent, MAX_USER_AGENT),
       origin: clip(origin, MAX_ORIGIN),
       createdAt: new Date(createdAt),
+      spam,
+      spamReasons: spam ? JSON.stringify(reasons) : null,
     };
     // Resolves once the row (and its notifications) are committed: the 200 is never sent
-    // before that.
+    // before that. Spam is stored and answered alike (a bot learns nothing), unnotified.
     await this.queue.commit({
       submission,
-      outbox: form.notifies
-        ? outboxEntry(submission.id, request.body)
-        : undefined,
+      outbox:
+        form.notifies && !spam
+          ? outboxEntry(submission.id, request.body)
+          : undefined,
     });
     return form;
+  }
+
+  /** Why the content rules take the data for spam; [] (at no cost) when the filter is off. */
+  private async spamReasons(
+    form: SubmitForm,
+    data: SubmissionData,
+    ip: string | null,
+    now: number,
+  ): Promise<SpamReason[]> {
+    const rules = form.contentRules;
+    if (rules === null) return NO_REASONS;
+    const reasons = rules.check(data);
+    if (
+      rules.duplicates &&
+      (await this.duplicates.isDuplicate(form.id, ip, data, now))
+    ) {
+      return [...reasons, 'duplicate'];
+    }
+    return reasons;
   }
 
   private async checkOrigin(

@@ -15,6 +15,8 @@ export interface SeedRow {
   ip?: string | null;
   userAgent?: string | null;
   origin?: string | null;
+  /** In the spam folder, for these reasons. */
+  spamReasons?: string[];
 }
 
 export async function insertSubmissions(
@@ -23,19 +25,24 @@ export async function insertSubmissions(
   rows: SeedRow[],
 ): Promise<Submission[]> {
   const repo = t.dataSource.getRepository(Submission);
-  const entities = rows.map((row) =>
-    repo.create({
-      id: row.id ?? ulid(row.createdAt.getTime()),
-      formId,
-      data: row.data ?? { name: 'Someone', email: 'someone@example.com' },
-      ip: row.ip === undefined ? '203.0.113.9' : row.ip,
-      userAgent: row.userAgent === undefined ? 'test-agent/1.0' : row.userAgent,
-      origin: row.origin === undefined ? 'https://www.example.com' : row.origin,
-      createdAt: row.createdAt,
-    }),
-  );
+  const values = rows.map((row) => ({
+    id: row.id ?? ulid(row.createdAt.getTime()),
+    formId,
+    data: row.data ?? { name: 'Someone', email: 'someone@example.com' },
+    ip: row.ip === undefined ? '203.0.113.9' : row.ip,
+    userAgent: row.userAgent === undefined ? 'test-agent/1.0' : row.userAgent,
+    origin: row.origin === undefined ? 'https://www.example.com' : row.origin,
+    createdAt: row.createdAt,
+    spam: row.spamReasons !== undefined,
+    spamReasons: row.spamReasons ?? null,
+  }));
+  const entities = values.map((value) => repo.create(value));
   for (let i = 0; i < entities.length; i += 500) {
-    await repo.insert(entities.slice(i, i + 500));
+    // Copies: TypeORM writes the columns the database defaulted back into the objects
+    // it inserted, matched by position, which SQLite's RETURNING does not keep.
+    await repo.insert(
+      values.slice(i, i + 500).map((value) => repo.create(value)),
+    );
   }
   return entities;
 }
@@ -60,5 +67,7 @@ export function asApi(row: Submission) {
     data: row.data,
     createdAt: row.createdAt.toISOString(),
     meta: { ip: row.ip, userAgent: row.userAgent, origin: row.origin },
+    spam: row.spam ?? false,
+    spamReasons: row.spamReasons ?? [],
   };
 }

@@ -14,6 +14,7 @@ export const FORM_KEYS = [
   'successMessage',
   'notifyEmails',
   'notifyEmailStatus',
+  'spamFilter',
   'apiKeyPrefix',
   'apiKeyLastUsedAt',
   'previousApiKey',
@@ -22,6 +23,13 @@ export const FORM_KEYS = [
 ];
 /** A form's native-post answer settings when none are set. */
 export const NO_REDIRECT = { redirectUrl: null, successMessage: null };
+/** A form's content rules when none were set. */
+export const DEFAULT_SPAM_FILTER = {
+  enabled: true,
+  maxLinks: 5,
+  blockedWords: [],
+  duplicates: false,
+};
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 export const NO_VERIFIED_DOMAIN =
   'Domain verification is on but no domain is verified yet: only development hosts (localhost, 127.0.0.1, 192.168.x.x) can submit.';

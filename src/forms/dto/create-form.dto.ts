@@ -23,6 +23,7 @@ import {
 } from '../validators/form-validators.js';
 import { IsRedirectUrl } from '../validators/redirect-url.validator.js';
 import { FieldDefinitionDto } from './field-definition.dto.js';
+import { SpamFilterDto } from './spam-filter.dto.js';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_FIELDS = 100;
@@ -152,4 +153,15 @@ export class CreateFormDto {
   @Optional()
   @Transform(lowerCasedAddresses)
   notifyEmails?: string[];
+
+  @ApiPropertyOptional({
+    description:
+      'The content rules (spam folder). Omitted properties take their defaults on create and replace (`{"enabled": true, "maxLinks": 5, "blockedWords": [], "duplicates": false}`) and keep their current values on PATCH.',
+    type: SpamFilterDto,
+  })
+  @ValidateNested()
+  @IsObject({ message: '$property must be an object' })
+  @Optional()
+  @Type(() => SpamFilterDto)
+  spamFilter?: SpamFilterDto;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldDefinitionDto } from './field-definition.dto.js';
+import { SpamFilterResponseDto } from './spam-filter.dto.js';
 
 const EXAMPLE_FORM_ID = 'q3Jv0cXh9S2mB7dLwEo4Tg';
 
@@ -90,6 +91,13 @@ export class FormResponseDto {
     },
   })
   notifyEmailStatus: Record<string, 'confirmed' | 'pending'>;
+
+  @ApiProperty({
+    description:
+      'The content rules: submissions they catch go to the spam folder, unnotified.',
+    type: SpamFilterResponseDto,
+  })
+  spamFilter: SpamFilterResponseDto;
 
   @ApiProperty({
     description:

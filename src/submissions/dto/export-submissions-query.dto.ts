@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { SearchQueryDto } from './list-submissions-query.dto.js';
+import { queryBoolean } from './submission-range-query.dto.js';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -24,14 +25,7 @@ export class ExportSubmissionsQueryDto extends SearchQueryDto {
       'CSV only: start the file with a UTF-8 byte order mark, so that Microsoft Excel shows accented and non-Latin text correctly when the file is opened by double-click. Other programs do not need it.',
   })
   @IsOptional()
-  // Query values are text: "true"/"1" and "false"/"0" are the booleans.
-  @Transform(({ value }: { value: unknown }) =>
-    value === 'true' || value === '1'
-      ? true
-      : value === 'false' || value === '0'
-        ? false
-        : value,
-  )
+  @Transform(queryBoolean)
   @IsBoolean()
   bom?: boolean;
 }

@@ -1,5 +1,6 @@
 import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsOptional, ValidateBy } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { Allow, IsBoolean, IsOptional, ValidateBy } from 'class-validator';
 import { INSTANT_FORMAT_HINT, parseInstant } from '../submission-filters.js';
 
 /** An ISO 8601 date or date-time (UTC unless it names a zone). */
@@ -15,8 +16,26 @@ export function IsInstant(): PropertyDecorator {
   });
 }
 
-/** `from`/`to` bounds on createdAt, shared by list, export and bulk delete. */
+/** Query values are text: "true"/"1" and "false"/"0" are the booleans. */
+export const queryBoolean = ({ value }: { value: unknown }): unknown =>
+  value === 'true' || value === '1'
+    ? true
+    : value === 'false' || value === '0'
+      ? false
+      : value;
+
+/** `from`/`to` bounds on createdAt and the folder, shared by list, export and bulk delete. */
 export class SubmissionRangeQueryDto {
+  @ApiPropertyOptional({
+    type: Boolean,
+    description:
+      '`true`: only the spam folder. Omitted (or `false`): only submissions that are not spam.',
+  })
+  @IsOptional()
+  @Transform(queryBoolean)
+  @IsBoolean({ message: '$property must be true or false' })
+  spam?: boolean;
+
   @ApiPropertyOptional({
     description:
       'Only submissions created at or after this instant (inclusive). ISO 8601 date or date-time such as `2025-05-01` or `2025-05-01T12:00:00Z`; UTC unless a zone is given. Omit it for no lower bound.',

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { SPAM_REASONS } from '../../forms/spam-settings.js';
 import type { SubmissionData } from '../submission.entity.js';
 
 export class SubmissionMetaDto {
@@ -65,6 +66,22 @@ export class SubmissionDto {
 
   @ApiProperty({ type: SubmissionMetaDto })
   meta: SubmissionMetaDto;
+
+  @ApiProperty({
+    description:
+      'In the spam folder: left out of lists and exports unless `spam=true` is asked for, and never notified while there.',
+    example: false,
+  })
+  spam: boolean;
+
+  @ApiProperty({
+    type: [String],
+    enum: SPAM_REASONS,
+    description:
+      'Why the submission is spam, `[]` when it is not: `captcha-unavailable` (the CAPTCHA provider did not answer), `too-many-links`, `blocked-word`, `duplicate`, `marked-by-owner`.',
+    example: [],
+  })
+  spamReasons: string[];
 }
 
 export class SubmissionPageDto {

@@ -81,6 +81,8 @@ describe('exportChunks', () => {
     userAgent: null,
     origin: null,
     createdAt: sqlDatetime(new Date(Date.UTC(2025, 0, 1) - Math.floor(i / 2))),
+    spam: 0,
+    spamReasons: null,
   }));
 
   const plan: ExportPlan = {

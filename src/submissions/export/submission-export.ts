@@ -10,6 +10,7 @@ import {
   isoTime,
   resumeAfter,
   toData,
+  toReasons,
   type RowBatch,
   type SubmissionRow,
 } from '../submission-rows.js';
@@ -219,6 +220,7 @@ export function ndjsonLine(row: SubmissionRow): string {
     `{"id":${JSON.stringify(row.id)},"formId":${JSON.stringify(row.formId)},` +
     `"data":${data},"createdAt":"${isoTime(row.createdAt)}",` +
     `"meta":{"ip":${JSON.stringify(row.ip)},"userAgent":${JSON.stringify(row.userAgent)},` +
-    `"origin":${JSON.stringify(row.origin)}}}\n`
+    `"origin":${JSON.stringify(row.origin)}},"spam":${Boolean(Number(row.spam))},` +
+    `"spamReasons":${JSON.stringify(toReasons(row.spamReasons))}}\n`
   );
 }

@@ -41,6 +41,8 @@ function item(n: number, formId = 'form'): CommitItem {
       userAgent: null,
       origin: null,
       createdAt: new Date(0),
+      spam: false,
+      spamReasons: null,
     },
   };
 }

@@ -22,7 +22,7 @@ import {
 } from './submission-writer.js';
 
 const INSERT_SUBMISSIONS =
-  'INSERT INTO `submission` (`id`, `formId`, `data`, `ip`, `userAgent`, `origin`, `createdAt`) VALUES ?';
+  'INSERT INTO `submission` (`id`, `formId`, `data`, `ip`, `userAgent`, `origin`, `createdAt`, `spam`, `spamReasons`) VALUES ?';
 const COUNT_HONEYPOT =
   'UPDATE `form` SET `honeypotHits` = `honeypotHits` + ? WHERE `id` = ?';
 
@@ -40,10 +40,22 @@ type Row = [
   string | null,
   string | null,
   Date,
+  boolean,
+  string | null,
 ];
 
 function rowOf({ submission: s }: CommitItem): Row {
-  return [s.id, s.formId, s.data, s.ip, s.userAgent, s.origin, s.createdAt];
+  return [
+    s.id,
+    s.formId,
+    s.data,
+    s.ip,
+    s.userAgent,
+    s.origin,
+    s.createdAt,
+    s.spam,
+    s.spamReasons,
+  ];
 }
 
 export class MysqlSubmissionWriter implements SubmissionWriter {

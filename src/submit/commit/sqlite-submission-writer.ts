@@ -17,7 +17,7 @@ import {
 } from './submission-writer.js';
 
 const INSERT_SUBMISSION =
-  'INSERT INTO "submission" ("id", "formId", "data", "ip", "userAgent", "origin", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)';
+  'INSERT INTO "submission" ("id", "formId", "data", "ip", "userAgent", "origin", "createdAt", "spam", "spamReasons") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const COUNT_HONEYPOT =
   'UPDATE "form" SET "honeypotHits" = "honeypotHits" + ? WHERE "id" = ?';
 
@@ -76,6 +76,8 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
         s.userAgent,
         s.origin,
         sqlDatetime(s.createdAt),
+        s.spam ? 1 : 0,
+        s.spamReasons,
       );
       return 'stored';
     } catch (error) {

@@ -18,6 +18,10 @@ export interface NewSubmission {
   userAgent: string | null;
   origin: string | null;
   createdAt: Date;
+  /** Stored in the spam folder (then it has no deliveries). */
+  spam: boolean;
+  /** The reasons as JSON text when spam, else null. */
+  spamReasons: string | null;
 }
 
 /**
