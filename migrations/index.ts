@@ -5,6 +5,7 @@ import { FormRedirect1764000000000 } from './1764000000000-FormRedirect.js';
 import { Notifications1764100000000 } from './1764100000000-Notifications.js';
 import { EmailRecipients1764200000000 } from './1764200000000-EmailRecipients.js';
 import { SpamFolder1764300000000 } from './1764300000000-SpamFolder.js';
+import { CaptchaTokens1764300000001 } from './1764300000001-CaptchaTokens.js';
 import { OutboxEvents1764500000000 } from './1764500000000-OutboxEvents.js';
 import { KeyLifecycle1764700000000 } from './1764700000000-KeyLifecycle.js';
 import { DeliverySubmissionIndex1764710000000 } from './1764710000000-DeliverySubmissionIndex.js';
@@ -16,6 +17,7 @@ export const MIGRATIONS = [
   Notifications1764100000000,
   EmailRecipients1764200000000,
   SpamFolder1764300000000,
+  CaptchaTokens1764300000001,
   OutboxEvents1764500000000,
   KeyLifecycle1764700000000,
   DeliverySubmissionIndex1764710000000,

@@ -66,6 +66,7 @@ describe('forms API (e2e)', () => {
         ...NO_REDIRECT,
         notifyEmails: [],
         notifyEmailStatus: {},
+        captcha: null,
         spamFilter: DEFAULT_SPAM_FILTER,
         apiKeyPrefix: apiKey.slice(0, 12),
         apiKeyLastUsedAt: null,
@@ -184,6 +185,7 @@ describe('forms API (e2e)', () => {
             ...NO_REDIRECT,
             notifyEmails: [],
             notifyEmailStatus: {},
+            captcha: null,
             spamFilter: DEFAULT_SPAM_FILTER,
             apiKeyPrefix: mine.apiKey.slice(0, 12),
             // The key was just used to ask.
@@ -215,6 +217,7 @@ describe('forms API (e2e)', () => {
         ...NO_REDIRECT,
         notifyEmails: [],
         notifyEmailStatus: {},
+        captcha: null,
         spamFilter: DEFAULT_SPAM_FILTER,
         apiKeyPrefix: form.apiKey.slice(0, 12),
         // The form key was used for the first read; the account key's read shows that.

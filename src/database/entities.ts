@@ -8,6 +8,8 @@ import { Delivery } from '../notifications/delivery.entity.js';
 import { OutboxEvent } from '../notifications/outbox-event.entity.js';
 import { Webhook } from '../notifications/webhook.entity.js';
 import { EmailRecipient } from '../notifications/email/email-recipient.entity.js';
+import { FormSpamStat } from '../spam/form-spam-stat.entity.js';
+import { UsedCaptchaToken } from '../spam/used-captcha-token.entity.js';
 import { Submission } from '../submissions/submission.entity.js';
 
 /** Every entity, listed once for the app and the migration CLI alike. */
@@ -23,4 +25,6 @@ export const ENTITIES = [
   DeliveryAttempt,
   OutboxEvent,
   EmailRecipient,
+  UsedCaptchaToken,
+  FormSpamStat,
 ];

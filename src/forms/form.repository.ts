@@ -19,6 +19,8 @@ export type SubmitFormRow = Pick<
   | 'redirectUrl'
   | 'successMessage'
   | 'spamFilter'
+  | 'captcha'
+  | 'captchaSecretEncrypted'
 >;
 
 /** Who a form belongs to and what it is called (notifications describe it so). */
@@ -45,10 +47,12 @@ export type NewForm = Pick<
   | 'successMessage'
   | 'notifyEmails'
   | 'spamFilter'
+  | 'captcha'
   | 'apiKeyHash'
   | 'apiKeyEncrypted'
   | 'apiKeyPrefix'
->;
+> &
+  Partial<Pick<Form, 'captchaSecretEncrypted'>>;
 
 /** The columns a change of a form may write. */
 export type FormChanges = Partial<
@@ -61,6 +65,8 @@ export type FormChanges = Partial<
     | 'successMessage'
     | 'notifyEmails'
     | 'spamFilter'
+    | 'captcha'
+    | 'captchaSecretEncrypted'
     | 'apiKeyHash'
     | 'apiKeyEncrypted'
     | 'apiKeyPrefix'
@@ -232,6 +238,8 @@ export class FormRepository {
         redirectUrl: true,
         successMessage: true,
         spamFilter: true,
+        captcha: true,
+        captchaSecretEncrypted: true,
       },
       where: { id },
     });

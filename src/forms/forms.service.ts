@@ -18,6 +18,11 @@ import { FieldDefinition, Form } from './form.entity.js';
 import { FormRepository, type FormChanges } from './form.repository.js';
 import { FORM_WARNINGS, type FormWarnings } from './form-warnings.js';
 import {
+  captchaColumns,
+  captchaResponse,
+  type CaptchaInput,
+} from './captcha-input.js';
+import {
   DEFAULT_SPAM_FILTER,
   mergeSpamFilter,
   storedSpamFilter,
@@ -45,6 +50,8 @@ export interface FormInput {
   notifyEmails?: string[];
   /** The properties given; the others take their defaults (create, PUT) or stay (PATCH). */
   spamFilter?: Partial<SpamFilterSettings>;
+  /** null: none. The secret is write-only (captcha-input.ts). */
+  captcha?: CaptchaInput | null;
 }
 
 export interface CreatedForm {
@@ -135,6 +142,7 @@ export class FormsService {
           confirmed.has(address) ? 'confirmed' : 'pending',
         ]),
       ),
+      captcha: captchaResponse(form.captcha),
       spamFilter: storedSpamFilter(form.spamFilter),
       apiKeyPrefix: form.apiKeyPrefix,
       apiKeyLastUsedAt: form.apiKeyLastUsedAt?.toISOString() ?? null,
@@ -164,6 +172,7 @@ export class FormsService {
       spamFilter: input.spamFilter
         ? mergeSpamFilter(DEFAULT_SPAM_FILTER, input.spamFilter)
         : null,
+      ...captchaColumns(input.captcha ?? null, null, this.secretBox),
       apiKeyHash: key.hash,
       apiKeyEncrypted: this.secretBox.encrypt(key.key),
       apiKeyPrefix: key.prefix,
@@ -231,6 +240,7 @@ export class FormsService {
       successMessage: input.successMessage ?? null,
       notifyEmails: input.notifyEmails ?? [],
       spamFilter: input.spamFilter ?? {},
+      captcha: input.captcha ?? null,
     });
   }
 
@@ -258,6 +268,7 @@ export class FormsService {
     if (input.notifyEmails !== undefined) {
       changes.notifyEmails = input.notifyEmails;
     }
+    if (input.captcha !== undefined) changes.captcha = input.captcha;
     if (input.spamFilter !== undefined) {
       changes.spamFilter = mergeSpamFilter(
         storedSpamFilter(form.spamFilter),
@@ -355,9 +366,12 @@ export class FormsService {
     form: Form,
     changes: Partial<FormInput>,
   ): Promise<FormResponseDto> {
-    const { spamFilter, ...rest } = changes;
+    const { spamFilter, captcha, ...rest } = changes;
     const values: FormChanges = {
       ...rest,
+      ...(captcha !== undefined
+        ? captchaColumns(captcha, form.captcha, this.secretBox)
+        : {}),
       ...(changes.fields ? { fields: changes.fields.map(toStoredField) } : {}),
       // A replacement (PUT) gives only what was sent: the rest takes its default.
       ...(spamFilter

@@ -1,7 +1,9 @@
 // Spam is kept SPAM_RETENTION_DAYS, then deleted. A sweep walks the forms in pages and
 // deletes each form's expired spam in small batches along the keyset index (the spam
 // folder of a form is one range of it), taking a turn on the event loop before each
-// statement, so a sweep never holds the loop (SQLite) or long locks (MySQL).
+// statement, so a sweep never holds the loop (SQLite) or long locks (MySQL). The same
+// sweep forgets used CAPTCHA answers once they have expired (a replay is refused by
+// their expiry then) and the counts of turned-away posts older than STATS_DAYS.
 import {
   Injectable,
   Logger,
@@ -9,11 +11,14 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { MoreThan, Repository } from 'typeorm';
+import { In, LessThan, MoreThan, Repository } from 'typeorm';
 import { takeTurn } from '../common/event-loop-turns.js';
 import { AppConfig } from '../config/app-config.js';
 import { Form } from '../forms/form.entity.js';
 import { SubmissionRepository } from '../submissions/submission.repository.js';
+import { FormSpamStat } from './form-spam-stat.entity.js';
+import { utcDay } from './turned-away.js';
+import { UsedCaptchaToken } from './used-captcha-token.entity.js';
 
 /** Forms read per page, and submissions deleted per statement. */
 export const SWEEP_BATCH = 500;
@@ -21,6 +26,8 @@ const DAY_MS = 86_400_000;
 /** Until the shared sweep schedule exists: every five minutes, first soon after start. */
 const SWEEP_EVERY_MS = 300_000;
 const FIRST_SWEEP_MS = 10_000;
+/** Days of turned-away counts kept (the dashboard shows 30). */
+export const STATS_DAYS = 60;
 
 @Injectable()
 export class SpamRetention
@@ -32,6 +39,10 @@ export class SpamRetention
 
   constructor(
     @InjectRepository(Form) private readonly forms: Repository<Form>,
+    @InjectRepository(UsedCaptchaToken)
+    private readonly tokens: Repository<UsedCaptchaToken>,
+    @InjectRepository(FormSpamStat)
+    private readonly stats: Repository<FormSpamStat>,
     private readonly submissions: SubmissionRepository,
     private readonly config: AppConfig,
   ) {}
@@ -88,7 +99,27 @@ export class SpamRetention
         `Deleted ${deleted} spam submissions older than ${this.config.spam.spamRetentionDays} days`,
       );
     }
+    await this.forgetExpiredTokens(new Date(now));
+    await takeTurn();
+    await this.stats.delete({
+      day: LessThan(utcDay(now - STATS_DAYS * DAY_MS)),
+    });
     return deleted;
+  }
+
+  private async forgetExpiredTokens(now: Date): Promise<void> {
+    for (;;) {
+      await takeTurn();
+      const expired = await this.tokens.find({
+        select: { id: true },
+        where: { expiresAt: LessThan(now) },
+        order: { expiresAt: 'ASC' },
+        take: SWEEP_BATCH,
+      });
+      if (expired.length === 0) return;
+      await this.tokens.delete({ id: In(expired.map((token) => token.id)) });
+      if (expired.length < SWEEP_BATCH) return;
+    }
   }
 
   private async sweepForm(formId: string, cutoff: Date): Promise<number> {

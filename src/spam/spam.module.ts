@@ -2,16 +2,42 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Form } from '../forms/form.entity.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
+import { Altcha } from './altcha.js';
+import { CaptchaCheck } from './captcha-check.js';
+import { CaptchaProviders } from './captcha-providers.js';
 import { DuplicateCheck } from './duplicate-check.js';
 import { SpamRetention } from './spam-retention.js';
+import { TurnedAwayCounter } from './turned-away.js';
+import { UsedTokens } from './used-tokens.js';
+import { FormSpamStat } from './form-spam-stat.entity.js';
+import { UsedCaptchaToken } from './used-captcha-token.entity.js';
 
 /**
- * Telling people from bots: the content rules' duplicate check and the retention of the
- * spam folder. The rules themselves are compiled with each cached form (content-rules.ts).
+ * Telling people from bots: CAPTCHA answers (ALTCHA, the third-party providers, used
+ * once), the content rules' duplicate check, the count of posts turned away, and the
+ * retention of the spam folder. The rules themselves are compiled with each cached form
+ * (content-rules.ts).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Form]), SubmissionsModule],
-  providers: [DuplicateCheck, SpamRetention],
-  exports: [DuplicateCheck, SpamRetention],
+  imports: [
+    TypeOrmModule.forFeature([Form, UsedCaptchaToken, FormSpamStat]),
+    SubmissionsModule,
+  ],
+  providers: [
+    Altcha,
+    CaptchaCheck,
+    CaptchaProviders,
+    DuplicateCheck,
+    SpamRetention,
+    TurnedAwayCounter,
+    UsedTokens,
+  ],
+  exports: [
+    Altcha,
+    CaptchaCheck,
+    DuplicateCheck,
+    SpamRetention,
+    TurnedAwayCounter,
+  ],
 })
 export class SpamModule {}

@@ -13,12 +13,17 @@ import { ServiceUnavailableError } from '../common/errors.js';
 import { DB_DEADLINE_MS } from '../common/database/database-deadline.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import { FormChangesService } from '../forms/form-changes.service.js';
-import { FormRepository } from '../forms/form.repository.js';
+import {
+  FormRepository,
+  type SubmitFormRow,
+} from '../forms/form.repository.js';
 import { storedFields } from '../forms/forms.service.js';
 import { parseAbsoluteHttpUrl, bareHostname } from '../forms/redirect-url.js';
 import type { RedirectPolicy } from './submit-navigation.js';
 import { NotificationTargets } from '../notifications/notification-targets.js';
-import { storedSpamFilter } from '../forms/spam-settings.js';
+import { storedCaptcha, storedSpamFilter } from '../forms/spam-settings.js';
+import { SecretBox } from '../auth/secret-box.js';
+import type { SubmitCaptcha } from '../spam/captcha-check.js';
 import {
   compileContentRules,
   type ContentRules,
@@ -47,6 +52,8 @@ export interface SubmitForm extends RedirectPolicy {
   validate: SubmissionValidator;
   /** The form has notification targets (webhooks, confirmed recipients). */
   notifies: boolean;
+  /** The CAPTCHA its submissions must pass (the secret decrypted), or null. */
+  captcha: SubmitCaptcha | null;
   /** The form's content rules, compiled; null when its spam filter is off. */
   contentRules: ContentRules | null;
 }
@@ -85,6 +92,7 @@ export class FormConfigCache implements OnModuleInit {
     private readonly domains: DomainVerificationService,
     private readonly changes: FormChangesService,
     private readonly targets: NotificationTargets,
+    private readonly secretBox: SecretBox,
   ) {}
 
   onModuleInit(): void {
@@ -160,7 +168,18 @@ export class FormConfigCache implements OnModuleInit {
       notifies:
         ((await this.targets.of([row.id])).get(row.id)?.targets.length ?? 0) >
         0,
+      captcha: this.captchaOf(row),
       contentRules: compileContentRules(storedSpamFilter(row.spamFilter)),
+    };
+  }
+
+  private captchaOf(row: SubmitFormRow): SubmitCaptcha | null {
+    const captcha = storedCaptcha(row.captcha);
+    if (captcha === null) return null;
+    const sealed = row.captchaSecretEncrypted;
+    return {
+      ...captcha,
+      secret: sealed ? this.secretBox.decrypt(sealed) : null,
     };
   }
 }

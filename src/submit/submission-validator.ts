@@ -10,9 +10,11 @@
 //   values exactly as sent;
 // - an optional field left blank (absent, null, empty or only whitespace) is not stored;
 // - keys starting with `_` are control keys (`_honeypot`, …): never validated, never stored;
+//   so are the CAPTCHA widgets' fields (`altcha`, `cf-turnstile-response`, …), on any form;
 // - a form without fields stores any other key with its scalar value as sent.
 import { isEmailAddress } from '../common/email-address.js';
 import type { FieldDefinition, FieldType } from '../forms/form.entity.js';
+import { CAPTCHA_TOKEN_FIELD_NAMES } from '../forms/spam-settings.js';
 import type { SubmissionData } from '../submissions/submission.entity.js';
 
 /** Longest value of a field without its own maxLength, and of any key of a form without fields. */
@@ -35,7 +37,7 @@ type Check = { value: Scalar } | { error: string };
 type TypeCheck = (value: Scalar) => Check;
 
 export function isControlKey(key: string): boolean {
-  return key.startsWith('_');
+  return key.startsWith('_') || CAPTCHA_TOKEN_FIELD_NAMES.has(key);
 }
 
 /** true for values that count as "not filled in". */

@@ -20,6 +20,7 @@ import {
   submitRateLimitKey,
 } from './rate-limit/submit-rate-limit.js';
 import { MULTIPART_TYPE, pageFor } from './submit-navigation.js';
+import { serveAltchaWidget } from './altcha/altcha-widget.js';
 
 export const SUBMIT_PREFIX = '/api/submit';
 /** The routes the submit rate limit counts (POST), by the path they are registered with. */
@@ -156,4 +157,5 @@ export function configureSubmit(app: NestFastifyApplication): void {
     MULTIPART_TYPE,
     multipartParser(config.submitBodyLimit, isSubmitUrl),
   );
+  serveAltchaWidget(fastify);
 }

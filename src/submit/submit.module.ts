@@ -8,12 +8,15 @@ import { CommitQueue } from './commit/commit-queue.js';
 import { SubmissionWriters } from './commit/submission-writers.js';
 import { FormConfigCache } from './form-config.cache.js';
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
+import { AltchaChallengeController } from './altcha/altcha-challenge.controller.js';
+import { ChallengeRateLimitGuard } from './altcha/challenge-rate-limit.guard.js';
 import { SubmitController } from './submit.controller.js';
 import { SubmitService } from './submit.service.js';
 
 /**
  * The public hot path, `POST /api/submit/:formId`: its rate limit, CORS (submit-cors.ts),
- * the cached form configuration and the commit queue, the one writer of submissions.
+ * the cached form configuration and the commit queue, the one writer of submissions;
+ * and the ALTCHA challenges of its forms (`GET /api/submit/:formId/challenge`).
  */
 @Module({
   imports: [
@@ -24,8 +27,14 @@ import { SubmitService } from './submit.service.js';
     NotificationsModule,
     SpamModule,
   ],
-  controllers: [SubmitController],
-  providers: [SubmitService, FormConfigCache, CommitQueue, SubmissionWriters],
+  controllers: [SubmitController, AltchaChallengeController],
+  providers: [
+    SubmitService,
+    FormConfigCache,
+    CommitQueue,
+    SubmissionWriters,
+    ChallengeRateLimitGuard,
+  ],
   exports: [CommitQueue],
 })
 export class SubmitModule {}

@@ -13,7 +13,9 @@ import { normalizeClientIp } from '../rate-limit/client-ip.js';
 import { newSubmissionId } from '../submissions/submission-id.js';
 import { fileFieldsOf } from './multipart-body.js';
 import type { SpamReason } from '../forms/spam-settings.js';
+import { CaptchaCheck } from '../spam/captcha-check.js';
 import { DuplicateCheck } from '../spam/duplicate-check.js';
+import { TurnedAwayCounter } from '../spam/turned-away.js';
 import type { SubmissionData } from '../submissions/submission.entity.js';
 
 /** The spam trap: a hidden input people leave empty and form-filling bots do not. */
@@ -21,8 +23,6 @@ export const HONEYPOT_KEY = '_honeypot';
 
 /** Form ids are URL-safe and at most 32 characters: anything else cannot exist. */
 const FORM_ID = /^[A-Za-z0-9_-]{1,32}$/;
-
-const NO_REASONS: SpamReason[] = [];
 
 /** Column sizes of the submission metadata (see submission.entity.ts). */
 const MAX_IP = 45;
@@ -58,8 +58,8 @@ function clip(value: string | null | undefined, max: number): string | null {
 
 /**
  * A public submission, checked in order — unknown form (404), domain (403), honeypot,
- * validation (400) — after the rate limit, then committed through the queue before the
- * answer.
+ * validation (400), CAPTCHA (400), content rules (spam) — after the rate limit, then
+ * committed through the queue before the answer.
  */
 @Injectable()
 export class SubmitService {
@@ -67,6 +67,8 @@ export class SubmitService {
     private readonly forms: FormConfigCache,
     private readonly queue: CommitQueue,
     private readonly duplicates: DuplicateCheck,
+    private readonly captcha: CaptchaCheck,
+    private readonly turnedAway: TurnedAwayCounter,
   ) {}
 
   /** Resolves with the form once the submission is committed (or trapped). */
@@ -78,6 +80,7 @@ export class SubmitService {
     if (form.domainVerification) await this.checkOrigin(form, request);
     // A bot gets the very answer a person would, so it learns nothing.
     if (isHoneypotFilled(request.body)) {
+      this.turnedAway.count(form.id, 'honeypot');
       await this.queue.countHoneypotHit(form.id);
       return form;
     }
@@ -93,9 +96,15 @@ export class SubmitService {
       request.origin && request.origin !== 'null'
         ? request.origin
         : request.referer;
-    const createdAt = Date.now();
     const ip = clip(normalizeClientIp(request.ip), MAX_IP);
+    // After validation, so a field to fix never uses the CAPTCHA answer up.
+    const captcha =
+      form.captcha === null
+        ? 'passed'
+        : await this.captcha.check(form.id, form.captcha, request.body, ip);
+    const createdAt = Date.now();
     const reasons = await this.spamReasons(form, result.data, ip, createdAt);
+    if (captcha === 'unavailable') reasons.unshift('captcha-unavailable');
     const spam = reasons.length > 0;
     const submission = {
       id: newSubmissionId(createdAt),
@@ -128,7 +137,7 @@ export class SubmitService {
     now: number,
   ): Promise<SpamReason[]> {
     const rules = form.contentRules;
-    if (rules === null) return NO_REASONS;
+    if (rules === null) return [];
     const reasons = rules.check(data);
     if (
       rules.duplicates &&

@@ -14,6 +14,7 @@ export const FORM_KEYS = [
   'successMessage',
   'notifyEmails',
   'notifyEmailStatus',
+  'captcha',
   'spamFilter',
   'apiKeyPrefix',
   'apiKeyLastUsedAt',

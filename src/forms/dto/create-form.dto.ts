@@ -23,6 +23,7 @@ import {
 } from '../validators/form-validators.js';
 import { IsRedirectUrl } from '../validators/redirect-url.validator.js';
 import { FieldDefinitionDto } from './field-definition.dto.js';
+import { CaptchaDto } from './captcha.dto.js';
 import { SpamFilterDto } from './spam-filter.dto.js';
 
 export const MAX_NAME_LENGTH = 200;
@@ -164,4 +165,16 @@ export class CreateFormDto {
   @Optional()
   @Type(() => SpamFilterDto)
   spamFilter?: SpamFilterDto;
+
+  @ApiPropertyOptional({
+    description:
+      'The CAPTCHA every submission must pass, or `null` for none (`null` when omitted on create or replace). See docs/spam.md to choose one. Replaced as a whole; a `secret` left out keeps the stored secret of the same provider.',
+    type: CaptchaDto,
+    nullable: true,
+  })
+  @ValidateNested()
+  @IsObject({ message: '$property must be an object or null' })
+  @IsOptional()
+  @Type(() => CaptchaDto)
+  captcha?: CaptchaDto | null;
 }

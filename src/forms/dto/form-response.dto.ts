@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldDefinitionDto } from './field-definition.dto.js';
+import { CaptchaResponseDto } from './captcha.dto.js';
 import { SpamFilterResponseDto } from './spam-filter.dto.js';
 
 const EXAMPLE_FORM_ID = 'q3Jv0cXh9S2mB7dLwEo4Tg';
@@ -91,6 +92,14 @@ export class FormResponseDto {
     },
   })
   notifyEmailStatus: Record<string, 'confirmed' | 'pending'>;
+
+  @ApiProperty({
+    description:
+      'The CAPTCHA submissions must pass, or null for none. The provider secret is never shown.',
+    type: CaptchaResponseDto,
+    nullable: true,
+  })
+  captcha: CaptchaResponseDto | null;
 
   @ApiProperty({
     description:

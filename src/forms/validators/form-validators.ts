@@ -12,6 +12,7 @@ import {
 } from 'class-validator';
 import { isEmailAddress } from '../../common/email-address.js';
 import { FIELD_TYPES } from '../form.entity.js';
+import { CAPTCHA_TOKEN_FIELD_NAMES } from '../spam-settings.js';
 
 /** Submitted keys must equal a field id exactly; `_…` keys are control keys (`_honeypot`). */
 export const FIELD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -45,12 +46,19 @@ export function Required(options?: ValidationOptions): PropertyDecorator {
 @ValidatorConstraint({ name: 'fieldId' })
 class FieldIdConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
-    return typeof value === 'string' && FIELD_ID_PATTERN.test(value);
+    return (
+      typeof value === 'string' &&
+      FIELD_ID_PATTERN.test(value) &&
+      !CAPTCHA_TOKEN_FIELD_NAMES.has(value)
+    );
   }
 
   defaultMessage(args: ValidationArguments): string {
     const value: unknown = args.value;
     if (typeof value !== 'string') return '$property must be a string';
+    if (CAPTCHA_TOKEN_FIELD_NAMES.has(value)) {
+      return `$property must not be "${value}": that name is reserved for a CAPTCHA widget's answer`;
+    }
     if (value.startsWith('_')) {
       return '$property must not start with "_": that prefix is reserved for control keys such as _honeypot';
     }

@@ -69,7 +69,11 @@ export function ApiSubmitRoute(): MethodDecorator {
         'are never stored; `_honeypot` is a spam trap: when it is filled the answer is the',
         'usual 200 but nothing is stored. Checks run in this order, the first failure wins:',
         'rate limit (429), unknown form (404), domain verification (403), honeypot,',
-        'validation (400), then the submission is stored before the 200 is sent.',
+        "validation (400), the form's CAPTCHA (400, an entry starting `captcha:`), then the",
+        'submission is stored before the 200 is sent — in the spam folder, unnotified, when the',
+        "form's content rules catch it or the CAPTCHA provider does not answer (docs/spam.md).",
+        "The CAPTCHA widgets' fields (`altcha`, `cf-turnstile-response`, `h-captcha-response`,",
+        '`g-recaptcha-response`) are control fields too: never stored.',
         '',
         'Any origin may call this route from a browser: every response carries',
         '`Access-Control-Allow-Origin: *` and the rate-limit headers, which are exposed to',
@@ -131,7 +135,7 @@ export function ApiSubmitRoute(): MethodDecorator {
     }),
     ApiBadRequestResponse({
       description:
-        'Validation failed: one entry per problem, each naming the field (a file part: `<name>: file uploads are not accepted`). Also a malformed JSON or multipart body (`{error}` only).',
+        "Validation failed: one entry per problem, each naming the field (a file part: `<name>: file uploads are not accepted`), or the form's CAPTCHA answer missing, malformed, wrong, expired or already used (`captcha: …`). Also a malformed JSON or multipart body (`{error}` only).",
       type: ValidationErrorDto,
       example: {
         error: 'Validation failed',

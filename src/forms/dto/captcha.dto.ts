@@ -1,0 +1,119 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  IsIn,
+  IsNumber,
+  IsString,
+  Length,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import {
+  CAPTCHA_PROVIDERS,
+  DEFAULT_MIN_SCORE,
+  type CaptchaProvider,
+} from '../spam-settings.js';
+import { Optional, Required } from '../validators/form-validators.js';
+
+export const MAX_SITE_KEY_LENGTH = 200;
+export const MAX_SECRET_LENGTH = 500;
+
+const trimmed = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.trim() : value;
+
+/** Checked only for the three third-party providers (and refused by the service for ALTCHA). */
+const ForThirdParty = () =>
+  ValidateIf(
+    (captcha: { provider?: unknown }, value: unknown) =>
+      value !== undefined && captcha.provider !== 'altcha',
+  );
+
+// Checks run bottom-up (see field-definition.dto.ts).
+
+/** The CAPTCHA a form's submissions must pass, as written. */
+export class CaptchaDto {
+  @ApiProperty({
+    enum: CAPTCHA_PROVIDERS,
+    description:
+      '`altcha`: proof of work served by this service, no third party (load `/static/altcha/altcha.js` and add `<altcha-widget>`, see docs/spam.md). `turnstile` (Cloudflare), `hcaptcha`, `recaptcha` (Google, v2 or v3): verified with the provider using `secret`.',
+    example: 'altcha',
+  })
+  @IsIn(CAPTCHA_PROVIDERS, {
+    message: `$property must be one of: ${CAPTCHA_PROVIDERS.join(', ')}`,
+  })
+  @Required()
+  provider: CaptchaProvider;
+
+  @ApiPropertyOptional({
+    description:
+      "The provider's public site key, for the widget on your page (shown in the dashboard's snippets; hCaptcha also checks it). Not used by `altcha`.",
+    maxLength: MAX_SITE_KEY_LENGTH,
+    example: '0x4AAAAAAABkMYinukE8nzY',
+  })
+  @Length(1, MAX_SITE_KEY_LENGTH, {
+    message: `$property must be 1 to ${MAX_SITE_KEY_LENGTH} characters long`,
+  })
+  @IsString({ message: '$property must be a string' })
+  @ForThirdParty()
+  @Transform(trimmed)
+  siteKey?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The provider's secret key, used to verify each token. Write-only: never shown again (`secretSet` says it is stored). Required when choosing a third-party provider; may be left out to keep the stored secret of the same provider.",
+    maxLength: MAX_SECRET_LENGTH,
+    writeOnly: true,
+    example: '0x4AAAAAAABkMYinukE8nzYS-secret',
+  })
+  @Length(1, MAX_SECRET_LENGTH, {
+    message: `$property must be 1 to ${MAX_SECRET_LENGTH} characters long`,
+  })
+  @IsString({ message: '$property must be a string' })
+  @ForThirdParty()
+  @Transform(trimmed)
+  secret?: string;
+
+  @ApiPropertyOptional({
+    description: `reCAPTCHA v3 only: tokens scoring below this fail (${DEFAULT_MIN_SCORE} when omitted).`,
+    minimum: 0,
+    maximum: 1,
+    example: DEFAULT_MIN_SCORE,
+  })
+  @Max(1, { message: '$property must be at most 1' })
+  @Min(0, { message: '$property must be at least 0' })
+  @IsNumber(
+    { allowNaN: false, allowInfinity: false },
+    { message: '$property must be a number' },
+  )
+  @Optional()
+  minScore?: number;
+}
+
+/** A form's CAPTCHA as the API shows it: never the secret. */
+export class CaptchaResponseDto {
+  @ApiProperty({ enum: CAPTCHA_PROVIDERS, example: 'turnstile' })
+  provider: CaptchaProvider;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '0x4AAAAAAABkMYinukE8nzY',
+  })
+  siteKey: string | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: `reCAPTCHA v3: the lowest passing score (null: ${DEFAULT_MIN_SCORE}).`,
+    example: null,
+  })
+  minScore: number | null;
+
+  @ApiProperty({
+    description:
+      "true when the provider's secret is stored (always for the third-party providers; ALTCHA needs none).",
+    example: true,
+  })
+  secretSet: boolean;
+}

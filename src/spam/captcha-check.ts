@@ -1,0 +1,133 @@
+// The CAPTCHA step of a submission (after validation, before storing): the answer the
+// form's widget added is checked — ALTCHA here, the others by their provider — and
+// claimed as used, once. A missing, malformed, wrong, expired or used answer is a 400
+// (`captcha: …`) and is counted as turned away; a provider that does not answer lets the
+// submission through as spam (`captcha-unavailable`). A validation error comes before
+// this step, so it never uses an answer up.
+import { Injectable } from '@nestjs/common';
+import { ValidationFailedException } from '../common/errors.js';
+import {
+  CAPTCHA_TOKEN_FIELDS,
+  type CaptchaProvider,
+} from '../forms/spam-settings.js';
+import { Altcha } from './altcha.js';
+import {
+  CaptchaProviders,
+  MAX_TOKEN_LENGTH,
+  PROVIDER_NAMES,
+  type ThirdPartyProvider,
+} from './captcha-providers.js';
+import { TurnedAwayCounter } from './turned-away.js';
+import { tokenId, UsedTokens } from './used-tokens.js';
+
+/** How long a provider's token is remembered as used (theirs expire within 5 minutes). */
+export const PROVIDER_TOKEN_TTL_MS = 10 * 60_000;
+
+/** The CAPTCHA of a form as the submit path caches it (the secret decrypted). */
+export interface SubmitCaptcha {
+  provider: CaptchaProvider;
+  siteKey: string | null;
+  minScore: number | null;
+  /** The provider's secret; null for ALTCHA. */
+  secret: string | null;
+}
+
+export type CaptchaOutcome = 'passed' | 'unavailable';
+
+type Problem =
+  'missing' | 'malformed' | 'wrong' | 'expired' | 'used' | 'low-score';
+
+function message(provider: CaptchaProvider, problem: Problem): string {
+  const name = PROVIDER_NAMES[provider];
+  const field = CAPTCHA_TOKEN_FIELDS[provider];
+  const answer = provider === 'altcha' ? 'solution' : 'token';
+  const again =
+    provider === 'altcha' ? 'solve a new one' : 'solve the CAPTCHA again';
+  switch (problem) {
+    case 'missing':
+      return `captcha: no ${name} ${answer} was sent (the "${field}" field is missing)`;
+    case 'malformed':
+      return `captcha: the ${name} ${answer} is malformed`;
+    case 'wrong':
+      return `captcha: the ${name} ${answer} is not valid: ${again}`;
+    case 'expired':
+      return provider === 'altcha'
+        ? `captcha: the ALTCHA challenge has expired: ${again}`
+        : `captcha: the ${name} ${answer} has expired or was already used: ${again}`;
+    case 'used':
+      return `captcha: this ${name} ${answer} was already used: ${again}`;
+    case 'low-score':
+      return `captcha: the ${name} score is too low`;
+  }
+}
+
+/** The field's value as sent: a form post may carry it more than once (an array). */
+function answerIn(body: unknown, field: string): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return undefined;
+  }
+  return Object.hasOwn(body, field)
+    ? (body as Record<string, unknown>)[field]
+    : undefined;
+}
+
+@Injectable()
+export class CaptchaCheck {
+  constructor(
+    private readonly altcha: Altcha,
+    private readonly providers: CaptchaProviders,
+    private readonly used: UsedTokens,
+    private readonly turnedAway: TurnedAwayCounter,
+  ) {}
+
+  async check(
+    formId: string,
+    captcha: SubmitCaptcha,
+    body: unknown,
+    ip: string | null,
+  ): Promise<CaptchaOutcome> {
+    const raw = answerIn(body, CAPTCHA_TOKEN_FIELDS[captcha.provider]);
+    const refuse = (problem: Problem): never => {
+      this.turnedAway.count(formId, 'captcha');
+      throw new ValidationFailedException([message(captcha.provider, problem)]);
+    };
+    if (captcha.provider === 'altcha') {
+      const result = await this.altcha.check(formId, raw);
+      if (!result.ok) return refuse(result.problem);
+      if (!(await this.used.claim(result.id, result.expiresAt))) {
+        return refuse('used');
+      }
+      return 'passed';
+    }
+    if (raw === undefined || raw === null || raw === '') refuse('missing');
+    if (typeof raw !== 'string' || raw.length > MAX_TOKEN_LENGTH) {
+      return refuse('malformed');
+    }
+    const verdict = await this.providers.verify(
+      {
+        provider: captcha.provider as ThirdPartyProvider,
+        secret: captcha.secret ?? '',
+        siteKey: captcha.siteKey,
+        minScore: captcha.minScore,
+      },
+      raw,
+      ip,
+    );
+    if (verdict.outcome === 'refused') {
+      return refuse(
+        verdict.reason === 'invalid'
+          ? 'wrong'
+          : verdict.reason === 'expired'
+            ? 'expired'
+            : 'low-score',
+      );
+    }
+    // Accepted (or kept as spam while the provider is away): once per token either way.
+    const claimed = await this.used.claim(
+      tokenId(captcha.provider, raw),
+      new Date(Date.now() + PROVIDER_TOKEN_TTL_MS),
+    );
+    if (!claimed) return refuse('used');
+    return verdict.outcome;
+  }
+}

@@ -1,0 +1,156 @@
+// The real ALTCHA widget, served by the app, in Chromium on a page of another origin: it
+// fetches a challenge from the app, solves it with the default cost, and the form posts
+// its answer natively and with fetch — proof that the widget and the server agree on the
+// challenge, the algorithm and the payload. A replayed answer is refused.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { Submission } from '../../src/submissions/submission.entity.js';
+import { createAccount } from '../factories/accounts.js';
+import { createForm } from '../factories/forms.js';
+import { describeBrowser, launchBrowser } from '../support/browser.js';
+import { request } from '../support/http.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+function page(appUrl: string, formId: string): string {
+  const submitUrl = `${appUrl}/api/submit/${formId}`;
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>Contact</title>
+<script src="${appUrl}/static/altcha/altcha.js" async defer></script>
+</head>
+<body>
+  <form id="contact" action="${submitUrl}" method="POST">
+    <input name="name" value="Native Form">
+    <input name="email" type="email" value="native@example.com">
+    <altcha-widget challenge="${submitUrl}/challenge" auto="onload" configuration='{"minDuration": 0}'></altcha-widget>
+    <button type="submit">Send</button>
+  </form>
+  <script>
+    window.solvedIn = null;
+    const started = performance.now();
+    document.addEventListener('verified', () => {
+      window.solvedIn = performance.now() - started;
+    }, true);
+    async function postWithFetch() {
+      const res = await fetch(${JSON.stringify(submitUrl)}, {
+        method: 'POST',
+        body: new FormData(document.getElementById('contact')),
+      });
+      return { status: res.status, body: await res.json() };
+    }
+  </script>
+</body></html>`;
+}
+
+describeBrowser(
+  'the ALTCHA widget on a page of another origin (browser)',
+  () => {
+    let t: TestApp;
+    let site: Server;
+    let siteOrigin: string;
+    let browser: Browser;
+    let tab: Page;
+    let formId: string;
+
+    beforeAll(async () => {
+      // The default ALTCHA_COST: the work a visitor's browser really does.
+      t = await createTestApp({ env: { SUBMIT_RATE_LIMIT: '1000' } });
+      const { account } = await createAccount(t);
+      const form = await createForm(t, account.id);
+      formId = form.form.id;
+      const res = await request(`${t.url}/api/v1/forms/${formId}`, {
+        method: 'PATCH',
+        apiKey: form.apiKey,
+        json: { captcha: { provider: 'altcha' } },
+      });
+      expect(res.status).toBe(200);
+      const html = page(t.url, formId);
+      site = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(html);
+      });
+      await new Promise<void>((resolve) =>
+        site.listen(0, '127.0.0.1', resolve),
+      );
+      siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      expect(siteOrigin).not.toBe(t.url);
+      browser = await launchBrowser();
+    });
+
+    beforeEach(async () => {
+      tab = await browser.newPage();
+      await tab.goto(`${siteOrigin}/contact.html`);
+      // The widget adds its answer to the form once it has solved the challenge.
+      await tab.waitForFunction(
+        () =>
+          (
+            document.querySelector(
+              'input[name="altcha"]',
+            ) as HTMLInputElement | null
+          )?.value,
+        undefined,
+        { timeout: 60_000 },
+      );
+    }, 90_000);
+    afterEach(async () => {
+      await tab?.close();
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await new Promise((resolve) => site?.close(resolve));
+      await t?.close();
+    });
+
+    const storedRows = () =>
+      t.dataSource
+        .getRepository(Submission)
+        .find({ where: { formId }, order: { id: 'ASC' } });
+
+    it('solves a real challenge and posts the form natively', async () => {
+      const solvedIn = await tab.evaluate(() => (window as any).solvedIn);
+      console.log(
+        `ALTCHA solved by Chromium with the default cost in ${Math.round(solvedIn)} ms (load ${(
+          await import('node:os')
+        )
+          .loadavg()
+          .map((n) => n.toFixed(1))
+          .join(' ')})`,
+      );
+      const before = (await storedRows()).length;
+      const submitUrl = `${t.url}/api/submit/${formId}`;
+      await Promise.all([
+        tab.waitForURL(submitUrl),
+        tab.click('button[type=submit]'),
+      ]);
+      expect(await tab.innerText('h1')).toBe('Thank you');
+      const rows = await storedRows();
+      expect(rows).toHaveLength(before + 1);
+      expect(rows.at(-1)!.data).toEqual({
+        name: 'Native Form',
+        email: 'native@example.com',
+      });
+      expect(rows.at(-1)!.spam).toBe(false);
+      expect(rows.at(-1)!.origin).toBe(siteOrigin);
+    });
+
+    it('posts the same answer with fetch once, and a replay is refused', async () => {
+      const before = (await storedRows()).length;
+      const first = await tab.evaluate(() => (window as any).postWithFetch());
+      expect(first).toEqual({
+        status: 200,
+        body: { success: true, message: 'Submission received' },
+      });
+      const replay = await tab.evaluate(() => (window as any).postWithFetch());
+      expect(replay).toEqual({
+        status: 400,
+        body: {
+          error: 'Validation failed',
+          errors: [
+            'captcha: this ALTCHA solution was already used: solve a new one',
+          ],
+        },
+      });
+      expect((await storedRows()).length).toBe(before + 1);
+    });
+  },
+);
