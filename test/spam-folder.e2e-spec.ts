@@ -5,6 +5,10 @@
 import { Delivery } from '../src/notifications/delivery.entity.js';
 import { Submission } from '../src/submissions/submission.entity.js';
 import { SpamRetention } from '../src/spam/spam-retention.js';
+import { SweepsService } from '../src/sweeps/sweeps.service.js';
+import { FormSpamStat } from '../src/spam/form-spam-stat.entity.js';
+import { utcDay } from '../src/spam/turned-away.js';
+import { UsedCaptchaToken } from '../src/spam/used-captcha-token.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { insertSubmissions } from './factories/submissions.js';
@@ -31,6 +35,7 @@ describe('content rules and the spam folder (e2e)', () => {
         WEBHOOK_ALLOW_PRIVATE: 'true',
         SUBMIT_RATE_LIMIT: '1000',
         TRUST_PROXY: '1',
+        SWEEP_INTERVAL_SECONDS: '0',
       },
     });
     receiver = await startWebhookReceiver();
@@ -372,6 +377,16 @@ describe('content rules and the spam folder (e2e)', () => {
       expect(after.spam).toBe(false);
     });
 
+    it('is the "spam" background sweep', async () => {
+      const results = await t.app.get(SweepsService).runAll();
+      expect(Object.keys(results)).toContain('spam');
+      expect(results.spam).toEqual({
+        submissions: expect.any(Number),
+        captchaAnswers: expect.any(Number),
+        dailyCounts: expect.any(Number),
+      });
+    });
+
     it('deletes spam older than SPAM_RETENTION_DAYS and keeps the rest', async () => {
       const now = Date.now();
       const rows = await insertSubmissions(t, form.form.id, [
@@ -380,10 +395,44 @@ describe('content rules and the spam folder (e2e)', () => {
         { createdAt: new Date(now - 90 * DAY) },
       ]);
       const deleted = await t.app.get(SpamRetention).sweepOnce(now);
-      expect(deleted).toBe(1);
+      expect(deleted.submissions).toBe(1);
       expect((await stored()).map((r) => r.id).sort()).toEqual(
         [rows[1].id, rows[2].id].sort(),
       );
+    });
+
+    it('forgets used CAPTCHA answers once they have expired, and old daily counts', async () => {
+      const now = Date.now();
+      const tokens = t.dataSource.getRepository(UsedCaptchaToken);
+      await tokens.insert([
+        { id: 'e'.repeat(64), expiresAt: new Date(now - 1000), claim: 'c' },
+        { id: 'f'.repeat(64), expiresAt: new Date(now + 60_000), claim: 'c' },
+      ]);
+      const stats = t.dataSource.getRepository(FormSpamStat);
+      await stats.insert([
+        {
+          formId: form.form.id,
+          day: utcDay(now - 61 * DAY),
+          honeypot: 3,
+          captcha: 1,
+        },
+        {
+          formId: form.form.id,
+          day: utcDay(now - 29 * DAY),
+          honeypot: 2,
+          captcha: 0,
+        },
+      ]);
+      const counts = await t.app.get(SpamRetention).sweepOnce(now);
+      expect(counts.captchaAnswers).toBeGreaterThanOrEqual(1);
+      expect(counts.dailyCounts).toBe(1);
+      expect((await tokens.find()).map((row) => row.id)).toContain(
+        'f'.repeat(64),
+      );
+      expect(await tokens.findOneBy({ id: 'e'.repeat(64) })).toBeNull();
+      expect(
+        (await stats.findBy({ formId: form.form.id })).map((r) => r.day),
+      ).toEqual([utcDay(now - 29 * DAY)]);
     });
   });
 });

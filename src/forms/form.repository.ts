@@ -5,7 +5,7 @@
 // path's commit queue adds to `honeypotHits` in its batch, with its own prepared statement.)
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { In, MoreThan, Repository } from 'typeorm';
 import { recordKeyUse } from '../auth/key-use.js';
 import type { FieldDefinition } from './form.entity.js';
 import { Form } from './form.entity.js';
@@ -243,6 +243,17 @@ export class FormRepository {
       },
       where: { id },
     });
+  }
+
+  /** Up to `limit` form ids after `after`, in id order (sweeps walk every form so). */
+  async idsAfter(after: string, limit: number): Promise<string[]> {
+    const rows = await this.forms.find({
+      select: { id: true },
+      where: { id: MoreThan(after) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    return rows.map((row) => row.id);
   }
 
   /** Name and account of each form that still exists, by id. */

@@ -1,143 +1,114 @@
-// Spam is kept SPAM_RETENTION_DAYS, then deleted. A sweep walks the forms in pages and
-// deletes each form's expired spam in small batches along the keyset index (the spam
-// folder of a form is one range of it), taking a turn on the event loop before each
-// statement, so a sweep never holds the loop (SQLite) or long locks (MySQL). The same
-// sweep forgets used CAPTCHA answers once they have expired (a replay is refused by
-// their expiry then) and the counts of turned-away posts older than STATS_DAYS.
-import {
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+// The "spam" background sweep (docs/sweeps.md): spam is kept SPAM_RETENTION_DAYS, then
+// deleted. The sweep walks the forms in pages and deletes each form's expired spam in
+// batches along the keyset index (the spam folder of a form is one range of it). It also
+// forgets used CAPTCHA answers once they have expired (a replay is then refused by its
+// expiry) and the counts of turned-away posts older than STATS_DAYS.
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, LessThan, MoreThan, Repository } from 'typeorm';
-import { takeTurn } from '../common/event-loop-turns.js';
+import { DataSource, In, LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { Form } from '../forms/form.entity.js';
+import { FormRepository } from '../forms/form.repository.js';
 import { SubmissionRepository } from '../submissions/submission.repository.js';
+import { inBatches, type BatchOptions } from '../sweeps/batches.js';
+import type { SweepCounts } from '../sweeps/sweep.js';
+import { SweepsService } from '../sweeps/sweeps.service.js';
 import { FormSpamStat } from './form-spam-stat.entity.js';
 import { utcDay } from './turned-away.js';
 import { UsedCaptchaToken } from './used-captcha-token.entity.js';
 
-/** Forms read per page, and submissions deleted per statement. */
-export const SWEEP_BATCH = 500;
 const DAY_MS = 86_400_000;
-/** Until the shared sweep schedule exists: every five minutes, first soon after start. */
-const SWEEP_EVERY_MS = 300_000;
-const FIRST_SWEEP_MS = 10_000;
+/** Forms read per page. */
+const FORMS_PAGE = 500;
 /** Days of turned-away counts kept (the dashboard shows 30). */
 export const STATS_DAYS = 60;
 
-@Injectable()
-export class SpamRetention
-  implements OnApplicationBootstrap, OnApplicationShutdown
-{
-  private readonly logger = new Logger('SpamRetention');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+export interface SpamSweepCounts extends SweepCounts {
+  submissions: number;
+  captchaAnswers: number;
+  dailyCounts: number;
+}
 
+@Injectable()
+export class SpamRetention implements OnModuleInit {
   constructor(
-    @InjectRepository(Form) private readonly forms: Repository<Form>,
+    private readonly dataSource: DataSource,
+    private readonly forms: FormRepository,
+    private readonly submissions: SubmissionRepository,
     @InjectRepository(UsedCaptchaToken)
     private readonly tokens: Repository<UsedCaptchaToken>,
     @InjectRepository(FormSpamStat)
     private readonly stats: Repository<FormSpamStat>,
-    private readonly submissions: SubmissionRepository,
     private readonly config: AppConfig,
+    private readonly sweeps: SweepsService,
   ) {}
 
-  onApplicationBootstrap(): void {
-    const run = () => {
-      void this.sweepOnce().catch((error: unknown) =>
-        this.logger.warn(
-          `Spam retention sweep failed: ${(error as Error)?.message ?? String(error)}`,
-        ),
-      );
-    };
-    this.timer = setTimeout(() => {
-      run();
-      this.timer = setInterval(run, SWEEP_EVERY_MS);
-      this.timer.unref();
-    }, FIRST_SWEEP_MS);
-    this.timer.unref();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearTimeout(this.timer);
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+  onModuleInit(): void {
+    this.sweeps.register({
+      name: 'spam',
+      run: (signal) => this.sweepOnce(Date.now(), signal),
+    });
   }
 
   /**
-   * Deletes every submission that has been in the spam folder longer than
-   * SPAM_RETENTION_DAYS (by its createdAt); answers how many. One sweep at a time.
+   * Deletes every submission in the spam folder created more than SPAM_RETENTION_DAYS
+   * before `now`, the expired CAPTCHA answers and the old daily counts.
    */
-  sweepOnce(now = Date.now()): Promise<number> {
-    this.running ??= this.sweep(now).finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async sweep(now: number): Promise<number> {
+  async sweepOnce(
+    now = Date.now(),
+    signal?: AbortSignal,
+  ): Promise<SpamSweepCounts> {
+    const options: BatchOptions = {
+      signal,
+      onEventLoop: this.dataSource.options.type === 'better-sqlite3',
+    };
     const cutoff = new Date(now - this.config.spam.spamRetentionDays * DAY_MS);
-    let deleted = 0;
+    const counts: SpamSweepCounts = {
+      submissions: 0,
+      captchaAnswers: 0,
+      dailyCounts: 0,
+    };
     let after = '';
     for (;;) {
-      await takeTurn();
-      const page = await this.forms.find({
-        select: { id: true },
-        where: { id: MoreThan(after) },
-        order: { id: 'ASC' },
-        take: SWEEP_BATCH,
-      });
-      for (const { id } of page) deleted += await this.sweepForm(id, cutoff);
-      if (page.length < SWEEP_BATCH) break;
-      after = page[page.length - 1].id;
+      const page = await this.forms.idsAfter(after, FORMS_PAGE);
+      for (const formId of page) {
+        if (signal?.aborted) return counts;
+        await inBatches(async (limit) => {
+          const ids = (
+            await this.submissions.rows({
+              formId,
+              filters: { spam: true, to: cutoff },
+              direction: 'ASC',
+              limit,
+              columns: ['id'],
+            })
+          ).map((row) => row.id);
+          counts.submissions += await this.submissions.deleteIds(formId, ids);
+          return ids.length;
+        }, options);
+      }
+      if (page.length < FORMS_PAGE) break;
+      after = page[page.length - 1];
     }
-    if (deleted > 0) {
-      this.logger.log(
-        `Deleted ${deleted} spam submissions older than ${this.config.spam.spamRetentionDays} days`,
-      );
-    }
-    await this.forgetExpiredTokens(new Date(now));
-    await takeTurn();
-    await this.stats.delete({
-      day: LessThan(utcDay(now - STATS_DAYS * DAY_MS)),
-    });
-    return deleted;
-  }
-
-  private async forgetExpiredTokens(now: Date): Promise<void> {
-    for (;;) {
-      await takeTurn();
+    const expiredBefore = new Date(now);
+    await inBatches(async (limit) => {
       const expired = await this.tokens.find({
         select: { id: true },
-        where: { expiresAt: LessThan(now) },
+        where: { expiresAt: LessThan(expiredBefore) },
         order: { expiresAt: 'ASC' },
-        take: SWEEP_BATCH,
+        take: limit,
       });
-      if (expired.length === 0) return;
-      await this.tokens.delete({ id: In(expired.map((token) => token.id)) });
-      if (expired.length < SWEEP_BATCH) return;
-    }
-  }
-
-  private async sweepForm(formId: string, cutoff: Date): Promise<number> {
-    let deleted = 0;
-    for (;;) {
-      await takeTurn();
-      const ids = (
-        await this.submissions.rows({
-          formId,
-          filters: { spam: true, to: cutoff },
-          direction: 'ASC',
-          limit: SWEEP_BATCH,
-          columns: ['id'],
-        })
-      ).map((row) => row.id);
-      if (ids.length === 0) return deleted;
-      deleted += await this.submissions.deleteIds(formId, ids);
-      if (ids.length < SWEEP_BATCH) return deleted;
-    }
+      if (expired.length > 0) {
+        const result = await this.tokens.delete({
+          id: In(expired.map((token) => token.id)),
+        });
+        counts.captchaAnswers += result.affected ?? 0;
+      }
+      return expired.length;
+    }, options);
+    const result = await this.stats.delete({
+      day: LessThan(utcDay(now - STATS_DAYS * DAY_MS)),
+    });
+    counts.dailyCounts = result.affected ?? 0;
+    return counts;
   }
 }

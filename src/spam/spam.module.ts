@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Form } from '../forms/form.entity.js';
+import { FormRepositoryModule } from '../forms/form-repository.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
 import { Altcha } from './altcha.js';
 import { CaptchaCheck } from './captcha-check.js';
@@ -20,7 +20,8 @@ import { UsedCaptchaToken } from './used-captcha-token.entity.js';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Form, UsedCaptchaToken, FormSpamStat]),
+    TypeOrmModule.forFeature([UsedCaptchaToken, FormSpamStat]),
+    FormRepositoryModule,
     SubmissionsModule,
   ],
   providers: [

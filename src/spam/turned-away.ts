@@ -97,14 +97,7 @@ export class TurnedAwayCounter implements OnApplicationShutdown {
           row.captcha,
         ]);
       } catch (error) {
-        const code = (error as { driverError?: { code?: string } })?.driverError
-          ?.code;
-        if (
-          code !== 'SQLITE_CONSTRAINT_FOREIGNKEY' &&
-          code !== 'ER_NO_REFERENCED_ROW_2'
-        ) {
-          throw error;
-        }
+        if (!isMissingReference(error)) throw error;
       }
     }
   }
