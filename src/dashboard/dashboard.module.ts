@@ -14,6 +14,9 @@ import { FormPageBuilder } from './forms/form-page.builder.js';
 import { FormSettingsPageBuilder } from './forms/form-settings-page.builder.js';
 import { NotificationsPageBuilder } from './forms/notifications-page.builder.js';
 import { DashboardNotificationsController } from './forms/dashboard-notifications.controller.js';
+import { DashboardSpamController } from './forms/dashboard-spam.controller.js';
+import { SpamPageBuilder } from './forms/spam-page.builder.js';
+import { SpamModule } from '../spam/spam.module.js';
 import { DashboardSession } from './session/dashboard-session.entity.js';
 import { DashboardSessionsService } from './session/dashboard-sessions.service.js';
 import { DashboardSubmissionsController } from './forms/dashboard-submissions.controller.js';
@@ -30,6 +33,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
 /** The server-rendered dashboard under /dashboard (templates in ./views, assets in ./public). */
 @Module({
   imports: [
+    SpamModule,
     TypeOrmModule.forFeature([DashboardSession]),
     AccountsModule,
     FormsModule,
@@ -46,6 +50,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DashboardFormSettingsController,
     DashboardSubmissionsController,
     DashboardNotificationsController,
+    DashboardSpamController,
     DashboardAccountController,
     RootController,
     ConfirmEmailController,
@@ -55,6 +60,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     FormPageBuilder,
     FormSettingsPageBuilder,
     NotificationsPageBuilder,
+    SpamPageBuilder,
     SignInLimits,
     SignedInGuard,
     SignedOutCsrfGuard,

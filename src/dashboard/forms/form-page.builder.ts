@@ -16,7 +16,8 @@ import {
   readFilters,
 } from './dashboard-filters.js';
 import { dailyChart } from './daily-chart.js';
-import { fetchSnippet, htmlSnippet } from './snippets.js';
+import { fetchSnippet, htmlSnippet, type SnippetCaptcha } from './snippets.js';
+import { SpamPageBuilder } from './spam-page.builder.js';
 
 export const SUBMISSIONS_PAGE_SIZE = 25;
 
@@ -86,6 +87,7 @@ export class FormPageBuilder {
     private readonly submissions: SubmissionsService,
     private readonly stats: SubmissionStatsService,
     private readonly verification: DomainVerificationService,
+    private readonly spam: SpamPageBuilder,
   ) {}
 
   /** 400 when the filters in the query are not valid (the page then says why). */
@@ -101,7 +103,7 @@ export class FormPageBuilder {
     const filters = readFilters(query);
     const cursor = queryText(query.cursor) || undefined;
     const done = queryText(query.done);
-    const [apiKey, page, stats, days, warning] = await Promise.all([
+    const [apiKey, page, stats, days, warning, turnedAway] = await Promise.all([
       this.forms.revealApiKey(context.owner.id, form.id),
       filters.errors.any
         ? { data: [], nextCursor: null }
@@ -113,10 +115,16 @@ export class FormPageBuilder {
       this.submissions.countByForms([form.id]),
       this.stats.dailyCounts(entity, CHART_DAYS),
       this.verification.warningFor(entity),
+      this.spam.turnedAwayOf(form.id),
     ]);
     const submitUrl = `${baseUrl}/api/submit/${encodeURIComponent(form.id)}`;
-    const html = htmlSnippet(submitUrl, form.fields);
-    const js = fetchSnippet(submitUrl, form.fields);
+    const captcha: SnippetCaptcha | null = form.captcha && {
+      provider: form.captcha.provider,
+      siteKey: form.captcha.siteKey,
+      widgetUrl: `${baseUrl}/static/altcha/altcha.js`,
+    };
+    const html = htmlSnippet(submitUrl, form.fields, captcha);
+    const js = fetchSnippet(submitUrl, form.fields, captcha);
     const total = stats.get(form.id) ?? { count: 0, lastAt: null };
     return {
       status: filters.errors.any ? 400 : 200,
@@ -151,6 +159,7 @@ export class FormPageBuilder {
         lastAt: total.lastAt,
         chart: dailyChart(days),
         honeypotHits: entity.honeypotHits,
+        turnedAway,
         warning,
         revealKey: done === 'key-regenerated' || done === 'key-rotated',
         notice: noticeOf(done, query),

@@ -10,6 +10,11 @@ import { SubmissionsService } from '../../submissions/submissions.service.js';
 import { ownerPrincipal, type DashboardContext } from '../dashboard-context.js';
 import type { PageErrors } from '../page-errors.js';
 import { rowsFromFields, type EditorRow } from './form-editor.js';
+import {
+  PROVIDER_CHOICES,
+  spamSettingsView,
+  type SpamSettingsView,
+} from './spam-settings.js';
 
 /** The notice after a redirect back to the settings page (`?done=`). */
 export const SETTINGS_NOTICES: Record<string, string> = {
@@ -22,6 +27,8 @@ export const SETTINGS_NOTICES: Record<string, string> = {
   'domain-verified': 'Domain verified: its sites can now submit.',
   'after-submit-saved':
     'Saved. Visitors who post the form from your site now see this after sending it.',
+  'spam-saved':
+    'Spam protection saved. New submissions are checked with these settings.',
   'domain-not-verified':
     'The TXT record was not found yet. DNS changes can take a while to spread; try again in a few minutes.',
 };
@@ -33,6 +40,8 @@ export interface SettingsPageState {
   successMessage?: string;
   rows?: EditorRow[];
   domain?: string;
+  /** The "Spam protection" section as typed. */
+  spam?: SpamSettingsView;
   errors?: PageErrors;
   notice?: string;
 }
@@ -74,6 +83,8 @@ export class FormSettingsPageBuilder {
       domain: state.domain,
       redirectUrl: state.redirectUrl ?? form.redirectUrl ?? '',
       successMessage: state.successMessage ?? form.successMessage ?? '',
+      spam: state.spam ?? spamSettingsView(form),
+      providerChoices: PROVIDER_CHOICES,
       errors: state.errors,
       notice: state.notice,
     };

@@ -54,4 +54,41 @@ describe('snippets', () => {
     // The hint is a comment: the form itself carries no _redirect.
     expect(html.replace(/<!--[\s\S]*?-->/g, '')).not.toContain('_redirect');
   });
+
+  it('loads the ALTCHA widget from the service and puts it in the form', () => {
+    const captcha = {
+      provider: 'altcha' as const,
+      siteKey: null,
+      widgetUrl: 'https://forms.example.com/static/altcha/altcha.js',
+    };
+    for (const snippet of [
+      htmlSnippet(URL, [], captcha),
+      fetchSnippet(URL, [], captcha),
+    ]) {
+      expect(snippet.split('\n')[0]).toBe(
+        '<script src="https://forms.example.com/static/altcha/altcha.js" async defer></script>',
+      );
+      expect(snippet).toContain(
+        `  <altcha-widget challenge="${URL}/challenge"></altcha-widget>`,
+      );
+      expect(snippet.indexOf('<altcha-widget')).toBeLessThan(
+        snippet.indexOf('<button type="submit">'),
+      );
+    }
+  });
+
+  it("loads a third-party provider's widget with the form's site key, escaped", () => {
+    const html = htmlSnippet(URL, [], {
+      provider: 'turnstile',
+      siteKey: 'key"<x>',
+      widgetUrl: 'unused',
+    });
+    expect(html).toContain(
+      '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>',
+    );
+    expect(html).toContain(
+      '<div class="cf-turnstile" data-sitekey="key&quot;&lt;x&gt;"></div>',
+    );
+    expect(htmlSnippet(URL, [])).not.toContain('<script');
+  });
 });

@@ -1,7 +1,64 @@
 // Ready-to-paste code for a form's page: an HTML <form> that posts to the submit endpoint
 // (the visitor lands on a thank-you page, or on the form's redirect address), and the same
-// form sent with fetch() and FormData. Both carry the honeypot input the API checks.
+// form sent with fetch() and FormData. Both carry the honeypot input the API checks, and
+// the widget of the form's CAPTCHA when it has one (ALTCHA from this service itself).
 import type { FieldDefinition } from '../../forms/form.entity.js';
+import type { CaptchaProvider } from '../../forms/spam-settings.js';
+
+/** The form's CAPTCHA, as its snippets load it. */
+export interface SnippetCaptcha {
+  provider: CaptchaProvider;
+  siteKey: string | null;
+  /** Where this service serves the ALTCHA widget. */
+  widgetUrl: string;
+}
+
+/** The third-party widgets' scripts and elements (their own documented markup). */
+const PROVIDER_WIDGETS: Record<
+  Exclude<CaptchaProvider, 'altcha'>,
+  { script: string; className: string }
+> = {
+  turnstile: {
+    script: 'https://challenges.cloudflare.com/turnstile/v0/api.js',
+    className: 'cf-turnstile',
+  },
+  hcaptcha: {
+    script: 'https://js.hcaptcha.com/1/api.js',
+    className: 'h-captcha',
+  },
+  recaptcha: {
+    script: 'https://www.google.com/recaptcha/api.js',
+    className: 'g-recaptcha',
+  },
+};
+
+/** The <script> a page loads for the widget, before the form. */
+function captchaScript(captcha: SnippetCaptcha | null): string[] {
+  if (captcha === null) return [];
+  const src =
+    captcha.provider === 'altcha'
+      ? captcha.widgetUrl
+      : PROVIDER_WIDGETS[captcha.provider].script;
+  return [`<script src="${html(src)}" async defer></script>`];
+}
+
+/** The widget inside the form: it adds its answer as a field when solved. */
+function captchaWidget(
+  captcha: SnippetCaptcha | null,
+  submitUrl: string,
+): string[] {
+  if (captcha === null) return [];
+  if (captcha.provider === 'altcha') {
+    return [
+      '  <!-- Proof of work, served by Formgate: no third party, no account. -->',
+      `  <altcha-widget challenge="${html(`${submitUrl}/challenge`)}"></altcha-widget>`,
+    ];
+  }
+  const widget = PROVIDER_WIDGETS[captcha.provider];
+  return [
+    `  <div class="${widget.className}" data-sitekey="${html(captcha.siteKey ?? 'YOUR_SITE_KEY')}"></div>`,
+  ];
+}
 
 /** Escapes text for the owner's HTML (the dashboard escapes the whole snippet again). */
 function html(text: string): string {
@@ -68,11 +125,12 @@ function control(field: FieldDefinition): string[] {
   }
 }
 
-function formBody(fields: FieldDefinition[]): string[] {
+function formBody(fields: FieldDefinition[], widget: string[] = []): string[] {
   const shown = fields.length > 0 ? fields : EXAMPLE_FIELDS;
   return [
     ...shown.flatMap(control),
     ...HONEYPOT,
+    ...widget,
     '  <button type="submit">Send</button>',
   ];
 }
@@ -88,11 +146,13 @@ const REDIRECT_HINT = [
 export function htmlSnippet(
   submitUrl: string,
   fields: FieldDefinition[],
+  captcha: SnippetCaptcha | null = null,
 ): string {
   return [
+    ...captchaScript(captcha),
     `<form action="${html(submitUrl)}" method="POST">`,
     ...REDIRECT_HINT,
-    ...formBody(fields),
+    ...formBody(fields, captchaWidget(captcha, submitUrl)),
     '</form>',
   ].join('\n');
 }
@@ -101,10 +161,12 @@ export function htmlSnippet(
 export function fetchSnippet(
   submitUrl: string,
   fields: FieldDefinition[],
+  captcha: SnippetCaptcha | null = null,
 ): string {
   return [
+    ...captchaScript(captcha),
     '<form id="formgate-form">',
-    ...formBody(fields),
+    ...formBody(fields, captchaWidget(captcha, submitUrl)),
     '</form>',
     '<p id="formgate-status" role="status"></p>',
     '<script>',

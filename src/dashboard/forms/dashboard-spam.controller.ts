@@ -1,0 +1,139 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Param,
+  Post,
+  Query,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { ValidationFailedException } from '../../common/errors.js';
+import { validateFormInput } from '../../forms/form-input.validation.js';
+import { FormsService } from '../../forms/forms.service.js';
+import { SubmissionsService } from '../../submissions/submissions.service.js';
+import {
+  Dashboard,
+  ownerPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
+import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
+import { textOf } from '../form-body.js';
+import { SignedInGuard } from '../session/dashboard.guards.js';
+import { redirectToForm } from './form-links.js';
+import { FormSettingsPageBuilder } from './form-settings-page.builder.js';
+import { SpamPageBuilder } from './spam-page.builder.js';
+import {
+  spamSettingsErrors,
+  spamSettingsFromBody,
+  spamSettingsInput,
+} from './spam-settings.js';
+
+/**
+ * A form's Spam tab (the spam folder: reasons, Not spam) and the "Spam protection"
+ * section of its settings (the CAPTCHA and the content rules).
+ */
+@ApiExcludeController()
+@WithDeadline()
+@Controller('dashboard/forms/:formId')
+@UseGuards(SignedInGuard)
+@UseFilters(DashboardExceptionFilter)
+export class DashboardSpamController {
+  constructor(
+    private readonly forms: FormsService,
+    private readonly submissions: SubmissionsService,
+    private readonly pages: SpamPageBuilder,
+    private readonly settings: FormSettingsPageBuilder,
+  ) {}
+
+  @Get('spam')
+  async spam(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Query('cursor') cursor?: string,
+    @Query('done') done?: string,
+  ) {
+    const data = await this.pages.build(
+      context,
+      formId,
+      typeof cursor === 'string' && cursor !== '' ? cursor : undefined,
+      typeof done === 'string' ? done : '',
+    );
+    return reply.view('form-spam', data);
+  }
+
+  /** Not spam: out of the folder, and notified now (once). */
+  @Post('spam/:submissionId/release')
+  async release(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Param('submissionId') submissionId: string,
+  ) {
+    const form = await this.forms.findAccessible(
+      ownerPrincipal(context),
+      formId,
+    );
+    await this.submissions.fileAsSpam(form, submissionId, false);
+    return redirectToForm(reply, formId, { page: 'spam', done: 'released' });
+  }
+
+  /** Into the folder from a submission's page. */
+  @Post('submissions/:submissionId/spam')
+  async markSpam(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Param('submissionId') submissionId: string,
+  ) {
+    const form = await this.forms.findAccessible(
+      ownerPrincipal(context),
+      formId,
+    );
+    await this.submissions.fileAsSpam(form, submissionId, true);
+    return redirectToForm(reply, formId, { page: 'spam', done: 'marked-spam' });
+  }
+
+  @Post('settings/spam')
+  async saveSettings(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Body() body: unknown,
+  ) {
+    const principal = ownerPrincipal(context);
+    const form = this.forms.toResponse(
+      await this.forms.findAccessible(principal, formId),
+    );
+    const typed = spamSettingsFromBody(body, form.captcha?.secretSet ?? false);
+    const input = spamSettingsInput(typed, textOf(body, 'captchaSecret'));
+    const result = await validateFormInput(input, 'patch');
+    let errors = result.errors;
+    if (result.value) {
+      try {
+        await this.forms.patch(principal, formId, {
+          captcha: result.value.captcha,
+          spamFilter: result.value.spamFilter,
+        });
+        return redirectToForm(reply, formId, {
+          page: 'settings',
+          done: 'spam-saved',
+          anchor: 'spam',
+        });
+      } catch (error) {
+        if (!(error instanceof ValidationFailedException)) throw error;
+        errors = error.errors;
+      }
+    }
+    const data = await this.settings.settings(context, formId, {
+      spam: typed,
+      errors: spamSettingsErrors(errors),
+    });
+    return reply.status(400).view('form-settings', data);
+  }
+}
