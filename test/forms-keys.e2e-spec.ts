@@ -201,11 +201,13 @@ describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
       });
       expect(schemas.CreateFormDto.required).toEqual(['name']);
       expect(Object.keys(schemas.CreateFormDto.properties).sort()).toEqual([
+        'captcha',
         'domainVerification',
         'fields',
         'name',
         'notifyEmails',
         'redirectUrl',
+        'spamFilter',
         'successMessage',
       ]);
       expect(schemas.FieldDefinitionDto.required).toEqual(['id', 'type']);

@@ -8,6 +8,7 @@ import {
   ISO_MS,
   NO_VERIFIED_DOMAIN,
   sha256,
+  DEFAULT_SPAM_FILTER,
   NO_REDIRECT,
 } from './support/forms-api.js';
 
@@ -46,6 +47,8 @@ describe('forms API: PUT and PATCH (e2e)', () => {
         ...NO_REDIRECT,
         notifyEmails: [],
         notifyEmailStatus: {},
+        captcha: null,
+        spamFilter: DEFAULT_SPAM_FILTER,
         apiKeyPrefix: form.apiKey.slice(0, 12),
         apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
         previousApiKey: null,
@@ -155,6 +158,8 @@ describe('forms API: PUT and PATCH (e2e)', () => {
         ...NO_REDIRECT,
         notifyEmails: [],
         notifyEmailStatus: {},
+        captcha: null,
+        spamFilter: DEFAULT_SPAM_FILTER,
         apiKeyPrefix: form.apiKey.slice(0, 12),
         apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
         previousApiKey: null,

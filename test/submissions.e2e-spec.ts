@@ -86,6 +86,8 @@ describe('submissions API (e2e)', () => {
               userAgent: 'Mozilla/5.0',
               origin: null,
             },
+            spam: false,
+            spamReasons: [],
           },
         ],
         nextCursor: null,

@@ -7,8 +7,11 @@
 // request carries a different solved challenge — verified (two HMACs), claimed as used
 // (one row) and stored. Challenges are made here with the server's own key (the bench
 // knows its APP_SECRET) and solved at their known counter, so preparing 100,000 of them
-// takes seconds; the server cannot tell them from the route's. Prints a table and a
-// BENCH_JSON line; exit code 1 when a server verifies fewer than TARGET_PER_SECOND.
+// takes seconds; the server cannot tell them from the route's. In the same rounds a form
+// without CAPTCHA on the same server is loaded too, as the reference, and each run's server
+// CPU time per accepted submission is measured (on a shared machine it varies far less than
+// the rate). Prints a table and a BENCH_JSON line; exit code 1 when a server verifies
+// fewer than TARGET_PER_SECOND.
 import autocannon from 'autocannon';
 import { createChallenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
@@ -25,6 +28,7 @@ import {
   freePort,
   log,
   MAIN_JS,
+  procCpuMs,
   sleep,
   waitFor,
 } from '../shared/process.js';
@@ -44,6 +48,8 @@ interface Server {
   url: string;
   child: ChildProcess;
   formId: string;
+  /** The same fields without CAPTCHA: the reference. */
+  plainFormId: string;
   databaseUrl: string;
 }
 
@@ -85,24 +91,33 @@ async function start(name: string, databaseUrl: string): Promise<Server> {
   const { apiKey } = JSON.parse(cli.stdout.trim().split('\n').at(-1)!) as {
     apiKey: string;
   };
-  const created = await fetch(`${url}/api/v1/forms`, {
-    method: 'POST',
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'ALTCHA bench',
-      fields: [
-        { id: 'name', type: 'text', required: true },
-        { id: 'email', type: 'email', required: true },
-        { id: 'message', type: 'textarea' },
-      ],
-      captcha: { provider: 'altcha' },
-    }),
-  });
-  if (created.status !== 201) {
-    throw new Error(`form: ${created.status} ${await created.text()}`);
-  }
-  const { id } = (await created.json()) as { id: string };
-  return { name, url, child, formId: id, databaseUrl };
+  const create = async (captcha: unknown) => {
+    const created = await fetch(`${url}/api/v1/forms`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'ALTCHA bench',
+        fields: [
+          { id: 'name', type: 'text', required: true },
+          { id: 'email', type: 'email', required: true },
+          { id: 'message', type: 'textarea' },
+        ],
+        captcha,
+      }),
+    });
+    if (created.status !== 201) {
+      throw new Error(`form: ${created.status} ${await created.text()}`);
+    }
+    return ((await created.json()) as { id: string }).id;
+  };
+  return {
+    name,
+    url,
+    child,
+    formId: await create({ provider: 'altcha' }),
+    plainFormId: await create(null),
+    databaseUrl,
+  };
 }
 
 /** Request bodies, each with its own solved challenge for the form. */
@@ -145,10 +160,40 @@ interface Run {
   p99: number;
   non2xx: number;
   errors: number;
+  /** Server CPU time per accepted submission, µs. */
+  cpuUs: number;
+}
+
+const PLAIN_BODY = JSON.stringify({
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  message: 'Hello! I would like to hear more about your engine.',
+});
+
+async function loadPlain(server: Server, seconds: number): Promise<Run> {
+  const cpuBefore = procCpuMs(server.child.pid ?? 0);
+  const result = await autocannon({
+    url: `${server.url}/api/submit/${server.plainFormId}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: PLAIN_BODY,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  const cpuMs = procCpuMs(server.child.pid ?? 0) - cpuBefore;
+  return {
+    perSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    cpuUs: Math.round((cpuMs * 1000) / Math.max(1, result['2xx'])),
+  };
 }
 
 async function load(server: Server, bodies: string[], seconds: number) {
   let next = 0;
+  const cpuBefore = procCpuMs(server.child.pid ?? 0);
   const result = await autocannon({
     url: `${server.url}/api/submit/${server.formId}`,
     method: 'POST',
@@ -165,6 +210,7 @@ async function load(server: Server, bodies: string[], seconds: number) {
       },
     ],
   });
+  const cpuMs = procCpuMs(server.child.pid ?? 0) - cpuBefore;
   // Every payload handed out is used up, answered or not.
   bodies.splice(0, next);
   return {
@@ -173,6 +219,7 @@ async function load(server: Server, bodies: string[], seconds: number) {
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    cpuUs: Math.round((cpuMs * 1000) / Math.max(1, result['2xx'])),
   } satisfies Run;
 }
 
@@ -194,6 +241,7 @@ async function main(): Promise<number> {
     servers.push(await start('sqlite', `sqlite:${join(dir, 'bench.sqlite')}`));
     servers.push(await start('mariadb', mariadbUrl));
     const runs = new Map<string, Run[]>(servers.map((s) => [s.name, []]));
+    const plain = new Map<string, Run[]>(servers.map((s) => [s.name, []]));
     const prepared = new Map<string, string[]>();
     for (const server of servers) {
       log(
@@ -215,8 +263,10 @@ async function main(): Promise<number> {
         }
         const run = await load(server, pool, SECONDS);
         runs.get(server.name)!.push(run);
+        const reference = await loadPlain(server, SECONDS);
+        plain.get(server.name)!.push(reference);
         log(
-          `round ${round} ${server.name.padEnd(8)} ${String(run.perSecond).padStart(6)} verified submissions/s  p50 ${run.p50} ms  p99 ${run.p99} ms  non-2xx ${run.non2xx}`,
+          `round ${round} ${server.name.padEnd(8)} ${String(run.perSecond).padStart(6)} verified submissions/s (${run.cpuUs} µs CPU each)  p50 ${run.p50} ms  p99 ${run.p99} ms  non-2xx ${run.non2xx}; without CAPTCHA ${reference.perSecond}/s (${reference.cpuUs} µs)`,
         );
       }
     }
@@ -228,6 +278,18 @@ async function main(): Promise<number> {
         ],
       ]),
     ) as Record<string, Run>;
+    const plainMedians = Object.fromEntries(
+      [...plain].map(([name, list]) => [
+        name,
+        [...list].sort((a, b) => a.perSecond - b.perSecond)[
+          Math.floor(list.length / 2)
+        ],
+      ]),
+    ) as Record<string, Run>;
+    const cpuMedian = (list: Run[]) =>
+      list.map((r) => r.cpuUs).sort((a, b) => a - b)[
+        Math.floor(list.length / 2)
+      ];
     const load1 = loadavg()
       .map((n) => n.toFixed(2))
       .join(' ');
@@ -235,16 +297,16 @@ async function main(): Promise<number> {
       [
         `ALTCHA verification: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s, median round (load average ${load1})`,
         '',
-        '| server  | verified/s |     p50 |     p99 | non-2xx |',
-        '|---------|------------|---------|---------|---------|',
+        '| server  | verified/s |     p50 |     p99 | non-2xx | CPU µs each | without CAPTCHA/s | CPU µs each |',
+        '|---------|------------|---------|---------|---------|-------------|-------------------|-------------|',
         ...Object.entries(medians).map(
           ([name, r]) =>
-            `| ${name.padEnd(7)} | ${String(r.perSecond).padStart(10)} | ${String(r.p50).padStart(4)} ms | ${String(r.p99).padStart(4)} ms | ${String(r.non2xx + r.errors).padStart(7)} |`,
+            `| ${name.padEnd(7)} | ${String(r.perSecond).padStart(10)} | ${String(r.p50).padStart(4)} ms | ${String(r.p99).padStart(4)} ms | ${String(r.non2xx + r.errors).padStart(7)} | ${cpuMedian(runs.get(name)!)} | ${plainMedians[name].perSecond} | ${cpuMedian(plain.get(name)!)} |`,
         ),
       ].join('\n'),
     );
     console.log(
-      `BENCH_JSON ${JSON.stringify({ medians, loadavg: loadavg(), target: TARGET_PER_SECOND })}`,
+      `BENCH_JSON ${JSON.stringify({ medians, plainMedians, loadavg: loadavg(), target: TARGET_PER_SECOND })}`,
     );
     const misses = Object.entries(medians).filter(
       ([, r]) => r.perSecond < TARGET_PER_SECOND || r.non2xx + r.errors > 0,

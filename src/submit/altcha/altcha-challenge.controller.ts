@@ -14,6 +14,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
+import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { ErrorDto } from '../../common/dto/error.dto.js';
 import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
 import { Altcha } from '../../spam/altcha.js';
@@ -35,6 +36,7 @@ const FORM_ID = /^[A-Za-z0-9_-]{1,32}$/;
  * limit.
  */
 @ApiTags('Submit')
+@WithDeadline()
 @Controller('api/submit')
 export class AltchaChallengeController {
   constructor(
