@@ -214,6 +214,8 @@ describe('submit hot path (e2e)', () => {
             userAgent: null,
             origin: null,
             createdAt: new Date(),
+            spam: false,
+            spamReasons: null,
           },
           outbox: notifies
             ? { submissionId: id, payload: n === 1 ? { _subject: 'Hi' } : null }

@@ -1,35 +1,27 @@
-// Notifications of a submission that is already stored: one moved out of the spam folder
-// is notified then, as if it had just arrived. The move and the outbox rows are one
-// transaction, so a crash never leaves a released submission unnotified, and both are
-// conditional, so the notifications are created once however often the release is
-// repeated (or raced): the move happens only while the submission is in the folder, and
-// no delivery is created for a submission that already has some.
-import { Inject, Injectable } from '@nestjs/common';
+// Moving a submission out of the spam folder notifies it then, as if it had just arrived:
+// the move and an outbox event listing the submission are one transaction, so a crash
+// never leaves a released submission unnotified. Once, however often the release is
+// repeated or raced: the move happens only while the submission is in the folder, and the
+// worker expands events into deliveries that the unique key on (submission, channel,
+// target) keeps single — a submission notified before gets nothing new.
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SubmissionRepository } from '../submissions/submission.repository.js';
 import type { SpamRelease } from '../submissions/spam-release.js';
+import { DeliveryRepository } from './delivery.repository.js';
 import { DeliverySignal } from './delivery-signal.js';
-import { Delivery } from './delivery.entity.js';
-import {
-  NOTIFICATION_CHANNELS,
-  type NotificationChannel,
-} from './notification-channel.js';
-import { submissionDeliveries, type DeliveryTarget } from './outbox.js';
 
 @Injectable()
 export class StoredSubmissionNotifications implements SpamRelease {
   constructor(
     private readonly dataSource: DataSource,
     private readonly submissions: SubmissionRepository,
-    @Inject(NOTIFICATION_CHANNELS)
-    private readonly channels: NotificationChannel[],
+    private readonly outbox: DeliveryRepository,
     private readonly signal: DeliverySignal,
   ) {}
 
   async release(formId: string, submissionId: string): Promise<boolean> {
-    // Read before the transaction: on SQLite it holds the one connection.
-    const targets = await this.targetsOf(formId);
-    let created = 0;
+    const event = this.outbox.eventInsert();
     const moved = await this.dataSource.transaction(async (manager) => {
       const runner = manager.queryRunner!;
       const wasSpam = await this.submissions.moveToFolder(
@@ -39,44 +31,15 @@ export class StoredSubmissionNotifications implements SpamRelease {
         [],
         runner,
       );
-      if (!wasSpam || targets.length === 0) return wasSpam;
-      const existing: unknown[] = await runner.query(
-        'SELECT 1 AS found FROM delivery WHERE formId = ? AND submissionId = ? LIMIT 1',
-        [formId, submissionId],
+      if (!wasSpam) return false;
+      const params = event.params(
+        [{ submissionId, payload: null }],
+        new Date(),
       );
-      if (existing.length > 0) return true;
-      const now = new Date();
-      const rows = submissionDeliveries(
-        targets,
-        { id: submissionId, formId, createdAt: now },
-        undefined,
-      ).map((delivery) =>
-        manager.create(Delivery, {
-          ...delivery,
-          channel: delivery.channel as Delivery['channel'],
-          status: 'pending',
-          attempts: 0,
-          scheduleStart: 0,
-          nextAttemptAt: now,
-        }),
-      );
-      await manager.insert(Delivery, rows);
-      created = rows.length;
+      if (params !== null) await runner.query(event.sql, params);
       return true;
     });
-    if (created > 0) this.signal.committed();
+    if (moved) this.signal.committed();
     return moved;
-  }
-
-  private async targetsOf(formId: string): Promise<DeliveryTarget[]> {
-    const lists = await Promise.all(
-      this.channels.map(async (channel) =>
-        (await channel.targetsFor(formId)).map((target) => ({
-          channel: channel.name,
-          target,
-        })),
-      ),
-    );
-    return lists.flat();
   }
 }

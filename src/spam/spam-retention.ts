@@ -8,6 +8,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { FormRepository } from '../forms/form.repository.js';
+import { SubmissionDeletion } from '../submissions/submission-deletion.js';
 import { SubmissionRepository } from '../submissions/submission.repository.js';
 import { inBatches, type BatchOptions } from '../sweeps/batches.js';
 import type { SweepCounts } from '../sweeps/sweep.js';
@@ -34,6 +35,7 @@ export class SpamRetention implements OnModuleInit {
     private readonly dataSource: DataSource,
     private readonly forms: FormRepository,
     private readonly submissions: SubmissionRepository,
+    private readonly deletion: SubmissionDeletion,
     @InjectRepository(UsedCaptchaToken)
     private readonly tokens: Repository<UsedCaptchaToken>,
     @InjectRepository(FormSpamStat)
@@ -82,7 +84,7 @@ export class SpamRetention implements OnModuleInit {
               columns: ['id'],
             })
           ).map((row) => row.id);
-          counts.submissions += await this.submissions.deleteIds(formId, ids);
+          counts.submissions += await this.deletion.deleteIds(formId, ids);
           return ids.length;
         }, options);
       }
