@@ -10,6 +10,7 @@ import { createForm, type TestForm } from './factories/forms.js';
 import { insertSubmissions } from './factories/submissions.js';
 import { DashboardClient, textOf } from './support/dashboard-client.js';
 import { request } from './support/http.js';
+import { waitFor } from './support/server-process.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 describe('dashboard spam pages (e2e)', () => {
@@ -89,10 +90,14 @@ describe('dashboard spam pages (e2e)', () => {
     expect(released.status).toBe(303);
     expect(released.location).toBe(`${base}/spam?done=released`);
     expect((await rows()).map((r) => r.spam)).toEqual([false, false]);
-    const deliveries = await t.dataSource
-      .getRepository(Delivery)
-      .findBy({ submissionId: caught.id });
-    expect(deliveries).toHaveLength(1);
+    const deliveries = () =>
+      t.dataSource.getRepository(Delivery).findBy({ submissionId: caught.id });
+    await waitFor(
+      async () => (await deliveries()).length > 0,
+      10_000,
+      'the delivery of the released submission',
+    );
+    expect(await deliveries()).toHaveLength(1);
     const after = await client.get(released.location!);
     expect(textOf(after.html)).toContain('Moved out of spam');
     expect(textOf(after.html)).toContain('0 submissions in spam');

@@ -251,6 +251,8 @@ describe('erasure and data-subject export (e2e)', () => {
         'data',
         'createdAt',
         'meta',
+        'spam',
+        'spamReasons',
       ]);
       expect([contact.form.id, feedback.form.id]).toContain(line.formId);
     }

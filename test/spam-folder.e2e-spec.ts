@@ -15,6 +15,7 @@ import { insertSubmissions } from './factories/submissions.js';
 import { SUBMISSION_NOT_FOUND } from './support/errors.js';
 import { DEFAULT_SPAM_FILTER } from './support/forms-api.js';
 import { request } from './support/http.js';
+import { waitFor } from './support/server-process.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import {
   startWebhookReceiver,
@@ -171,8 +172,13 @@ describe('content rules and the spam folder (e2e)', () => {
         [true, ['too-many-links']],
         [false, null],
       ]);
+      // The clean one is notified (the worker expands its outbox event); the spam never.
+      await waitFor(
+        async () => (await deliveriesOf(rows[1].id)).length === 1,
+        10_000,
+        'the delivery of the clean submission',
+      );
       expect(await deliveriesOf(rows[0].id)).toEqual([]);
-      expect(await deliveriesOf(rows[1].id)).toHaveLength(1);
     });
 
     it('catches a blocked word as a whole word, in any case', async () => {
@@ -347,6 +353,11 @@ describe('content rules and the spam folder (e2e)', () => {
         ),
       );
       expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+      await waitFor(
+        async () => (await deliveriesOf(row.id)).length > 0,
+        10_000,
+        'the delivery of the released submission',
+      );
       expect(await deliveriesOf(row.id)).toHaveLength(1);
     });
 
