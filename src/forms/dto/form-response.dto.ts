@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { FieldDefinitionDto } from './field-definition.dto.js';
+import { FieldDefinitionResponseDto } from './field-definition.dto.js';
 
 const EXAMPLE_FORM_ID = 'q3Jv0cXh9S2mB7dLwEo4Tg';
 
@@ -42,13 +42,13 @@ export class FormResponseDto {
   name: string;
 
   @ApiProperty({
-    type: [FieldDefinitionDto],
+    type: [FieldDefinitionResponseDto],
     example: [
       { id: 'name', type: 'text', label: 'Name', required: true },
       { id: 'email', type: 'email', label: 'Email', required: true },
     ],
   })
-  fields: FieldDefinitionDto[];
+  fields: FieldDefinitionResponseDto[];
 
   @ApiProperty({ example: false })
   domainVerification: boolean;
