@@ -5,6 +5,7 @@ import { FormRedirect1764000000000 } from './1764000000000-FormRedirect.js';
 import { Notifications1764100000000 } from './1764100000000-Notifications.js';
 import { EmailRecipients1764200000000 } from './1764200000000-EmailRecipients.js';
 import { OutboxEvents1764500000000 } from './1764500000000-OutboxEvents.js';
+import { EmailRecipientSendError1764600000000 } from './1764600000000-EmailRecipientSendError.js';
 import { KeyLifecycle1764700000000 } from './1764700000000-KeyLifecycle.js';
 import { DeliverySubmissionIndex1764710000000 } from './1764710000000-DeliverySubmissionIndex.js';
 
@@ -15,6 +16,7 @@ export const MIGRATIONS = [
   Notifications1764100000000,
   EmailRecipients1764200000000,
   OutboxEvents1764500000000,
+  EmailRecipientSendError1764600000000,
   KeyLifecycle1764700000000,
   DeliverySubmissionIndex1764710000000,
 ];

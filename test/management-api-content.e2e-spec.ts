@@ -28,8 +28,11 @@ describe('management API content types (e2e)', () => {
   });
 
   const storedName = async () =>
-    (await t.dataSource.getRepository(Form).findOneByOrFail({ id: form.form.id }))
-      .name;
+    (
+      await t.dataSource
+        .getRepository(Form)
+        .findOneByOrFail({ id: form.form.id })
+    ).name;
 
   it('refuses a form-encoded body with 415 and changes nothing', async () => {
     const res = await request(`${t.url}/api/v1/forms/${form.form.id}`, {

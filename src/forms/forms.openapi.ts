@@ -67,7 +67,7 @@ export const CreateFormDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Create a form',
       description:
-        "Creates a form in the account of the key (a form key creates a sibling form). The answer carries the new form's own API key. An account holds at most MAX_FORMS_PER_ACCOUNT forms (1,000 by default); rotating a form's key does not revoke the keys of forms created with it.",
+        "Creates a form in the account of the key (a form key creates a sibling form). The answer carries the new form's own API key. Created with a form key, the answer also has a `warning`: that form key cannot reach the new form (404), so keep the new key or use an account key. An account holds at most MAX_FORMS_PER_ACCOUNT forms (1,000 by default); rotating a form's key does not revoke the keys of forms created with it.",
     }),
     ApiBody({
       type: CreateFormDto,

@@ -93,6 +93,18 @@ export class FormResponseDto {
 
   @ApiProperty({
     description:
+      "The pending addresses whose confirmation message could not be sent, each with why (the mail server's answer, or why it could not be reached). Saving the form's `notifyEmails` again (unchanged is fine) sends those addresses a new link. `{}` when every message went out.",
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: {
+      'sales@example.com':
+        'Could not reach the mail server: certificate has expired',
+    },
+  })
+  notifyEmailErrors: Record<string, string>;
+
+  @ApiProperty({
+    description:
       "The first characters of the form's API key, to tell keys apart; not usable as a key.",
     example: 'fgk_Zx81Qa0d',
   })
