@@ -211,18 +211,16 @@ export class EmailRecipientsService
   ): Promise<{ address: string; forms: string[] } | null> {
     const row = await this.findByToken(token);
     if (!row) return null;
-    const forms = await this.forms.find({
-      where: { accountId: row.accountId },
-      select: { id: true, name: true, notifyEmails: true },
-      order: { createdAt: 'ASC' },
-    });
+    // Newest first from the repository; shown oldest first.
+    const forms = await this.forms.listInAccount(row.accountId);
     return {
       address: row.address,
       forms: forms
         .filter((form) =>
           storedAddresses(form.notifyEmails).includes(row.address),
         )
-        .map((form) => form.name),
+        .map((form) => form.name)
+        .reverse(),
     };
   }
 
