@@ -66,6 +66,7 @@ describe('forms API (e2e)', () => {
         ...NO_REDIRECT,
         notifyEmails: [],
         notifyEmailStatus: {},
+        notifyEmailErrors: {},
         apiKeyPrefix: apiKey.slice(0, 12),
         apiKeyLastUsedAt: null,
         previousApiKey: null,
@@ -191,6 +192,7 @@ describe('forms API (e2e)', () => {
             ...NO_REDIRECT,
             notifyEmails: [],
             notifyEmailStatus: {},
+            notifyEmailErrors: {},
             apiKeyPrefix: mine.apiKey.slice(0, 12),
             // The key was just used to ask.
             apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
@@ -221,6 +223,7 @@ describe('forms API (e2e)', () => {
         ...NO_REDIRECT,
         notifyEmails: [],
         notifyEmailStatus: {},
+        notifyEmailErrors: {},
         apiKeyPrefix: form.apiKey.slice(0, 12),
         // The form key was used for the first read; the account key's read shows that.
         apiKeyLastUsedAt: expect.stringMatching(ISO_MS),

@@ -14,6 +14,7 @@ export const FORM_KEYS = [
   'successMessage',
   'notifyEmails',
   'notifyEmailStatus',
+  'notifyEmailErrors',
   'apiKeyPrefix',
   'apiKeyLastUsedAt',
   'previousApiKey',
