@@ -92,7 +92,7 @@ describe('webhook SSRF guard (e2e)', () => {
       const answer = await create(`http://${name}:${receiver.port}/hook`);
       expect(answer.status).toBe(400);
       expect(answer.body.errors).toEqual([
-        `url: the host ${name} is not public: it resolves to a private, loopback or link-local address, and such targets are refused`,
+        `url: the host ${name} is not public: it resolves to a private, loopback or link-local address, and such targets are refused (set WEBHOOK_ALLOW_PRIVATE=true to allow them on a LAN installation)`,
       ]);
       for (const address of addresses) {
         expect(JSON.stringify(answer.body)).not.toContain(address);
