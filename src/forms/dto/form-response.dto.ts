@@ -1,4 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiProperty,
+  ApiPropertyOptional,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { FieldDefinitionResponseDto } from './field-definition.dto.js';
 
 const EXAMPLE_FORM_ID = 'q3Jv0cXh9S2mB7dLwEo4Tg';
@@ -31,6 +36,7 @@ export class PreviousApiKeyDto {
 }
 
 /** A form as the API shows it: never the key hash or its encrypted copy. */
+@ApiExtraModels(PreviousApiKeyDto)
 export class FormResponseDto {
   @ApiProperty({
     description: 'Public form identifier, used in `POST /api/submit/{formId}`.',
@@ -123,8 +129,12 @@ export class FormResponseDto {
   @ApiProperty({
     description:
       'After a rotation with `graceSeconds`, the replaced key that is still accepted until `expiresAt`; null otherwise.',
-    type: () => PreviousApiKeyDto,
-    nullable: true,
+    // OpenAPI 3.0 has no nullable $ref (`nullable` needs a `type` beside it): the object,
+    // or a schema whose only value is null. Generated clients read it as `… | null`.
+    oneOf: [
+      { $ref: getSchemaPath(PreviousApiKeyDto) },
+      { type: 'object', nullable: true, enum: [null] },
+    ],
   })
   previousApiKey: PreviousApiKeyDto | null;
 
