@@ -58,6 +58,25 @@ function matcherOf(template: string): PathMatcher {
   };
 }
 
+/**
+ * An OpenAPI 3.0 schema as JSON Schema for Ajv: `nullable: true` beside a `type` lets null
+ * through (Ajv knows that form); without a `type` (a nullable `allOf: [$ref]`, as
+ * @nestjs/swagger writes a nullable object), it becomes "the schema, or null".
+ */
+function jsonSchemaOf(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(jsonSchemaOf);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const converted: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    converted[key] = jsonSchemaOf(value);
+  }
+  if (converted.nullable === true && converted.type === undefined) {
+    delete converted.nullable;
+    return { anyOf: [converted, { type: 'null' }] };
+  }
+  return converted;
+}
+
 export class OpenApiContract {
   private readonly ajv: Ajv;
   private readonly matchers: PathMatcher[];
@@ -69,7 +88,10 @@ export class OpenApiContract {
     addFormats.default(this.ajv);
     this.ajv.addKeyword({ keyword: 'example' });
     this.ajv.addSchema(
-      { $id: 'openapi', components: document.components ?? {} },
+      {
+        $id: 'openapi',
+        components: jsonSchemaOf(document.components ?? {}) as object,
+      },
       'openapi',
     );
     this.matchers = Object.keys(document.paths)
@@ -85,7 +107,7 @@ export class OpenApiContract {
     let validate = this.validators.get(key);
     if (!validate) {
       const local = JSON.parse(
-        JSON.stringify(schema).replaceAll(
+        JSON.stringify(jsonSchemaOf(schema)).replaceAll(
           '"#/components/',
           '"openapi#/components/',
         ),

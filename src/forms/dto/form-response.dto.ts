@@ -1,9 +1,4 @@
-import {
-  ApiExtraModels,
-  ApiProperty,
-  ApiPropertyOptional,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldDefinitionResponseDto } from './field-definition.dto.js';
 
 const EXAMPLE_FORM_ID = 'q3Jv0cXh9S2mB7dLwEo4Tg';
@@ -36,7 +31,6 @@ export class PreviousApiKeyDto {
 }
 
 /** A form as the API shows it: never the key hash or its encrypted copy. */
-@ApiExtraModels(PreviousApiKeyDto)
 export class FormResponseDto {
   @ApiProperty({
     description: 'Public form identifier, used in `POST /api/submit/{formId}`.',
@@ -129,12 +123,8 @@ export class FormResponseDto {
   @ApiProperty({
     description:
       'After a rotation with `graceSeconds`, the replaced key that is still accepted until `expiresAt`; null otherwise.',
-    // OpenAPI 3.0 has no nullable $ref (`nullable` needs a `type` beside it): the object,
-    // or a schema whose only value is null. Generated clients read it as `… | null`.
-    oneOf: [
-      { $ref: getSchemaPath(PreviousApiKeyDto) },
-      { type: 'object', nullable: true, enum: [null] },
-    ],
+    type: () => PreviousApiKeyDto,
+    nullable: true,
   })
   previousApiKey: PreviousApiKeyDto | null;
 
