@@ -59,9 +59,9 @@ function matcherOf(template: string): PathMatcher {
 }
 
 /**
- * An OpenAPI 3.0 schema as JSON Schema for Ajv: `nullable: true` beside a `type` lets null
- * through (Ajv knows that form); without a `type` (a nullable `allOf: [$ref]`, as
- * @nestjs/swagger writes a nullable object), it becomes "the schema, or null".
+ * An OpenAPI 3.0 schema as JSON Schema for Ajv: `nullable: true` means "the schema, or null"
+ * — also for a nullable `allOf: [$ref]`, as @nestjs/swagger writes a nullable object, where
+ * Ajv's own `nullable` would still hold null against the referenced object.
  */
 function jsonSchemaOf(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(jsonSchemaOf);
@@ -70,7 +70,7 @@ function jsonSchemaOf(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     converted[key] = jsonSchemaOf(value);
   }
-  if (converted.nullable === true && converted.type === undefined) {
+  if (converted.nullable === true) {
     delete converted.nullable;
     return { anyOf: [converted, { type: 'null' }] };
   }
