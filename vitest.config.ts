@@ -13,6 +13,7 @@ export default defineConfig({
       'test/**/*.e2e-spec.ts',
       'test/**/*.browser-spec.ts',
     ],
+    setupFiles: ['./test/support/setup.ts'],
     // The default summary, then which tests were skipped and why.
     reporters: ['default', './test/support/skipped-reporter.ts'],
     pool: 'forks',

@@ -7,6 +7,7 @@ import { EmailRecipients1764200000000 } from './1764200000000-EmailRecipients.js
 import { SpamFolder1764300000000 } from './1764300000000-SpamFolder.js';
 import { CaptchaTokens1764300000001 } from './1764300000001-CaptchaTokens.js';
 import { OutboxEvents1764500000000 } from './1764500000000-OutboxEvents.js';
+import { EmailRecipientSendError1764600000000 } from './1764600000000-EmailRecipientSendError.js';
 import { KeyLifecycle1764700000000 } from './1764700000000-KeyLifecycle.js';
 import { DeliverySubmissionIndex1764710000000 } from './1764710000000-DeliverySubmissionIndex.js';
 
@@ -19,6 +20,7 @@ export const MIGRATIONS = [
   SpamFolder1764300000000,
   CaptchaTokens1764300000001,
   OutboxEvents1764500000000,
+  EmailRecipientSendError1764600000000,
   KeyLifecycle1764700000000,
   DeliverySubmissionIndex1764710000000,
 ];

@@ -6,13 +6,19 @@ import {
   FastifyAdapter,
   type NestFastifyApplication,
 } from '@nestjs/platform-fastify';
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module.js';
 import { writeClientError } from './common/client-error.js';
 import { cutSlowHeaders } from './common/header-deadline.js';
 import { toErrorResponse } from './common/error-response.js';
 import { createLogger, PinoNestLogger } from './common/logger.js';
+import { configureManagementApiContent } from './common/management-api-content.js';
 import { setupSwagger } from './common/swagger.js';
 import type { AppConfig, TrustProxy } from './config/app-config.js';
 import {
@@ -57,6 +63,11 @@ export const REQUEST_TIMEOUT_MS = 15_000;
 export interface CreateAppOptions {
   /** Where JSON log lines go (stdout by default); tests capture them here. */
   logDestination?: DestinationStream;
+  /**
+   * Called with the Fastify instance once every route and hook of the app is in place,
+   * before it starts: the tests add a hook that records each response (test/support).
+   */
+  observe?: (fastify: FastifyInstance) => void;
 }
 
 /**
@@ -115,6 +126,7 @@ export function createFastifyAdapter(
 export async function configureApp(
   app: NestFastifyApplication,
   config: AppConfig,
+  observe?: CreateAppOptions['observe'],
 ): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
   // The headers of every request are due REQUEST_TIMEOUT_MS after its connection opened
@@ -122,10 +134,12 @@ export async function configureApp(
   cutSlowHeaders(fastify.server, REQUEST_TIMEOUT_MS);
   // Fastify parses text/plain by default; no route of ours accepts it (→ 415).
   fastify.removeContentTypeParser('text/plain');
+  configureManagementApiContent(app);
   configureSubmit(app);
   setupSwagger(app);
   await configureDashboard(app, config);
   await app.init();
+  observe?.(fastify as unknown as FastifyInstance);
   await fastify.ready();
 }
 
@@ -139,7 +153,7 @@ export async function createApp(
     createFastifyAdapter(config, logger),
     { logger: new PinoNestLogger(logger), abortOnError: false },
   );
-  await configureApp(app, config);
+  await configureApp(app, config, options.observe);
   return app;
 }
 

@@ -21,6 +21,12 @@ interface Operation {
   parameters?: Parameter[];
   /** Set on the routes only an account key may call. */
   'x-account-key-only'?: boolean;
+  requestBody?: {
+    content: Record<
+      string,
+      { example?: unknown; examples?: Record<string, { value: unknown }> }
+    >;
+  };
 }
 
 type Document = { paths: Record<string, Record<string, Operation>> };
@@ -106,6 +112,33 @@ describe('API docs: Try it out (e2e)', () => {
       'GET /api/v1/forms/{id}/submissions/export query:format="csv"',
       'GET /api/v1/forms/{id}/webhooks/{webhookId}/deliveries query:limit=25',
     ]);
+  });
+
+  it('pre-fills PUT and PATCH of a form with a body that leaves its redirect and recipients alone', async () => {
+    const writes = operations().filter(
+      ([method, path]) =>
+        path === '/api/v1/forms/{id}' &&
+        (method === 'put' || method === 'patch'),
+    );
+    expect(writes.map(([method]) => method).sort()).toEqual(['patch', 'put']);
+    for (const [method, path, op] of writes) {
+      const media = op.requestBody!.content['application/json'];
+      const body = media.examples
+        ? Object.values(media.examples)[0].value
+        : media.example;
+      expect(body, `${method} ${path} has a body example`).toBeDefined();
+      expect(body).not.toHaveProperty('redirectUrl');
+      expect(body).not.toHaveProperty('notifyEmails');
+      const res = await request(`${t.url}/api/v1/forms/${form.form.id}`, {
+        method: method.toUpperCase(),
+        apiKey: form.apiKey,
+        json: body,
+      });
+      expect(res.status, `${method}: ${res.text}`).toBe(200);
+      expect(res.body.redirectUrl).toBeNull();
+      expect(res.body.notifyEmails).toEqual([]);
+      expect(res.body.notifyEmailStatus).toEqual({});
+    }
   });
 
   it('answers every read route with the real data of a form that has some', async () => {

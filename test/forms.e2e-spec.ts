@@ -1,5 +1,6 @@
 // /api/v1/forms: creating, listing and reading forms, and the least privilege of form keys.
 // Updates, deletion and keys, validation and the OpenAPI description are in forms-*.e2e-spec.ts.
+import { FORM_KEY_CREATED_WARNING } from '../src/forms/forms.service.js';
 import { SecretBox } from '../src/auth/secret-box.js';
 import { FormsService } from '../src/forms/forms.service.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
@@ -68,6 +69,7 @@ describe('forms API (e2e)', () => {
         notifyEmailStatus: {},
         captcha: null,
         spamFilter: DEFAULT_SPAM_FILTER,
+        notifyEmailErrors: {},
         apiKeyPrefix: apiKey.slice(0, 12),
         apiKeyLastUsedAt: null,
         previousApiKey: null,
@@ -124,6 +126,8 @@ describe('forms API (e2e)', () => {
       expect(res.status).toBe(201);
       expect(res.body.apiKey).toMatch(/^fgk_/);
       expect(res.body.apiKey).not.toBe(parent.apiKey);
+      // The answer warns that the key which created the form cannot reach it.
+      expect(res.body.warning).toBe(FORM_KEY_CREATED_WARNING);
       expect(await stored(res.body.id)).toMatchObject({
         accountId: owner.account.id,
         name: 'Sibling',
@@ -138,6 +142,12 @@ describe('forms API (e2e)', () => {
       });
       expect(other.status).toBe(404);
       expect(other.body).toEqual(FORM_NOT_FOUND);
+    });
+
+    it('warns only when a form key creates the form, not an account key', async () => {
+      const res = await post(owner.apiKey, { name: 'By the account key' });
+      expect(res.status).toBe(201);
+      expect(res.body).not.toHaveProperty('warning');
     });
 
     it('gives every form a distinct random identifier', async () => {
@@ -187,6 +197,7 @@ describe('forms API (e2e)', () => {
             notifyEmailStatus: {},
             captcha: null,
             spamFilter: DEFAULT_SPAM_FILTER,
+            notifyEmailErrors: {},
             apiKeyPrefix: mine.apiKey.slice(0, 12),
             // The key was just used to ask.
             apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
@@ -219,6 +230,7 @@ describe('forms API (e2e)', () => {
         notifyEmailStatus: {},
         captcha: null,
         spamFilter: DEFAULT_SPAM_FILTER,
+        notifyEmailErrors: {},
         apiKeyPrefix: form.apiKey.slice(0, 12),
         // The form key was used for the first read; the account key's read shows that.
         apiKeyLastUsedAt: expect.stringMatching(ISO_MS),

@@ -2,6 +2,7 @@
 // (IPv4 address, IPv6 /64, `::ffff:` folded), shared through Redis when REDIS_URL is set,
 // and never a per-email lock that a stranger could trigger. Loopback is a trusted proxy
 // here, so each test speaks for the client addresses it needs.
+import { describeWhen, NEEDS_REDIS } from './support/skips.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -138,7 +139,7 @@ describe('dashboard sign-in and sign-up limits (e2e)', () => {
 });
 
 const SHARED_REDIS = process.env.TEST_REDIS_URL;
-const describeRedis = SHARED_REDIS ? describe : describe.skip;
+const describeRedis = describeWhen(Boolean(SHARED_REDIS), NEEDS_REDIS);
 
 describeRedis('dashboard limits shared through Redis (e2e)', () => {
   let database: TestDatabase;

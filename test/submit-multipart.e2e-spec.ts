@@ -1,6 +1,7 @@
 // multipart/form-data on POST /api/submit/:formId: what `fetch(url, {body: new FormData(form)})`
 // and `<form enctype="multipart/form-data">` send, under the form-encoded rules. Scripts get
 // the JSON answers byte for byte; the pages browsers get are in submit-navigation.e2e-spec.ts.
+import { UNSUPPORTED_MANAGEMENT_TYPE_MESSAGE } from '../src/common/openapi-document.js';
 import { ulid } from 'ulid';
 import { FormDomain } from '../src/domain-verification/form-domain.entity.js';
 import { Submission } from '../src/submissions/submission.entity.js';
@@ -10,10 +11,6 @@ import { request, type HttpResponse } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 const RECEIVED_JSON = '{"success":true,"message":"Submission received"}';
-const UNSUPPORTED = {
-  error:
-    'Unsupported content type: send application/json or application/x-www-form-urlencoded',
-};
 
 /** A multipart body written by hand, for what FormData cannot express. */
 function rawMultipart(
@@ -341,7 +338,8 @@ describe('multipart/form-data submissions (e2e)', () => {
       body,
     });
     expect(api.status).toBe(415);
-    expect(api.body).toEqual(UNSUPPORTED);
+    // The management API reads JSON only, and says so.
+    expect(api.body).toEqual({ error: UNSUPPORTED_MANAGEMENT_TYPE_MESSAGE });
     expect(api.headers.get('access-control-allow-origin')).toBeNull();
     const dashboard = await request(`${t.url}/dashboard/login`, {
       method: 'POST',

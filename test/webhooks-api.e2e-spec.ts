@@ -354,36 +354,48 @@ describe('webhooks API (e2e)', () => {
     const doc = (await request(`${t.url}/docs-json`)).body;
     const base = '/api/v1/forms/{id}';
     const routes: Array<[string, string, string[]]> = [
-      [`${base}/webhooks`, 'get', ['200', '401', '403', '404']],
-      [`${base}/webhooks`, 'post', ['201', '400', '401', '403', '404', '409']],
-      [`${base}/webhooks/{webhookId}`, 'get', ['200', '401', '403', '404']],
+      [`${base}/webhooks`, 'get', ['200', '401', '403', '404', '503']],
+      [
+        `${base}/webhooks`,
+        'post',
+        ['201', '400', '401', '403', '404', '409', '413', '415', '503'],
+      ],
+      [
+        `${base}/webhooks/{webhookId}`,
+        'get',
+        ['200', '401', '403', '404', '503'],
+      ],
       [
         `${base}/webhooks/{webhookId}`,
         'patch',
-        ['200', '400', '401', '403', '404'],
+        ['200', '400', '401', '403', '404', '413', '415', '503'],
       ],
-      [`${base}/webhooks/{webhookId}`, 'delete', ['204', '401', '403', '404']],
+      [
+        `${base}/webhooks/{webhookId}`,
+        'delete',
+        ['204', '401', '403', '404', '503'],
+      ],
       [
         `${base}/webhooks/{webhookId}/rotate-secret`,
         'post',
-        ['200', '401', '403', '404'],
+        ['200', '401', '403', '404', '503'],
       ],
       [
         `${base}/webhooks/{webhookId}/test`,
         'post',
-        ['202', '401', '403', '404', '409', '429'],
+        ['202', '401', '403', '404', '409', '429', '503'],
       ],
       [
         `${base}/webhooks/{webhookId}/deliveries`,
         'get',
-        ['200', '400', '401', '403', '404'],
+        ['200', '400', '401', '403', '404', '503'],
       ],
       [
         `${base}/webhooks/{webhookId}/deliveries/{deliveryId}/retry`,
         'post',
-        ['202', '401', '403', '404', '409', '429'],
+        ['202', '401', '403', '404', '409', '429', '503'],
       ],
-      [`${base}/deliveries`, 'get', ['200', '400', '401', '403', '404']],
+      [`${base}/deliveries`, 'get', ['200', '400', '401', '403', '404', '503']],
     ];
     for (const [path, method, statuses] of routes) {
       const operation = doc.paths[path]?.[method];

@@ -72,7 +72,7 @@ describe('webhook SSRF guard (e2e)', () => {
     expect(answer.body).toEqual({
       error: 'Validation failed',
       errors: [
-        `url: ${address} is not a public address (private, loopback and link-local targets are refused)`,
+        `url: ${address} is not a public address (private, loopback and link-local targets are refused; set WEBHOOK_ALLOW_PRIVATE=true to allow them on a LAN installation)`,
       ],
     });
     expect(await webhookCount()).toBe(0);
@@ -92,7 +92,7 @@ describe('webhook SSRF guard (e2e)', () => {
       const answer = await create(`http://${name}:${receiver.port}/hook`);
       expect(answer.status).toBe(400);
       expect(answer.body.errors).toEqual([
-        `url: the host ${name} is not public: it resolves to a private, loopback or link-local address, and such targets are refused`,
+        `url: the host ${name} is not public: it resolves to a private, loopback or link-local address, and such targets are refused (set WEBHOOK_ALLOW_PRIVATE=true to allow them on a LAN installation)`,
       ]);
       for (const address of addresses) {
         expect(JSON.stringify(answer.body)).not.toContain(address);
@@ -127,7 +127,7 @@ describe('webhook SSRF guard (e2e)', () => {
     const delivery = await deliveries.findOneByOrFail({});
     expect(delivery.lastStatusCode).toBeNull();
     expect(delivery.lastError).toBe(
-      'the host rebind.test is not public: it resolves to a private, loopback or link-local address, and such targets are refused',
+      'the host rebind.test is not public: it resolves to a private, loopback or link-local address, and such targets are refused (set WEBHOOK_ALLOW_PRIVATE=true to allow them on a LAN installation)',
     );
     const attempts = await t.app
       .get(DataSource)

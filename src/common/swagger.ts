@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { completeDocument } from './openapi-document.js';
 
 export const API_KEY_HEADER_SCHEME = 'apiKeyHeader';
 export const API_KEY_QUERY_SCHEME = 'apiKeyQuery';
@@ -11,8 +12,8 @@ export const API_VERSION = '1.0.0';
  * smaller.
  */
 export function setupSwagger(app: INestApplication): void {
-  const document = () =>
-    SwaggerModule.createDocument(
+  const document = () => {
+    const built = SwaggerModule.createDocument(
       app,
       new DocumentBuilder()
         .setTitle('Formgate API')
@@ -29,6 +30,9 @@ export function setupSwagger(app: INestApplication): void {
           ].join('\n'),
         )
         .setVersion(API_VERSION)
+        .setLicense('MIT', 'https://opensource.org/license/mit')
+        // Relative: the installation that serves this document, whatever its address.
+        .addServer('/', 'This installation')
         .addApiKey(
           {
             type: 'apiKey',
@@ -50,6 +54,8 @@ export function setupSwagger(app: INestApplication): void {
         )
         .build(),
     );
+    return completeDocument(built);
+  };
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
     yamlDocumentUrl: 'docs-yaml',

@@ -42,13 +42,17 @@ export class ConfirmEmailController {
     return this.page(reply, token, state, state === 'confirmed');
   }
 
-  private page(
+  private async page(
     reply: FastifyReply,
     token: string,
     state: ConfirmationState,
     justConfirmed: boolean,
   ) {
     const { status, title } = PAGES[state];
+    const subject =
+      state === 'pending' || state === 'confirmed'
+        ? await this.recipients.subjectOf(token)
+        : null;
     return reply
       .status(status)
       .header('cache-control', 'no-store')
@@ -60,6 +64,8 @@ export class ConfirmEmailController {
         title,
         token,
         justConfirmed,
+        address: subject?.address,
+        forms: subject?.forms ?? [],
         validDays: CONFIRMATION_VALID_DAYS,
       });
   }

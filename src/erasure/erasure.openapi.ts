@@ -5,7 +5,6 @@ import {
   ApiBody,
   ApiOkResponse,
   ApiOperation,
-  ApiProduces,
   ApiServiceUnavailableResponse,
 } from '@nestjs/swagger';
 import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
@@ -46,7 +45,6 @@ export const ExportErasureDocs = (): MethodDecorator =>
       description:
         'Streams, as NDJSON (one `Submission` per line, form by form, oldest first), every submission of the account that holds the address — exactly those `POST /api/v1/erasure` would delete. Needs an account key; a read-only one may. The `email` parameter is never written to the log.',
     }),
-    ApiProduces('application/x-ndjson'),
     ApiOkResponse({
       description: 'One `Submission` object per line.',
       content: {

@@ -40,6 +40,18 @@ const INVALID_BODY = {
   },
 };
 
+// The bodies Swagger UI pre-fills for "Try it out": only a name and fields, so trying a
+// route on a real form never sets its redirect address or mails a confirmation link to an
+// example address (the schemas' examples would do both).
+const CONTACT_FIELDS_EXAMPLE = [
+  { id: 'email', type: 'email', label: 'Email', required: true },
+  { id: 'message', type: 'textarea', label: 'Message' },
+];
+
+const bodyExample = (summary: string, value: object) => ({
+  [summary.toLowerCase().replace(/\W+/g, '-')]: { summary, value },
+});
+
 export const ListFormsDocs = (): MethodDecorator =>
   applyDecorators(
     ApiOperation({
@@ -55,9 +67,15 @@ export const CreateFormDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Create a form',
       description:
-        "Creates a form in the account of the key (a form key creates a sibling form). The answer carries the new form's own API key. An account holds at most MAX_FORMS_PER_ACCOUNT forms (1,000 by default); rotating a form's key does not revoke the keys of forms created with it.",
+        "Creates a form in the account of the key (a form key creates a sibling form). The answer carries the new form's own API key. Created with a form key, the answer also has a `warning`: that form key cannot reach the new form (404), so keep the new key or use an account key. An account holds at most MAX_FORMS_PER_ACCOUNT forms (1,000 by default); rotating a form's key does not revoke the keys of forms created with it.",
     }),
-    ApiBody({ type: CreateFormDto }),
+    ApiBody({
+      type: CreateFormDto,
+      examples: bodyExample('A contact form', {
+        name: 'Contact',
+        fields: CONTACT_FIELDS_EXAMPLE,
+      }),
+    }),
     ApiCreatedResponse({ type: CreatedFormResponseDto }),
     ApiBadRequestResponse(INVALID_BODY),
     ApiConflictResponse({
@@ -84,7 +102,14 @@ export const ReplaceFormDocs = (): MethodDecorator =>
         'Replaces every writable property; omitted fields, domainVerification, notifyEmails, redirectUrl and successMessage become [], false, [], null and null. Use PATCH to change only some properties.',
     }),
     ApiParam(FORM_ID_PARAM),
-    ApiBody({ type: UpdateFormDto }),
+    ApiBody({
+      type: UpdateFormDto,
+      examples: bodyExample('Name and fields only', {
+        name: 'Contact',
+        fields: CONTACT_FIELDS_EXAMPLE,
+        domainVerification: false,
+      }),
+    }),
     ApiOkResponse({ type: FormResponseDto }),
     ApiBadRequestResponse(INVALID_BODY),
     ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE),
@@ -97,7 +122,10 @@ export const PatchFormDocs = (): MethodDecorator =>
       description: 'Changes only the properties sent.',
     }),
     ApiParam(FORM_ID_PARAM),
-    ApiBody({ type: PatchFormDto }),
+    ApiBody({
+      type: PatchFormDto,
+      examples: bodyExample('Rename', { name: 'Contact form' }),
+    }),
     ApiOkResponse({ type: FormResponseDto }),
     ApiBadRequestResponse(INVALID_BODY),
     ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE),

@@ -36,6 +36,10 @@ import {
 
 export const FORM_NOT_FOUND = 'Form not found';
 
+/** A form created with a form key: that key will not reach it. */
+export const FORM_KEY_CREATED_WARNING =
+  'This form has its own API key (apiKey): the form key used to create it cannot read or change it. Keep the new key, or manage both forms with an account key.';
+
 export function tooManyFormsMessage(max: number): string {
   return `This account already has ${max} forms, the most it can have: delete one before creating another`;
 }
@@ -109,11 +113,12 @@ export class FormsService {
 
   /** toResponse plus the warning a single-form answer carries when the form needs attention. */
   private async toDetailedResponse(form: Form): Promise<FormResponseDto> {
-    const confirmed = await this.recipients.confirmedAmong(
-      form.accountId,
-      storedAddresses(form.notifyEmails),
-    );
-    const response = this.toResponse(form, confirmed);
+    const addresses = storedAddresses(form.notifyEmails);
+    const [confirmed, sendErrors] = await Promise.all([
+      this.recipients.confirmedAmong(form.accountId, addresses),
+      this.recipients.sendErrorsAmong(form.accountId, addresses),
+    ]);
+    const response = this.toResponse(form, confirmed, sendErrors);
     const warning = await this.warnings.warningFor(form);
     if (warning) response.warning = warning;
     return response;
@@ -126,6 +131,7 @@ export class FormsService {
   toResponse(
     form: Form,
     confirmed: ReadonlySet<string> = new Set(),
+    sendErrors: ReadonlyMap<string, string> = new Map(),
   ): FormResponseDto {
     const notifyEmails = storedAddresses(form.notifyEmails);
     return {
@@ -144,6 +150,11 @@ export class FormsService {
       ),
       captcha: captchaResponse(form.captcha),
       spamFilter: storedSpamFilter(form.spamFilter),
+      notifyEmailErrors: Object.fromEntries(
+        notifyEmails
+          .filter((address) => sendErrors.has(address))
+          .map((address) => [address, sendErrors.get(address)!]),
+      ),
       apiKeyPrefix: form.apiKeyPrefix,
       apiKeyLastUsedAt: form.apiKeyLastUsedAt?.toISOString() ?? null,
       previousApiKey: previousKeyOf(form),
@@ -192,18 +203,28 @@ export class FormsService {
     input: FormInput,
   ): Promise<CreatedFormResponseDto> {
     const { form, apiKey } = await this.create(principal.accountId, input);
-    return Object.assign(await this.toDetailedResponse(form), { apiKey });
+    const response = await this.toDetailedResponse(form);
+    if (principal.kind === 'form') {
+      // The key that created it reaches only its own form: say so before the new key is lost.
+      response.warning = [FORM_KEY_CREATED_WARNING, response.warning]
+        .filter(Boolean)
+        .join(' ');
+    }
+    return Object.assign(response, { apiKey });
   }
 
   /** An account key or the owner sees every form of the account, a form key just its own form. */
   async list(principal: ApiPrincipal): Promise<FormResponseDto[]> {
     const onlyForm = confinedToForm(principal);
     const forms = await this.forms.listInAccount(principal.accountId, onlyForm);
-    const confirmed = await this.recipients.confirmedAmong(
-      principal.accountId,
-      forms.flatMap((form) => storedAddresses(form.notifyEmails)),
+    const addresses = forms.flatMap((form) =>
+      storedAddresses(form.notifyEmails),
     );
-    return forms.map((form) => this.toResponse(form, confirmed));
+    const [confirmed, sendErrors] = await Promise.all([
+      this.recipients.confirmedAmong(principal.accountId, addresses),
+      this.recipients.sendErrorsAmong(principal.accountId, addresses),
+    ]);
+    return forms.map((form) => this.toResponse(form, confirmed, sendErrors));
   }
 
   /**

@@ -18,7 +18,15 @@ export interface NotifyEmailConfirmations {
     accountId: string,
     addresses: readonly string[],
   ): Promise<ReadonlySet<string>>;
-  /** Sends a confirmation link to each address of the account not yet confirmed. */
+  /** The account's pending addresses whose last confirmation mail failed, with why. */
+  sendErrorsAmong(
+    accountId: string,
+    addresses: readonly string[],
+  ): Promise<ReadonlyMap<string, string>>;
+  /**
+   * Sends a confirmation link to each address of the account not yet confirmed that has
+   * none in force (never sent, failed, or expired).
+   */
   requestConfirmations(
     accountId: string,
     addresses: readonly string[],

@@ -8,7 +8,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiProduces,
 } from '@nestjs/swagger';
 import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
 import {
@@ -95,7 +94,6 @@ export const ExportSubmissionsDocs = (): MethodDecorator =>
         'CSV: a header row `id,createdAt,<field ids in form order>` (for a form without fields: every key seen, in the order keys first appeared), RFC 4180 quoting with CRLF line ends, and text cells beginning with = + - @ tab or CR prefixed with an apostrophe. ' +
         'NDJSON: one Submission object per line. Takes the same from/to/q/spam filters as the list (spam is left out unless `spam=true`).',
     }),
-    ApiProduces('text/csv', 'application/x-ndjson'),
     ApiOkResponse({
       description: 'The file, sent as an attachment.',
       headers: {

@@ -16,6 +16,7 @@ export const FORM_KEYS = [
   'notifyEmailStatus',
   'captcha',
   'spamFilter',
+  'notifyEmailErrors',
   'apiKeyPrefix',
   'apiKeyLastUsedAt',
   'previousApiKey',

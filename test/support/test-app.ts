@@ -8,6 +8,7 @@ import { createApp } from '../../src/app.setup.js';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { DatabaseStateService } from '../../src/common/database/database-state.service.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { recordResponses } from './response-recorder.js';
 
 export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
@@ -46,7 +47,11 @@ export async function createTestApp(
       callback();
     },
   });
-  const app = await createApp(config, { logDestination });
+  const recorder = recordResponses();
+  const app = await createApp(config, {
+    logDestination,
+    observe: recorder.observe,
+  });
   await app.get(DatabaseStateService).whenConnected();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
@@ -58,8 +63,11 @@ export async function createTestApp(
     dataSource: app.get(DataSource),
     logs,
     async close() {
+      // Checked while the app still serves its document; reported once it is closed.
+      const contract = await recorder.check(app);
       await app.close();
       if (!options.database) await database.drop();
+      contract.throwIfBroken();
     },
   };
 }

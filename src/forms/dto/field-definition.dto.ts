@@ -68,9 +68,11 @@ export class FieldDefinitionDto {
   @Optional()
   label?: string;
 
+  // No `default` keyword: client generators (openapi-typescript) would make the property
+  // mandatory in the input type. The response schema (FieldDefinitionResponseDto) is apart.
   @ApiPropertyOptional({
-    description: 'When true, a submission without this field is refused.',
-    default: false,
+    description:
+      'When true, a submission without this field is refused; `false` when omitted.',
     example: true,
   })
   @IsBoolean({ message: '$property must be true or false' })
@@ -112,5 +114,46 @@ export class FieldDefinitionDto {
   @OptionsOnlyForSelect()
   @Required({ message: '$property is required for select fields' })
   @ValidateOptionsIfRelevant()
+  options?: string[];
+}
+
+/**
+ * One field as the API shows it: what was written, without defaults filled in (a field
+ * without `required` is optional; without `maxLength`, up to 5000 characters).
+ */
+export class FieldDefinitionResponseDto {
+  @ApiProperty({
+    description: 'The key submissions use for this field, matched exactly.',
+    example: 'email',
+  })
+  id: string;
+
+  @ApiProperty({ enum: FIELD_TYPES, example: 'email' })
+  type: FieldType;
+
+  @ApiPropertyOptional({
+    description: 'Human-readable label shown in the dashboard.',
+    example: 'Your email address',
+  })
+  label?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Present when set: a submission without this field is refused when true. Absent means false.',
+    example: true,
+  })
+  required?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Longest accepted value, in characters; absent means 5000.',
+    example: 320,
+  })
+  maxLength?: number;
+
+  @ApiPropertyOptional({
+    description: 'The accepted values of a `select` field.',
+    type: [String],
+    example: ['sales', 'support'],
+  })
   options?: string[];
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { FieldDefinitionDto } from './field-definition.dto.js';
 import { CaptchaResponseDto } from './captcha.dto.js';
 import { SpamFilterResponseDto } from './spam-filter.dto.js';
+import { FieldDefinitionResponseDto } from './field-definition.dto.js';
 
 const EXAMPLE_FORM_ID = 'q3Jv0cXh9S2mB7dLwEo4Tg';
 
@@ -44,13 +44,13 @@ export class FormResponseDto {
   name: string;
 
   @ApiProperty({
-    type: [FieldDefinitionDto],
+    type: [FieldDefinitionResponseDto],
     example: [
       { id: 'name', type: 'text', label: 'Name', required: true },
       { id: 'email', type: 'email', label: 'Email', required: true },
     ],
   })
-  fields: FieldDefinitionDto[];
+  fields: FieldDefinitionResponseDto[];
 
   @ApiProperty({ example: false })
   domainVerification: boolean;
@@ -107,6 +107,18 @@ export class FormResponseDto {
     type: SpamFilterResponseDto,
   })
   spamFilter: SpamFilterResponseDto;
+
+  @ApiProperty({
+    description:
+      "The pending addresses whose confirmation message could not be sent, each with why (the mail server's answer, or why it could not be reached). Saving the form's `notifyEmails` again (unchanged is fine) sends those addresses a new link. `{}` when every message went out.",
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: {
+      'sales@example.com':
+        'Could not reach the mail server: certificate has expired',
+    },
+  })
+  notifyEmailErrors: Record<string, string>;
 
   @ApiProperty({
     description:

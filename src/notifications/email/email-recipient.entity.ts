@@ -53,6 +53,16 @@ export class EmailRecipient {
   @TimestampColumn({ nullable: true })
   confirmedAt: Date | null;
 
+  /**
+   * Why the last confirmation mail could not be sent (the SMTP server's answer, or the
+   * connection's failure), shown to the owner; null once one was sent.
+   */
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  lastError: string | null;
+
+  @TimestampColumn({ nullable: true })
+  lastErrorAt: Date | null;
+
   @TimestampColumn()
   createdAt: Date;
 

@@ -9,7 +9,14 @@ import {
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { In, IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
+import {
+  In,
+  IsNull,
+  LessThanOrEqual,
+  MoreThan,
+  Not,
+  Repository,
+} from 'typeorm';
 import { ulid } from 'ulid';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
@@ -93,6 +100,28 @@ export class EmailRecipientsService
     return new Set(rows.map((row) => row.address));
   }
 
+  /**
+   * The account's addresses among `addresses` whose last confirmation mail could not be
+   * sent, with the reason (the SMTP server's answer or the connection's failure).
+   */
+  async sendErrorsAmong(
+    accountId: string,
+    addresses: readonly string[],
+  ): Promise<Map<string, string>> {
+    if (addresses.length === 0) return new Map();
+    const unique = [...new Set(addresses)];
+    const rows = await this.recipients.find({
+      where: {
+        accountId,
+        ...(unique.length <= MAX_IN_LIST ? { address: In(unique) } : {}),
+        status: 'pending',
+        lastError: Not(IsNull()),
+      },
+      select: { address: true, lastError: true },
+    });
+    return new Map(rows.map((row) => [row.address, row.lastError!]));
+  }
+
   /** A form's addresses that have confirmed, in the form's order. */
   async confirmedTargets(formId: string): Promise<string[]> {
     const form = await this.forms.addresses(formId);
@@ -134,6 +163,8 @@ export class EmailRecipientsService
         tokenHash: null,
         tokenExpiresAt: null,
         confirmedAt: null,
+        lastError: null,
+        lastErrorAt: null,
       });
       try {
         await this.recipients.insert(row);
@@ -169,6 +200,28 @@ export class EmailRecipientsService
     return row.tokenExpiresAt && row.tokenExpiresAt > new Date()
       ? 'pending'
       : 'expired';
+  }
+
+  /**
+   * Whom a valid link is about: its address and the names of the account's forms that list
+   * it (shown on the confirmation page, so the person knows what they agree to).
+   */
+  async subjectOf(
+    token: string,
+  ): Promise<{ address: string; forms: string[] } | null> {
+    const row = await this.findByToken(token);
+    if (!row) return null;
+    // Newest first from the repository; shown oldest first.
+    const forms = await this.forms.listInAccount(row.accountId);
+    return {
+      address: row.address,
+      forms: forms
+        .filter((form) =>
+          storedAddresses(form.notifyEmails).includes(row.address),
+        )
+        .map((form) => form.name)
+        .reverse(),
+    };
   }
 
   /** Confirms the address of a valid link for every form of its account. */
@@ -239,15 +292,29 @@ export class EmailRecipientsService
       CONFIRMATION_VALID_DAYS,
     );
     const result = await this.mailer.send({ to: row.address, ...mail });
-    if (result.ok) return;
+    if (result.ok) {
+      if (row.lastError) {
+        await this.recipients.update({ id: row.id }, { lastError: null });
+      }
+      return;
+    }
     this.logger.warn(
       `Could not send the confirmation link to ${row.address}: ${result.error}`,
     );
-    // Nothing went out: the next save of a form listing the address tries again.
+    // Nothing went out: the owner sees why (API and dashboard), and the next save of a form
+    // listing the address tries again.
     try {
       await this.recipients.update(
         { id: row.id, tokenHash: hashToken(token) },
-        { tokenHash: null, tokenExpiresAt: null },
+        {
+          tokenHash: null,
+          tokenExpiresAt: null,
+          lastError: (result.error ?? 'The message could not be sent').slice(
+            0,
+            500,
+          ),
+          lastErrorAt: new Date(),
+        },
       );
     } catch (error) {
       this.logger.warn(

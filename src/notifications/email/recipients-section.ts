@@ -1,5 +1,6 @@
 // What the dashboard shows of a form's email recipients (partials/recipients.eta): each
-// address with its confirmation state, and whether mail is configured at all.
+// address with its confirmation state (and why its link could not be sent, when it could
+// not), and whether mail is configured at all.
 import { Injectable } from '@nestjs/common';
 import type { RecipientStatus } from './email-recipient.entity.js';
 import { EmailRecipientsService } from './email-recipients.service.js';
@@ -8,7 +9,12 @@ import { Mailer } from './mailer.js';
 export interface RecipientsSection {
   /** false when SMTP_URL and MAIL_FROM are unset: nothing is sent. */
   mailEnabled: boolean;
-  recipients: Array<{ address: string; status: RecipientStatus }>;
+  recipients: Array<{
+    address: string;
+    status: RecipientStatus;
+    /** Why the last confirmation mail could not be sent (pending addresses only). */
+    sendError?: string;
+  }>;
 }
 
 @Injectable()
@@ -22,12 +28,18 @@ export class RecipientsSectionBuilder {
     accountId: string,
     notifyEmails: readonly string[],
   ): Promise<RecipientsSection> {
-    const status = await this.recipients.statusOf(accountId, notifyEmails);
+    const [status, sendErrors] = await Promise.all([
+      this.recipients.statusOf(accountId, notifyEmails),
+      this.recipients.sendErrorsAmong(accountId, notifyEmails),
+    ]);
     return {
       mailEnabled: this.mailer.enabled,
       recipients: notifyEmails.map((address) => ({
         address,
         status: status[address],
+        ...(status[address] === 'pending' && sendErrors.has(address)
+          ? { sendError: sendErrors.get(address) }
+          : {}),
       })),
     };
   }

@@ -77,12 +77,12 @@ describe('BlockedAddressError', () => {
   it('names the host, never the address a name resolved to', () => {
     const byName = new BlockedAddressError('vm', '127.0.0.1');
     expect(byName.message).toBe(
-      'the host vm is not public: it resolves to a private, loopback or link-local address, and such targets are refused',
+      'the host vm is not public: it resolves to a private, loopback or link-local address, and such targets are refused (set WEBHOOK_ALLOW_PRIVATE=true to allow them on a LAN installation)',
     );
     expect(byName.message).not.toContain('127.0.0.1');
     expect(byName.address).toBe('127.0.0.1');
     expect(new BlockedAddressError('10.0.0.1', '10.0.0.1').message).toBe(
-      '10.0.0.1 is not a public address (private, loopback and link-local targets are refused)',
+      '10.0.0.1 is not a public address (private, loopback and link-local targets are refused; set WEBHOOK_ALLOW_PRIVATE=true to allow them on a LAN installation)',
     );
   });
 });

@@ -149,8 +149,8 @@ export class BlockedAddressError extends Error {
   ) {
     super(
       isIP(host) !== 0
-        ? `${host} is not a public address (private, loopback and link-local targets are refused)`
-        : `the host ${host} is not public: it resolves to a private, loopback or link-local address, and such targets are refused`,
+        ? `${host} is not a public address (private, loopback and link-local targets are refused; set WEBHOOK_ALLOW_PRIVATE=true to allow them on a LAN installation)`
+        : `the host ${host} is not public: it resolves to a private, loopback or link-local address, and such targets are refused (set WEBHOOK_ALLOW_PRIVATE=true to allow them on a LAN installation)`,
     );
   }
 }

@@ -63,7 +63,7 @@ const INVALID_WEBHOOK = {
   example: {
     error: 'Validation failed',
     errors: [
-      'url: the host hooks.internal is not public: it resolves to a private, loopback or link-local address, and such targets are refused',
+      'url: the host hooks.internal is not public: it resolves to a private, loopback or link-local address, and such targets are refused (set WEBHOOK_ALLOW_PRIVATE=true to allow them on a LAN installation)',
     ],
   },
 };

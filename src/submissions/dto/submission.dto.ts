@@ -44,8 +44,11 @@ export class SubmissionDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: {
-      oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }],
-      nullable: true,
+      anyOf: [
+        { type: 'string', nullable: true },
+        { type: 'number' },
+        { type: 'boolean' },
+      ],
     },
     description: 'The submitted values, keyed by field id.',
     example: {

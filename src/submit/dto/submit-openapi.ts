@@ -1,19 +1,16 @@
 // OpenAPI description of POST /api/submit/{formId}, written out with explicit decorators
-// (the tests and the docs do not rely on the Swagger CLI plugin).
+// (the tests and the docs do not rely on the Swagger CLI plugin). Every status comes as JSON
+// for scripts and as a small HTML page for a browser posting a form natively
+// (submit-navigation.ts).
 import { applyDecorators } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBody,
   ApiConsumes,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
+  ApiExtraModels,
   ApiOperation,
   ApiParam,
-  ApiPayloadTooLargeResponse,
   ApiResponse,
-  ApiTooManyRequestsResponse,
-  ApiUnsupportedMediaTypeResponse,
+  getSchemaPath,
   type ApiResponseOptions,
 } from '@nestjs/swagger';
 import { ErrorDto, ValidationErrorDto } from '../../common/dto/error.dto.js';
@@ -53,13 +50,54 @@ const RESPONSE_HEADERS: HeadersObject = {
   },
 };
 
-const error = (example: string) => ({
-  type: ErrorDto,
-  example: { error: example },
+type Model =
+  typeof ErrorDto | typeof ValidationErrorDto | typeof SubmitResponseDto;
+
+/** One status, as JSON for scripts and as an HTML page for a browser navigating. */
+function answer(
+  status: number,
+  description: string,
+  model: Model,
+  example: object,
+  page: string,
+  headers: HeadersObject = RESPONSE_HEADERS,
+): MethodDecorator {
+  return ApiResponse({
+    status,
+    description,
+    headers,
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(model) }, example },
+      'text/html': {
+        schema: { type: 'string' },
+        example: `<!doctype html><html lang="en"><head><title>${page}</title>…</head><body><main><h1>${page}</h1>…</main></body></html>`,
+      },
+    },
+  });
+}
+
+const error = (example: string) => ({ error: example });
+
+const RETRY_AFTER = (example: number) => ({
+  ...RESPONSE_HEADERS,
+  'Retry-After': {
+    description: 'Seconds until a submission is accepted again.',
+    schema: { ...integer, example },
+  },
 });
+
+/** A submitted value: a string (form posts), or a JSON string, number, boolean or null. */
+const SUBMITTED_VALUE = {
+  anyOf: [
+    { type: 'string', nullable: true },
+    { type: 'number' },
+    { type: 'boolean' },
+  ],
+};
 
 export function ApiSubmitRoute(): MethodDecorator {
   return applyDecorators(
+    ApiExtraModels(ErrorDto, ValidationErrorDto, SubmitResponseDto),
     ApiOperation({
       summary: 'Submit data to a form (public, CORS open, rate-limited per IP)',
       description: [
@@ -91,6 +129,7 @@ export function ApiSubmitRoute(): MethodDecorator {
     ApiParam({
       name: 'formId',
       description: 'The form identifier shown in the dashboard.',
+      schema: { type: 'string', minLength: 1, maxLength: 200 },
     }),
     ApiConsumes(
       'application/json',
@@ -102,10 +141,7 @@ export function ApiSubmitRoute(): MethodDecorator {
         'A flat set of field id → value. Values are strings (form posts) or JSON strings, numbers, booleans or null; lists, objects and file parts are refused.',
       schema: {
         type: 'object',
-        additionalProperties: {
-          oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }],
-          nullable: true,
-        },
+        additionalProperties: SUBMITTED_VALUE,
         example: {
           name: 'Ada Lovelace',
           email: 'ada@example.com',
@@ -114,13 +150,13 @@ export function ApiSubmitRoute(): MethodDecorator {
         },
       },
     }),
-    ApiOkResponse({
-      description:
-        'Accepted and stored; also the answer when the honeypot is filled (then nothing is stored).',
-      type: SubmitResponseDto,
-      example: { success: true, message: 'Submission received' },
-      headers: RESPONSE_HEADERS,
-    }),
+    answer(
+      200,
+      "Accepted and stored; also the answer when the honeypot is filled (then nothing is stored). A browser navigating gets the thank-you page (the form's `successMessage`).",
+      SubmitResponseDto,
+      { success: true, message: 'Submission received' },
+      'Thank you!',
+    ),
     ApiResponse({
       status: 303,
       description:
@@ -133,63 +169,63 @@ export function ApiSubmitRoute(): MethodDecorator {
         },
       },
     }),
-    ApiBadRequestResponse({
-      description:
-        "Validation failed: one entry per problem, each naming the field (a file part: `<name>: file uploads are not accepted`), or the form's CAPTCHA answer missing, malformed, wrong, expired or already used (`captcha: …`). Also a malformed JSON or multipart body (`{error}` only).",
-      type: ValidationErrorDto,
-      example: {
+    answer(
+      400,
+      "Validation failed: one entry per problem, each naming the field (a file part: `<name>: file uploads are not accepted`), or the form's CAPTCHA answer missing, malformed, wrong, expired or already used (`captcha: …`). Also a malformed JSON or multipart body (`{error}` only). A browser navigating gets a page listing the problems.",
+      ValidationErrorDto,
+      {
         error: 'Validation failed',
         errors: ['name is required', 'email must be a valid email address'],
       },
-      headers: RESPONSE_HEADERS,
-    }),
-    ApiForbiddenResponse({
-      description:
-        'The form has domain verification on and the request comes from a domain that is not verified.',
-      ...error('This form only accepts submissions from its verified domains'),
-      headers: RESPONSE_HEADERS,
-    }),
-    ApiNotFoundResponse({
-      description: 'No form has this identifier.',
-      ...error('Form not found'),
-      headers: RESPONSE_HEADERS,
-    }),
-    ApiPayloadTooLargeResponse({
-      description:
-        'The body is larger than SUBMIT_BODY_LIMIT (100 KiB by default).',
-      ...error('Request body is too large'),
-      headers: RESPONSE_HEADERS,
-    }),
-    ApiUnsupportedMediaTypeResponse({
-      description:
-        'Any content type but JSON, form-encoded and multipart (text/plain, XML…).',
-      ...error(
+      'Please check the form',
+    ),
+    answer(
+      403,
+      'The form has domain verification on and the request comes from a domain that is not verified.',
+      ErrorDto,
+      error('This form only accepts submissions from its verified domains'),
+      'This site may not use this form',
+    ),
+    answer(
+      404,
+      'No form has this identifier.',
+      ErrorDto,
+      error('Form not found'),
+      'This form does not exist',
+    ),
+    answer(
+      413,
+      'The body is larger than SUBMIT_BODY_LIMIT (100 KiB by default).',
+      ErrorDto,
+      error('Request body is too large'),
+      'Too much to send',
+    ),
+    answer(
+      415,
+      'Any content type but JSON, form-encoded and multipart (text/plain, XML…).',
+      ErrorDto,
+      error(
         'Unsupported content type: send application/json or application/x-www-form-urlencoded',
       ),
-      headers: RESPONSE_HEADERS,
-    }),
-    ApiTooManyRequestsResponse({
-      description:
-        'More than SUBMIT_RATE_LIMIT submissions (10) per SUBMIT_RATE_WINDOW_SECONDS (60) from one IP address (IPv6: one /64).',
-      ...error(
+      'That kind of request is not accepted',
+    ),
+    answer(
+      429,
+      'More than SUBMIT_RATE_LIMIT submissions (10) per SUBMIT_RATE_WINDOW_SECONDS (60) from one IP address (IPv6: one /64).',
+      ErrorDto,
+      error(
         'Too many submissions: at most 10 per 60 seconds from one address. Retry in 42 seconds.',
       ),
-      headers: {
-        ...RESPONSE_HEADERS,
-        'Retry-After': {
-          description: 'Seconds until a submission is accepted again.',
-          schema: { ...integer, example: 42 },
-        },
-      },
-    }),
-    ApiResponse({
-      status: 503,
-      description: 'The database is unavailable; retry after the given delay.',
-      ...error('Database unavailable, please retry shortly'),
-      headers: {
-        ...RESPONSE_HEADERS,
-        'Retry-After': { schema: { ...integer, example: 5 } },
-      },
-    }),
+      'Too many submissions',
+      RETRY_AFTER(42),
+    ),
+    answer(
+      503,
+      'The database is unavailable, or too many submissions are waiting to be stored; retry after the given delay.',
+      ErrorDto,
+      error('Database unavailable, please retry shortly'),
+      'Please try again shortly',
+      RETRY_AFTER(5),
+    ),
   );
 }

@@ -39,8 +39,8 @@ export class CreateWebhookDto {
 
   @ApiPropertyOptional({
     description:
-      'Whether submissions are delivered (default true). Turning a webhook on clears `disabledReason`.',
-    default: true,
+      'Whether submissions are delivered; `true` when omitted on create. Turning a webhook on clears `disabledReason`.',
+    example: true,
   })
   @IsOptional()
   @IsBoolean({ message: '$property must be true or false' })
