@@ -65,7 +65,8 @@ export async function seedSubmissions(
   const start = end - span;
   const step = span / options.count;
 
-  // The values below follow ALL_COLUMNS: id, formId, data, ip, userAgent, origin, createdAt.
+  // The values below follow ALL_COLUMNS: id, formId, data, ip, userAgent, origin, createdAt,
+  // spam, spamReasons (seeded submissions are clean).
   const head = `INSERT INTO ${q('submission')} (${ALL_COLUMNS.map(q).join(', ')}) VALUES `;
   const tuple = `(${ALL_COLUMNS.map(() => '?').join(', ')})`;
 
@@ -85,6 +86,8 @@ export async function seedSubmissions(
             USER_AGENTS[Math.floor(rand() * USER_AGENTS.length)],
             ORIGINS[Math.floor(rand() * ORIGINS.length)],
             sqlDatetime(new Date(ms)),
+            0,
+            null,
           );
         }
         await manager.query(
