@@ -12,6 +12,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { ErasureModule } from './erasure/erasure.module.js';
 import { DomainVerificationModule } from './domain-verification/domain-verification.module.js';
 import { FormsModule } from './forms/forms.module.js';
+import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { HealthModule } from './health/health.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { SubmissionDeletionModule } from './submissions/submission-deletion.module.js';
@@ -28,6 +29,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule,
         SweepsModule.forRoot(),
+        IdempotencyModule,
         AuthModule.forRoot([FormsModule, AccountsModule]),
         AccountsModule,
         AccountKeysModule,

@@ -3,6 +3,7 @@ import {
   createParamDecorator,
   ExecutionContext,
   UseGuards,
+  UseInterceptors,
 } from '@nestjs/common';
 import {
   ApiExtension,
@@ -16,6 +17,7 @@ import {
   API_KEY_QUERY_SCHEME,
 } from '../common/swagger.js';
 import { AccountKeyGuard, ApiKeyGuard } from './api-key.guard.js';
+import { KeyedPostInterceptor } from './keyed-post.interceptor.js';
 import {
   PRINCIPAL,
   type ApiPrincipal,
@@ -31,8 +33,9 @@ export interface ApiKeyAuthOptions {
 }
 
 /**
- * Marks a controller or route as API-key protected: the guard, the OpenAPI security
- * requirement (header or query) and the 401/403 responses, declared once together.
+ * Marks a controller as API-key protected: the guard, the Idempotency-Key handling of its
+ * POSTs, the OpenAPI security requirement (header or query) and the 401/403 responses,
+ * declared once together.
  */
 export function ApiKeyAuth(
   options: ApiKeyAuthOptions = {},
@@ -45,6 +48,8 @@ export function ApiKeyAuth(
           ApiExtension('x-account-key-only', true),
         ]
       : [UseGuards(ApiKeyGuard)]),
+    // Idempotency-Key on the POSTs, once the key has said who is asking.
+    UseInterceptors(KeyedPostInterceptor),
     ApiSecurity(API_KEY_HEADER_SCHEME),
     ApiSecurity(API_KEY_QUERY_SCHEME),
     ApiUnauthorizedResponse({

@@ -5,6 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import { driverCode, isDatabaseUnavailable } from './database/driver-errors.js';
 import { ownEntry } from './own-entry.js';
 import {
+  RetryLaterConflictError,
   ServiceUnavailableError,
   TooManyRequestsError,
   ValidationFailedException,
@@ -66,7 +67,8 @@ function fromHttpException(exception: HttpException): ErrorResponse {
   }
   if (
     exception instanceof ServiceUnavailableError ||
-    exception instanceof TooManyRequestsError
+    exception instanceof TooManyRequestsError ||
+    exception instanceof RetryLaterConflictError
   ) {
     headers['retry-after'] = String(exception.retryAfterSeconds);
   }

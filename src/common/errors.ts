@@ -26,3 +26,13 @@ export class ServiceUnavailableError extends HttpException {
     super(message, HttpStatus.SERVICE_UNAVAILABLE);
   }
 }
+
+/** 409 with Retry-After: the resource is busy with another request; retry shortly. */
+export class RetryLaterConflictError extends HttpException {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, HttpStatus.CONFLICT);
+  }
+}

@@ -55,22 +55,91 @@ const UNAVAILABLE = errorResponse(
   { 'Retry-After': RETRY_AFTER },
 );
 
+/** Idempotency-Key (idempotency-key.ts): the header and its answers, on every POST it applies to. */
+const IDEMPOTENCY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    "Makes a retry safe: a repeat with the same key and the same request within 24 hours answers the first 2xx answer again (with `Idempotent-Replayed: true`) and stores nothing new. 1–255 printable ASCII characters; scoped to the form (submit) or to the API key's form or account.",
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[ -~]+$' },
+} as const;
+
+const IDEMPOTENCY_RESPONSES: Record<string, Responses[string]> = {
+  '409': errorResponse(
+    'A request with the same Idempotency-Key is still in progress; retry after the given delay.',
+    'A request with this Idempotency-Key is still in progress: retry in a second',
+    {
+      'Retry-After': {
+        ...RETRY_AFTER,
+        schema: { type: 'integer', example: 1 },
+      },
+    },
+  ),
+  '422': errorResponse(
+    'The Idempotency-Key was already used with a different request (method, path or body).',
+    'This Idempotency-Key was already used with a different request (method, path or body)',
+  ),
+};
+
+const REPLAYED_HEADER = {
+  description:
+    '`true` when this is the kept answer of an earlier request with the same Idempotency-Key.',
+  schema: { type: 'string', enum: ['true'] },
+};
+
+/** The POST routes that take an Idempotency-Key: submit and every POST of /api/v1. */
+function takesIdempotencyKey(path: string, method: string): boolean {
+  return (
+    method === 'post' &&
+    (path.startsWith('/api/v1/') || path === '/api/submit/{formId}')
+  );
+}
+
+function addIdempotency(operation: Operation): void {
+  const parameters = (operation.parameters ??= []);
+  if (
+    !parameters.some(
+      (p) => 'name' in p && p.name === IDEMPOTENCY_PARAMETER.name,
+    )
+  ) {
+    parameters.push({ ...IDEMPOTENCY_PARAMETER });
+  }
+  for (const [status, response] of Object.entries(IDEMPOTENCY_RESPONSES)) {
+    operation.responses[status] ??= response;
+  }
+  for (const [status, response] of Object.entries(operation.responses)) {
+    if (!/^2\d\d$/.test(status) || !response || '$ref' in response) continue;
+    response.headers = {
+      ...response.headers,
+      'Idempotent-Replayed': REPLAYED_HEADER,
+    };
+  }
+}
+
 function operationsOf(
   document: OpenAPIObject,
-): Array<[path: string, operation: Operation]> {
+): Array<[path: string, operation: Operation, method: string]> {
   return Object.entries(document.paths).flatMap(([path, item]) =>
     (['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const)
-      .map((method) => item[method])
-      .filter((op): op is Operation => op !== undefined)
-      .map((op) => [path, op] as [string, Operation]),
+      .filter((method) => item[method] !== undefined)
+      .map(
+        (method) =>
+          [path, item[method] as Operation, method] as [
+            string,
+            Operation,
+            string,
+          ],
+      ),
   );
 }
 
 /** Adds the answers every route of a kind gives, where a route does not declare its own. */
 export function completeDocument(document: OpenAPIObject): OpenAPIObject {
-  for (const [path, operation] of operationsOf(document)) {
+  for (const [path, operation, method] of operationsOf(document)) {
     const responses = operation.responses;
     if (!operation.security) operation.security = [];
+    if (takesIdempotencyKey(path, method)) addIdempotency(operation);
     if (!path.startsWith('/api/v1/')) continue;
     responses['503'] ??= UNAVAILABLE;
     if (operation.requestBody) {

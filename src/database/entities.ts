@@ -1,6 +1,7 @@
 import { AccountApiKey } from '../accounts/account-api-key.entity.js';
 import { Account } from '../accounts/account.entity.js';
 import { DashboardSession } from '../dashboard/session/dashboard-session.entity.js';
+import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
 import { FormDomain } from '../domain-verification/form-domain.entity.js';
 import { Form } from '../forms/form.entity.js';
 import { DeliveryAttempt } from '../notifications/delivery-attempt.entity.js';
@@ -27,4 +28,5 @@ export const ENTITIES = [
   EmailRecipient,
   UsedCaptchaToken,
   FormSpamStat,
+  IdempotencyRecord,
 ];

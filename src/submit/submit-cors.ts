@@ -30,13 +30,16 @@ export const RATE_LIMITED_SUBMIT_ROUTES: ReadonlySet<string> = new Set([
 
 export const SUBMIT_CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': RATE_LIMIT_HEADERS.join(', '),
+  'access-control-expose-headers': [
+    ...RATE_LIMIT_HEADERS,
+    'Idempotent-Replayed',
+  ].join(', '),
 };
 
 export const SUBMIT_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-methods': 'POST, OPTIONS',
   'access-control-allow-headers':
-    'Content-Type, Accept, Accept-Language, X-Requested-With',
+    'Content-Type, Accept, Accept-Language, X-Requested-With, Idempotency-Key',
   'access-control-max-age': '86400',
 };
 

@@ -4,10 +4,15 @@ import {
   HttpStatus,
   Post,
   Req,
+  Res,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  idempotencyKeyOf,
+  REPLAYED_HEADER,
+} from '../idempotency/idempotency-key.js';
 import { ApiSubmitRoute } from './dto/submit-openapi.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
 import { SubmitService } from './submit.service.js';
@@ -58,21 +63,29 @@ export class SubmitController {
   @ApiSubmitRoute()
   async submit(
     @Req() request: FastifyRequest<{ Params: { formId: string } }>,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SubmitResponseDto> {
     const type = acceptedMediaType(request);
-    const form = await this.submitService.submit({
+    const idempotencyKey = idempotencyKeyOf(request.headers);
+    const { form, replayed } = await this.submitService.submit({
       formId: request.params.formId,
       body: request.body,
       ip: request.ip,
       userAgent: request.headers['user-agent'],
       origin: request.headers.origin,
       referer: request.headers.referer,
+      idempotencyKey,
     });
+    // A repeat of a committed request: the kept answer, said to be one.
+    if (replayed !== undefined) void reply.header(REPLAYED_HEADER, 'true');
     if (type !== JSON_TYPE && isNavigation(request.headers, type)) {
       answerWithPage(request, {
         location: redirectTarget(form, request.body),
         message: form.successMessage,
       });
+    }
+    if (replayed !== undefined && replayed.body !== '') {
+      return JSON.parse(replayed.body) as SubmitResponseDto;
     }
     return RECEIVED;
   }

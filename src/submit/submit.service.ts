@@ -3,11 +3,29 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { ValidationFailedException } from '../common/errors.js';
+import {
+  RetryLaterConflictError,
+  ValidationFailedException,
+} from '../common/errors.js';
+import {
+  IDEMPOTENCY_IN_FLIGHT,
+  idempotencyRecordId,
+  requestFingerprint,
+} from '../idempotency/idempotency-key.js';
+import { answerForTakenKey } from '../idempotency/idempotency.interceptor.js';
+import {
+  IdempotencyStore,
+  type KeptAnswer,
+  type NewIdempotencyRecord,
+} from '../idempotency/idempotency.store.js';
+import { SubmitResponseDto } from './dto/submit-response.dto.js';
 import { decideOrigin } from '../domain-verification/origin-policy.js';
 import { FORM_NOT_FOUND } from '../forms/forms.service.js';
 import { outboxEntry } from '../notifications/outbox.js';
-import { CommitQueue } from './commit/commit-queue.js';
+import {
+  CommitQueue,
+  IdempotencyKeyTakenError,
+} from './commit/commit-queue.js';
 import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
 import { normalizeClientIp } from '../rate-limit/client-ip.js';
 import { newSubmissionId } from '../submissions/submission-id.js';
@@ -37,7 +55,21 @@ export interface SubmitRequest {
   userAgent: string | undefined;
   origin: string | undefined;
   referer: string | undefined;
+  /** The Idempotency-Key header's value, already checked (idempotencyKeyOf). */
+  idempotencyKey?: string;
 }
+
+/** The form the request was for, and the kept answer when it was a replay. */
+export interface SubmitResult {
+  form: SubmitForm;
+  replayed?: KeptAnswer;
+}
+
+/** What an accepted submission answers, as kept for a replay. */
+const RECEIVED_ANSWER: KeptAnswer = {
+  status: 200,
+  body: JSON.stringify(SubmitResponseDto.received()),
+};
 
 /** true when `_honeypot` is present and holds anything but an empty value. */
 export function isHoneypotFilled(body: unknown): boolean {
@@ -63,26 +95,90 @@ function clip(value: string | null | undefined, max: number): string | null {
  */
 @Injectable()
 export class SubmitService {
+  /** Idempotency-Key records of the submits in progress on this instance. */
+  private readonly keysInFlight = new Set<string>();
+
   constructor(
     private readonly forms: FormConfigCache,
     private readonly queue: CommitQueue,
     private readonly duplicates: DuplicateCheck,
     private readonly captcha: CaptchaCheck,
     private readonly turnedAway: TurnedAwayCounter,
+    private readonly keys: IdempotencyStore,
   ) {}
 
-  /** Resolves with the form once the submission is committed (or trapped). */
-  async submit(request: SubmitRequest): Promise<SubmitForm> {
+  /** Resolves once the submission is committed (or trapped), or with the kept answer. */
+  async submit(request: SubmitRequest): Promise<SubmitResult> {
     const form = FORM_ID.test(request.formId)
       ? await this.forms.get(request.formId)
       : null;
     if (form === null) throw new NotFoundException(FORM_NOT_FOUND);
     if (form.domainVerification) await this.checkOrigin(form, request);
+    if (request.idempotencyKey === undefined) {
+      await this.accept(form, request);
+      return { form };
+    }
+    return this.acceptOnce(form, request, request.idempotencyKey);
+  }
+
+  /**
+   * With an Idempotency-Key: a key already answered gives its answer again (before any
+   * check, so a CAPTCHA answer used by the first request does not fail the retry); else
+   * the key's record is written in the submission's batch — a key another instance took
+   * meanwhile makes this a replay of that request.
+   */
+  private async acceptOnce(
+    form: SubmitForm,
+    request: SubmitRequest,
+    key: string,
+  ): Promise<SubmitResult> {
+    const id = idempotencyRecordId(`submit:${form.id}`, key);
+    const fingerprint = requestFingerprint(
+      'POST',
+      `/api/submit/${form.id}`,
+      request.body,
+    );
+    if (this.keysInFlight.has(id)) {
+      throw new RetryLaterConflictError(IDEMPOTENCY_IN_FLIGHT, 1);
+    }
+    this.keysInFlight.add(id);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const held = await this.keys.lookup(id);
+        if (held.state !== 'free') {
+          return { form, replayed: answerForTakenKey(held, fingerprint) };
+        }
+        if (attempt > 0) await this.keys.clearExpired(id);
+        try {
+          await this.accept(form, request, (now) =>
+            this.keys.completedRecord(id, fingerprint, RECEIVED_ANSWER, now),
+          );
+          return { form };
+        } catch (error) {
+          // Taken by an expired record (cleared, then tried once more) or by a request
+          // committed meanwhile (its answer is given on the next lookup).
+          if (!(error instanceof IdempotencyKeyTakenError)) throw error;
+          if (attempt > 0) {
+            throw new RetryLaterConflictError(IDEMPOTENCY_IN_FLIGHT, 1);
+          }
+        }
+      }
+    } finally {
+      this.keysInFlight.delete(id);
+    }
+  }
+
+  /** The checks after the origin, then the commit (with the key's record, if any). */
+  private async accept(
+    form: SubmitForm,
+    request: SubmitRequest,
+    keyRecord?: (now: number) => NewIdempotencyRecord,
+  ): Promise<void> {
     // A bot gets the very answer a person would, so it learns nothing.
     if (isHoneypotFilled(request.body)) {
       this.turnedAway.count(form.id, 'honeypot');
       await this.queue.countHoneypotHit(form.id);
-      return form;
+      return;
     }
     const files = fileFieldsOf(request.body);
     if (files.length > 0) {
@@ -125,8 +221,8 @@ export class SubmitService {
         form.notifies && !spam
           ? outboxEntry(submission.id, request.body)
           : undefined,
+      idempotency: keyRecord?.(createdAt),
     });
-    return form;
   }
 
   /** Why the content rules take the data for spam; [] (at no cost) when the filter is off. */

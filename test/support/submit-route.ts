@@ -25,7 +25,7 @@ export function expectRouteHeaders(res: HttpResponse): void {
   expect(res.headers.get('access-control-allow-origin')).toBe('*');
   expect(res.headers.get('access-control-allow-credentials')).toBeNull();
   expect(res.headers.get('access-control-expose-headers')).toBe(
-    'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After',
+    'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed',
   );
   expect(res.headers.get('x-ratelimit-limit')).toBe('100000');
   expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);

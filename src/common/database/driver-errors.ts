@@ -59,10 +59,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
-/** A unique index refused the row (a duplicate). */
+/** A unique index or the primary key refused the row (a duplicate). */
 export function isUniqueViolation(error: unknown): boolean {
   const code = driverCode(error);
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return (
+    code === 'ER_DUP_ENTRY' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 /**

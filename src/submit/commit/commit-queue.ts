@@ -45,6 +45,13 @@ export class QueueFullError extends ServiceUnavailableError {
   }
 }
 
+/** The item's Idempotency-Key was taken when its batch was written: nothing was stored. */
+export class IdempotencyKeyTakenError extends Error {
+  constructor() {
+    super('The Idempotency-Key was taken by another request');
+  }
+}
+
 function unavailable(): ServiceUnavailableError {
   return new ServiceUnavailableError(
     'Database unavailable, please retry shortly',
@@ -258,7 +265,9 @@ export class CommitQueue implements OnApplicationShutdown {
     if (waiter.settled) return;
     waiter.settled = true;
     if (outcome === 'stored') waiter.resolve();
-    else if (outcome === 'form-gone') {
+    else if (outcome === 'key-taken') {
+      waiter.reject(new IdempotencyKeyTakenError());
+    } else if (outcome === 'form-gone') {
       waiter.reject(new NotFoundException(FORM_NOT_FOUND));
     } else if (
       typeof outcome === 'object' &&

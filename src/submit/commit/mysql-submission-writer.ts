@@ -11,7 +11,9 @@ import {
   isDatabaseUnavailable,
   isDeadlock,
   isMissingReference,
+  isUniqueViolation,
 } from '../../common/database/driver-errors.js';
+import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency.store.js';
 import {
   storedEntries,
   type CommitBatch,
@@ -25,6 +27,9 @@ const INSERT_SUBMISSIONS =
   'INSERT INTO `submission` (`id`, `formId`, `data`, `ip`, `userAgent`, `origin`, `createdAt`, `spam`, `spamReasons`) VALUES ?';
 const COUNT_HONEYPOT =
   'UPDATE `form` SET `honeypotHits` = `honeypotHits` + ? WHERE `id` = ?';
+
+const INSERT_IDEMPOTENCY = `INSERT INTO \`idempotency_record\` (${IDEMPOTENCY_COLUMNS.map((c) => `\`${c}\``).join(', ')}) VALUES ?`;
+const DELETE_IDEMPOTENCY = 'DELETE FROM `idempotency_record` WHERE `id` = ?';
 
 /** Tries of a batch's transaction that InnoDB chose as a deadlock victim. */
 const DEADLOCK_ATTEMPTS = 3;
@@ -43,6 +48,15 @@ type Row = [
   boolean,
   string | null,
 ];
+
+/** The Idempotency-Key rows of the items that carry one. */
+function idempotencyRows(items: readonly CommitItem[]): unknown[][] {
+  return items.flatMap(({ idempotency: r }) =>
+    r
+      ? [[r.id, r.fingerprint, r.status, r.response, r.createdAt, r.expiresAt]]
+      : [],
+  );
+}
 
 function rowOf({ submission: s }: CommitItem): Row {
   return [
@@ -111,13 +125,19 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error;
       if (items.length === 1) {
+        if (items[0].idempotency !== undefined && isUniqueViolation(error)) {
+          return ['key-taken'];
+        }
         return [isMissingReference(error) ? 'form-gone' : { error }];
       }
     }
     return this.insertOneByOne(connection, items);
   }
 
-  /** One round trip: the INSERT, with the batch's event in one transaction if any. */
+  /**
+   * One round trip: the INSERT, in one transaction with the batch's Idempotency-Key rows
+   * (written first) and its event, if any.
+   */
   private async insertAll(
     connection: PoolConnection,
     items: CommitItem[],
@@ -127,14 +147,27 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
       items.flatMap((item) => (item.outbox ? [item.outbox] : [])),
       new Date(),
     );
-    if (event === null) {
+    const keys = idempotencyRows(items);
+    if (event === null && keys.length === 0) {
       await this.run(connection, INSERT_SUBMISSIONS, rows);
       return;
     }
-    const sql = `START TRANSACTION; ${INSERT_SUBMISSIONS}; ${this.outbox.sql}; COMMIT`;
+    const statements = [
+      'START TRANSACTION',
+      ...(keys.length > 0 ? [INSERT_IDEMPOTENCY] : []),
+      INSERT_SUBMISSIONS,
+      ...(event !== null ? [this.outbox.sql] : []),
+      'COMMIT',
+    ];
+    const sql = statements.join('; ');
+    const values = [
+      ...(keys.length > 0 ? [keys] : []),
+      ...rows,
+      ...(event ?? []),
+    ];
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.run(connection, sql, [...rows, ...event]);
+        await this.run(connection, sql, values);
         return;
       } catch (error) {
         await this.rollback(connection, error);
@@ -154,13 +187,7 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
     try {
       const outcomes: ItemOutcome[] = [];
       for (const item of items) {
-        try {
-          await this.run(connection, INSERT_SUBMISSIONS, [[rowOf(item)]]);
-          outcomes.push('stored');
-        } catch (error) {
-          if (isDatabaseUnavailable(error) || isDeadlock(error)) throw error;
-          outcomes.push(isMissingReference(error) ? 'form-gone' : { error });
-        }
+        outcomes.push(await this.insertOne(connection, item));
       }
       const event = this.outbox.params(
         storedEntries(items, outcomes),
@@ -172,6 +199,32 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
     } catch (error) {
       await this.rollback(connection, error);
       throw error;
+    }
+  }
+
+  /** One item inside insertOneByOne's transaction: its key's row first, then the submission. */
+  private async insertOne(
+    connection: PoolConnection,
+    item: CommitItem,
+  ): Promise<ItemOutcome> {
+    const keys = idempotencyRows([item]);
+    if (keys.length > 0) {
+      try {
+        await this.run(connection, INSERT_IDEMPOTENCY, [keys]);
+      } catch (error) {
+        if (isUniqueViolation(error)) return 'key-taken';
+        throw error;
+      }
+    }
+    try {
+      await this.run(connection, INSERT_SUBMISSIONS, [[rowOf(item)]]);
+      return 'stored';
+    } catch (error) {
+      if (isDatabaseUnavailable(error) || isDeadlock(error)) throw error;
+      if (item.idempotency !== undefined) {
+        await this.run(connection, DELETE_IDEMPOTENCY, [item.idempotency.id]);
+      }
+      return isMissingReference(error) ? 'form-gone' : { error };
     }
   }
 

@@ -5,7 +5,9 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import {
   isConstraintViolation,
   isMissingReference,
+  isUniqueViolation,
 } from '../../common/database/driver-errors.js';
+import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency.store.js';
 import { sqlDatetime } from '../../submissions/submission-rows.js';
 import {
   storedEntries,
@@ -20,13 +22,17 @@ const INSERT_SUBMISSION =
   'INSERT INTO "submission" ("id", "formId", "data", "ip", "userAgent", "origin", "createdAt", "spam", "spamReasons") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const COUNT_HONEYPOT =
   'UPDATE "form" SET "honeypotHits" = "honeypotHits" + ? WHERE "id" = ?';
+const INSERT_IDEMPOTENCY = `INSERT INTO "idempotency_record" (${IDEMPOTENCY_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`;
+const DELETE_IDEMPOTENCY = 'DELETE FROM "idempotency_record" WHERE "id" = ?';
 
 export class SqliteSubmissionWriter implements SubmissionWriter {
   /** One connection, one transaction at a time. */
   readonly parallelBatches = 1;
-  private readonly insertSubmission: Statement;
+  private readonly insertSubmissionRow: Statement;
   private readonly countHoneypot: Statement;
   private readonly insertEvent: Statement;
+  private readonly insertIdempotency: Statement;
+  private readonly deleteIdempotency: Statement;
   private readonly transaction: Transaction<
     (batch: CommitBatch) => ItemOutcome[]
   >;
@@ -35,9 +41,11 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
     private readonly db: Database,
     private readonly outbox: OutboxEventStatement,
   ) {
-    this.insertSubmission = db.prepare(INSERT_SUBMISSION);
+    this.insertSubmissionRow = db.prepare(INSERT_SUBMISSION);
     this.countHoneypot = db.prepare(COUNT_HONEYPOT);
     this.insertEvent = db.prepare(outbox.sql);
+    this.insertIdempotency = db.prepare(INSERT_IDEMPOTENCY);
+    this.deleteIdempotency = db.prepare(DELETE_IDEMPOTENCY);
     this.transaction = db.transaction((batch: CommitBatch) => {
       const outcomes = batch.items.map((item) => this.insert(item));
       // The batch's one outbox event, listing its stored submissions that notify.
@@ -65,10 +73,37 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
     return this.transaction.immediate(batch);
   }
 
-  /** A row that fails alone (its form just deleted) is undone alone: the others commit. */
-  private insert({ submission: s }: CommitItem): ItemOutcome {
+  /**
+   * A row that fails alone (its form just deleted) is undone alone: the others commit. A
+   * taken Idempotency-Key writes nothing.
+   */
+  private insert(item: CommitItem): ItemOutcome {
+    const record = item.idempotency;
+    if (record !== undefined) {
+      try {
+        this.insertIdempotency.run(
+          record.id,
+          record.fingerprint,
+          record.status,
+          record.response,
+          sqlDatetime(record.createdAt),
+          sqlDatetime(record.expiresAt),
+        );
+      } catch (error) {
+        if (isUniqueViolation(error)) return 'key-taken';
+        throw error;
+      }
+    }
+    const outcome = this.insertSubmission(item);
+    if (outcome !== 'stored' && record !== undefined) {
+      this.deleteIdempotency.run(record.id);
+    }
+    return outcome;
+  }
+
+  private insertSubmission({ submission: s }: CommitItem): ItemOutcome {
     try {
-      this.insertSubmission.run(
+      this.insertSubmissionRow.run(
         s.id,
         s.formId,
         s.data,

@@ -6,6 +6,7 @@
 // one outbox event of those that notify, the honeypot's counts. Whatever else must commit
 // with a submission joins the batch the same way: a field of CommitItem, written by each
 // writer in the batch's transaction after the submissions it belongs to.
+import type { NewIdempotencyRecord } from '../../idempotency/idempotency.store.js';
 import type { OutboxEntry } from '../../notifications/outbox.js';
 
 /** A submission row as the submission table stores it. */
@@ -34,6 +35,12 @@ export interface CommitItem {
    * batch's outbox event, which the worker expands into its deliveries.
    */
   outbox?: OutboxEntry;
+  /**
+   * Present when the request carried an Idempotency-Key: its record, written before the
+   * submission; when the key is already taken (another request with it committed first,
+   * on any instance), the submission is not written and the item's outcome is 'key-taken'.
+   */
+  idempotency?: NewIdempotencyRecord;
 }
 
 /** How a writer adds the batch's outbox event (DeliveryRepository.eventInsert()). */
@@ -51,10 +58,11 @@ export interface CommitBatch {
 
 /**
  * What became of one item: committed, refused because its form no longer exists (deleted
- * a moment ago), or failed on its own for another reason. A failure of the whole batch —
- * the database away — is thrown instead.
+ * a moment ago), not written because its Idempotency-Key was taken, or failed on its own
+ * for another reason. A failure of the whole batch — the database away — is thrown instead.
  */
-export type ItemOutcome = 'stored' | 'form-gone' | { error: unknown };
+export type ItemOutcome =
+  'stored' | 'form-gone' | 'key-taken' | { error: unknown };
 
 export interface SubmissionWriter {
   /** Batches this writer may have in progress at once. */

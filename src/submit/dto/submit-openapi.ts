@@ -194,6 +194,16 @@ export function ApiSubmitRoute(): MethodDecorator {
       'This form does not exist',
     ),
     answer(
+      409,
+      'Another request with the same `Idempotency-Key` is still being stored; retry after the given delay.',
+      ErrorDto,
+      error(
+        'A request with this Idempotency-Key is still in progress: retry in a second',
+      ),
+      'Please try again shortly',
+      RETRY_AFTER(1),
+    ),
+    answer(
       413,
       'The body is larger than SUBMIT_BODY_LIMIT (100 KiB by default).',
       ErrorDto,
@@ -208,6 +218,15 @@ export function ApiSubmitRoute(): MethodDecorator {
         'Unsupported content type: send application/json or application/x-www-form-urlencoded',
       ),
       'That kind of request is not accepted',
+    ),
+    answer(
+      422,
+      'The `Idempotency-Key` was already used (within 24 hours) with a different body.',
+      ErrorDto,
+      error(
+        'This Idempotency-Key was already used with a different request (method, path or body)',
+      ),
+      'This request was already sent differently',
     ),
     answer(
       429,

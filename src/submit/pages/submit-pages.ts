@@ -142,6 +142,11 @@ const REFUSALS: Record<number, { title: string; explain: string }> = {
     explain:
       'The form you filled in sends to an address that does not exist (it may have been removed). Please contact the site owner another way.',
   },
+  409: {
+    title: 'Please try again shortly',
+    explain:
+      'The same form is still being saved from an earlier attempt. Please wait a moment and try again.',
+  },
   413: {
     title: 'Too much data',
     explain:
@@ -151,6 +156,11 @@ const REFUSALS: Record<number, { title: string; explain: string }> = {
     title: 'Unsupported form',
     explain:
       'The form sends its data in an encoding that is not accepted (use the default encoding or multipart/form-data).',
+  },
+  422: {
+    title: 'This request was already sent differently',
+    explain:
+      'A different version of this form was already sent with the same request key. Please reload the page and try again.',
   },
   429: {
     title: 'Too many submissions',

@@ -1,0 +1,116 @@
+// Idempotency-Key on every POST of /api/v1 (docs/api.md): the key is claimed (a row in
+// flight) before the route runs, so a second request with it — on any instance — waits
+// its turn (409) or, once the first has answered 2xx, gets that answer again. An answer
+// that is not 2xx lets the key go: a corrected retry proceeds. Applied with ApiKeyAuth, so
+// the principal is known; without the header it only looks at the method and the header.
+import {
+  HttpStatus,
+  Injectable,
+  UnprocessableEntityException,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
+import {
+  PRINCIPAL,
+  type ApiPrincipal,
+  type RequestWithPrincipal,
+} from '../auth/principal.js';
+import { RetryLaterConflictError } from '../common/errors.js';
+import {
+  IDEMPOTENCY_IN_FLIGHT,
+  IDEMPOTENCY_KEY_REUSED,
+  idempotencyKeyOf,
+  idempotencyRecordId,
+  REPLAYED_HEADER,
+  requestFingerprint,
+} from './idempotency-key.js';
+import { IdempotencyStore, type KeyState } from './idempotency.store.js';
+
+/** Whose keys share a scope: a form key's form, an account's keys. */
+export function principalScope(principal: ApiPrincipal): string {
+  return principal.kind === 'form'
+    ? `api:form:${principal.formId}`
+    : `api:account:${principal.accountId}`;
+}
+
+/** The answer to a request whose key is taken: the kept answer, 422 or 409. */
+export function answerForTakenKey(
+  held: Exclude<KeyState, { state: 'free' }>,
+  fingerprint: string,
+): { status: number; body: string } {
+  if (held.fingerprint !== fingerprint) {
+    throw new UnprocessableEntityException(IDEMPOTENCY_KEY_REUSED);
+  }
+  if (held.state === 'in-flight') {
+    throw new RetryLaterConflictError(IDEMPOTENCY_IN_FLIGHT, 1);
+  }
+  return held.answer;
+}
+
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(private readonly store: IdempotencyStore) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest & RequestWithPrincipal>();
+    if (request.method !== 'POST') return next.handle();
+    const key = idempotencyKeyOf(request.headers);
+    const principal = request[PRINCIPAL];
+    if (key === undefined || principal === undefined) return next.handle();
+    const reply = http.getResponse<FastifyReply>();
+    const id = idempotencyRecordId(principalScope(principal), key);
+    const fingerprint = requestFingerprint(
+      request.method,
+      request.url,
+      request.body,
+    );
+    return from(this.store.claim(id, fingerprint)).pipe(
+      mergeMap((claim) => {
+        if (claim !== 'claimed') {
+          if (claim.state === 'free') {
+            throw new RetryLaterConflictError(IDEMPOTENCY_IN_FLIGHT, 1);
+          }
+          const kept = answerForTakenKey(claim, fingerprint);
+          void reply.status(kept.status).header(REPLAYED_HEADER, 'true');
+          return of(kept.body === '' ? undefined : JSON.parse(kept.body));
+        }
+        return this.run(next, reply, id);
+      }),
+    );
+  }
+
+  /** Runs the route; keeps a 2xx JSON answer, lets the key go otherwise. */
+  private run(
+    next: CallHandler,
+    reply: FastifyReply,
+    id: string,
+  ): Observable<unknown> {
+    return next.handle().pipe(
+      mergeMap((result) => {
+        const status = reply.statusCode;
+        const body = result === undefined ? '' : JSON.stringify(result);
+        const keep =
+          status >= HttpStatus.OK &&
+          status < 300 &&
+          (result === undefined || typeof body === 'string');
+        // The work is done: the answer goes out even if it cannot be kept (the claim
+        // then lapses after IN_FLIGHT_TTL_MS).
+        const done = (
+          keep
+            ? this.store.answer(id, { status, body })
+            : this.store.releaseClaim(id)
+        ).catch(() => undefined);
+        return from(done).pipe(mergeMap(() => of(result)));
+      }),
+      catchError((error: unknown) =>
+        from(this.store.releaseClaim(id).catch(() => undefined)).pipe(
+          mergeMap(() => throwError(() => error)),
+        ),
+      ),
+    );
+  }
+}

@@ -1,0 +1,180 @@
+// The Idempotency-Key records, in the database so that every instance sees them. A request
+// with a key is looked up here first: a kept answer is given again, a different request
+// with the same key is refused, a request still in flight is asked to retry. The API claims
+// its key (a row without an answer) before doing the work and completes it after; submit
+// writes its row with the submission, in the commit queue's batch (submit.service.ts).
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../common/database/driver-errors.js';
+import { SecretBox } from '../auth/secret-box.js';
+import { sqlDatetime } from '../submissions/submission-rows.js';
+import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_TTL_MS } from './idempotency-key.js';
+
+/** A 2xx answer as kept: its status and its body as JSON text ('' for none). */
+export interface KeptAnswer {
+  status: number;
+  body: string;
+}
+
+/** What a key holds now. */
+export type KeyState =
+  | { state: 'free' }
+  | { state: 'in-flight'; fingerprint: string }
+  | { state: 'answered'; fingerprint: string; answer: KeptAnswer };
+
+/** A completed record as the submit batch writes it (idempotency_record's columns). */
+export interface NewIdempotencyRecord {
+  id: string;
+  fingerprint: string;
+  status: number;
+  /** The sealed answer as a JSON string. */
+  response: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+interface Row {
+  fingerprint: string;
+  status: number | null;
+  response: unknown;
+}
+
+/** The columns in the order the writers insert them. */
+export const IDEMPOTENCY_COLUMNS = [
+  'id',
+  'fingerprint',
+  'status',
+  'response',
+  'createdAt',
+  'expiresAt',
+] as const;
+
+@Injectable()
+export class IdempotencyStore {
+  private readonly sqlite: boolean;
+  private readonly select: string;
+  private readonly insert: string;
+  private readonly deleteExpired: string;
+  private readonly complete: string;
+  private readonly release: string;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly box: SecretBox,
+  ) {
+    this.sqlite = dataSource.options.type === 'better-sqlite3';
+    const q = (name: string) => (this.sqlite ? `"${name}"` : `\`${name}\``);
+    const table = q('idempotency_record');
+    this.select = `SELECT ${q('fingerprint')}, ${q('status')}, ${q('response')} FROM ${table} WHERE ${q('id')} = ? AND ${q('expiresAt')} > ?`;
+    this.insert = `INSERT INTO ${table} (${IDEMPOTENCY_COLUMNS.map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`;
+    this.deleteExpired = `DELETE FROM ${table} WHERE ${q('id')} = ? AND ${q('expiresAt')} <= ?`;
+    this.complete = `UPDATE ${table} SET ${q('status')} = ?, ${q('response')} = ?, ${q('expiresAt')} = ? WHERE ${q('id')} = ?`;
+    this.release = `DELETE FROM ${table} WHERE ${q('id')} = ? AND ${q('status')} IS NULL`;
+  }
+
+  /** What the key holds now (an expired record counts as free). */
+  async lookup(id: string, now = Date.now()): Promise<KeyState> {
+    const rows = (await this.dataSource.query(this.select, [
+      id,
+      this.date(now),
+    ])) as Row[];
+    const row = rows[0];
+    if (row === undefined) return { state: 'free' };
+    if (row.status === null || row.status === undefined) {
+      return { state: 'in-flight', fingerprint: row.fingerprint };
+    }
+    return {
+      state: 'answered',
+      fingerprint: row.fingerprint,
+      answer: { status: Number(row.status), body: this.open(row.response) },
+    };
+  }
+
+  /**
+   * Claims the key for a request about to run: 'claimed' when this call inserted the
+   * row, else what the key holds (an expired record is cleared and claimed over).
+   */
+  async claim(
+    id: string,
+    fingerprint: string,
+    now = Date.now(),
+  ): Promise<'claimed' | KeyState> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await this.dataSource.query(this.insert, [
+          id,
+          fingerprint,
+          null,
+          null,
+          this.date(now),
+          this.date(now + IN_FLIGHT_TTL_MS),
+        ]);
+        return 'claimed';
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+      const held = await this.lookup(id, now);
+      if (held.state !== 'free') return held;
+      await this.clearExpired(id, now);
+    }
+    return { state: 'in-flight', fingerprint };
+  }
+
+  /** Keeps the claimed request's 2xx answer for 24 hours. */
+  async answer(
+    id: string,
+    answer: KeptAnswer,
+    now = Date.now(),
+  ): Promise<void> {
+    await this.dataSource.query(this.complete, [
+      answer.status,
+      this.seal(answer.body),
+      this.date(now + IDEMPOTENCY_TTL_MS),
+      id,
+    ]);
+  }
+
+  /** Lets the key go (the request failed: a corrected retry proceeds). */
+  async releaseClaim(id: string): Promise<void> {
+    await this.dataSource.query(this.release, [id]);
+  }
+
+  /** Deletes the key's record if it has expired (before writing a new one). */
+  async clearExpired(id: string, now = Date.now()): Promise<void> {
+    await this.dataSource.query(this.deleteExpired, [id, this.date(now)]);
+  }
+
+  /** The row the submit batch writes with a submission answered `answer`. */
+  completedRecord(
+    id: string,
+    fingerprint: string,
+    answer: KeptAnswer,
+    now: number,
+  ): NewIdempotencyRecord {
+    return {
+      id,
+      fingerprint,
+      status: answer.status,
+      response: this.seal(answer.body),
+      createdAt: new Date(now),
+      expiresAt: new Date(now + IDEMPOTENCY_TTL_MS),
+    };
+  }
+
+  private seal(body: string): string {
+    return JSON.stringify(this.box.encrypt(body));
+  }
+
+  /** MariaDB hands the JSON column back as its text, MySQL 8 parsed. */
+  private open(response: unknown): string {
+    const sealed =
+      typeof response === 'string' && response.startsWith('"')
+        ? (JSON.parse(response) as string)
+        : String(response);
+    return this.box.decrypt(sealed);
+  }
+
+  private date(ms: number): Date | string {
+    return this.sqlite ? sqlDatetime(new Date(ms)) : new Date(ms);
+  }
+}
