@@ -352,10 +352,21 @@ describe('domain verification (e2e)', () => {
         expect(operation.description).toContain('_formgate.');
       }
       expect(Object.keys(list.post.responses).sort()).toEqual(
-        ['201', '400', '401', '403', '404', '409', '413', '415', '503'].sort(),
+        [
+          '201',
+          '400',
+          '401',
+          '403',
+          '404',
+          '409',
+          '413',
+          '415',
+          '422',
+          '503',
+        ].sort(),
       );
       expect(Object.keys(check.post.responses).sort()).toEqual(
-        ['200', '401', '403', '404', '429', '503'].sort(),
+        ['200', '401', '403', '404', '409', '422', '429', '503'].sort(),
       );
       const schemas = res.body.components.schemas;
       expect(Object.keys(schemas.DomainResponseDto.properties).sort()).toEqual(

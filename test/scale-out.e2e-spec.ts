@@ -23,6 +23,7 @@ import {
 } from './support/cluster-fixture.js';
 import { csrfOf, DashboardClient, textOf } from './support/dashboard-client.js';
 import { fetchFrom } from './support/loopback-client.js';
+import { request } from './support/http.js';
 import { SKIP_REASON_PREFIX } from './support/skips.js';
 
 /** "Within a second": how long a change may take to reach every instance. */
@@ -352,8 +353,79 @@ describeCluster(
     it.todo(
       `shares ALTCHA challenges and spent solutions between instances ${SKIP_REASON_PREFIX}ALTCHA proof of work is not built yet`,
     );
-    it.todo(
-      `shares Idempotency-Key records between instances ${SKIP_REASON_PREFIX}Idempotency-Key is not built yet`,
+    it(
+      'shares Idempotency-Key records between instances: a retry anywhere is a replay, one row',
+      async () => {
+        const form = await t.createForm('Idempotent');
+        const key = `retry-${Date.now()}`;
+        const data = { ...VALID, n: 'once' };
+        // At instance a first; the retries at b and c get a's kept answer.
+        const first = await submit(
+          t.cluster.instances[0].url,
+          form.id,
+          newClient(),
+          data,
+          { 'idempotency-key': key },
+        );
+        expect(first.status).toBe(200);
+        expect(first.headers.get('idempotent-replayed')).toBeNull();
+        for (const instance of t.cluster.instances.slice(1)) {
+          const retry = await submit(instance.url, form.id, newClient(), data, {
+            'idempotency-key': key,
+          });
+          expect(retry.status, `at instance ${instance.name}`).toBe(200);
+          expect(retry.body).toEqual(first.body);
+          expect(retry.headers.get('idempotent-replayed')).toBe('true');
+        }
+        const changed = await submit(
+          t.cluster.instances[2].url,
+          form.id,
+          newClient(),
+          { ...data, n: 'changed' },
+          { 'idempotency-key': key },
+        );
+        expect(changed.status).toBe(422);
+        // One key sent to all three at once: one row, whichever commits first.
+        const racing = `race-${Date.now()}`;
+        const answers = await Promise.all(
+          t.cluster.instances.map((instance) =>
+            submit(
+              instance.url,
+              form.id,
+              newClient(),
+              { ...data, n: 'race' },
+              {
+                'idempotency-key': racing,
+              },
+            ),
+          ),
+        );
+        for (const answer of answers)
+          expect([200, 409]).toContain(answer.status);
+        const stored = await t.storedSubmissions(form.id);
+        expect(stored.filter((row) => row.data.n === 'once')).toHaveLength(1);
+        expect(stored.filter((row) => row.data.n === 'race')).toHaveLength(1);
+        // The management API: a form created at a is not created again at b.
+        const create = (base: string) =>
+          request(`${base}/api/v1/forms`, {
+            apiKey: t.owner.apiKey,
+            json: { name: 'Created once', fields: FIELDS },
+            headers: { 'idempotency-key': key },
+          });
+        const created = await create(t.cluster.instances[0].url);
+        expect(created.status).toBe(201);
+        const again = await create(t.cluster.instances[1].url);
+        expect(again.status).toBe(201);
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect(again.body).toEqual(created.body);
+        const list = await t.api(t.proxy, '/forms', t.owner.apiKey);
+        expect(
+          (list.body.data as Array<{ name: string }>).filter(
+            (f) => f.name === 'Created once',
+          ),
+        ).toHaveLength(1);
+      },
+      TEST_TIMEOUT_MS,
     );
   },
 );

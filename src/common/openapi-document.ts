@@ -106,7 +106,14 @@ function addIdempotency(operation: Operation): void {
     parameters.push({ ...IDEMPOTENCY_PARAMETER });
   }
   for (const [status, response] of Object.entries(IDEMPOTENCY_RESPONSES)) {
-    operation.responses[status] ??= response;
+    const own = operation.responses[status];
+    if (own === undefined) {
+      operation.responses[status] = response;
+    } else if (!('$ref' in own) && !('$ref' in response!)) {
+      // The route's own answer with that status, and the Idempotency-Key's.
+      own.description = `${own.description} Also: ${response!.description.charAt(0).toLowerCase()}${response!.description.slice(1)}`;
+      own.headers = { ...response!.headers, ...own.headers };
+    }
   }
   for (const [status, response] of Object.entries(operation.responses)) {
     if (!/^2\d\d$/.test(status) || !response || '$ref' in response) continue;
