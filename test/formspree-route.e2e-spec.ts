@@ -288,3 +288,58 @@ describe('one rate-limit budget for /api/submit and /f (e2e)', () => {
     ).toBe(2);
   });
 });
+
+describe('_subject and _replyto on /f reach the notification, unstored (e2e)', () => {
+  let t: TestApp;
+  let formId: string;
+
+  beforeAll(async () => {
+    // No worker: the outbox event stays for the test to read.
+    t = await createTestApp({
+      env: { WORKER_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE: 'true' },
+    });
+    const { account } = await createAccount(t);
+    const form = await createForm(t, account.id);
+    formId = form.form.id;
+    const hook = await request(`${t.url}/api/v1/forms/${formId}/webhooks`, {
+      apiKey: form.apiKey,
+      json: { url: 'http://127.0.0.1:9/hook' },
+    });
+    expect(hook.status).toBe(201);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('keeps them for the email channel, ignores _cc and _language, stores none', async () => {
+    const res = await request(`${t.url}/f/${formId}`, {
+      json: {
+        ...VALID,
+        _subject: 'Website enquiry',
+        _replyto: 'visitor@example.com',
+        _cc: 'copy@example.com',
+        _language: 'de',
+      },
+    });
+    expect(res.status).toBe(200);
+    const [row] = await t.dataSource
+      .getRepository(Submission)
+      .find({ where: { formId } });
+    expect(row.data).toEqual(VALID);
+    const events = (await t.dataSource.query(
+      'SELECT submissions FROM outbox_event',
+    )) as Array<{ submissions: unknown }>;
+    expect(events.length).toBe(1);
+    const listed = (
+      typeof events[0].submissions === 'string'
+        ? JSON.parse(events[0].submissions)
+        : events[0].submissions
+    ) as unknown[];
+    expect(listed).toEqual([
+      [
+        row.id,
+        { _subject: 'Website enquiry', _replyto: 'visitor@example.com' },
+      ],
+    ]);
+  });
+});
