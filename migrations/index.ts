@@ -10,6 +10,7 @@ import { OutboxEvents1764500000000 } from './1764500000000-OutboxEvents.js';
 import { EmailRecipientSendError1764600000000 } from './1764600000000-EmailRecipientSendError.js';
 import { KeyLifecycle1764700000000 } from './1764700000000-KeyLifecycle.js';
 import { DeliverySubmissionIndex1764710000000 } from './1764710000000-DeliverySubmissionIndex.js';
+import { MailQuotas1764800000000 } from './1764800000000-MailQuotas.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   EmailRecipientSendError1764600000000,
   KeyLifecycle1764700000000,
   DeliverySubmissionIndex1764710000000,
+  MailQuotas1764800000000,
 ];

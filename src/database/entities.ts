@@ -8,6 +8,7 @@ import { Delivery } from '../notifications/delivery.entity.js';
 import { OutboxEvent } from '../notifications/outbox-event.entity.js';
 import { Webhook } from '../notifications/webhook.entity.js';
 import { EmailRecipient } from '../notifications/email/email-recipient.entity.js';
+import { MailQuota } from '../notifications/email/mail-quota.entity.js';
 import { FormSpamStat } from '../spam/form-spam-stat.entity.js';
 import { UsedCaptchaToken } from '../spam/used-captcha-token.entity.js';
 import { Submission } from '../submissions/submission.entity.js';
@@ -25,6 +26,7 @@ export const ENTITIES = [
   DeliveryAttempt,
   OutboxEvent,
   EmailRecipient,
+  MailQuota,
   UsedCaptchaToken,
   FormSpamStat,
 ];

@@ -7,14 +7,16 @@
 // prepared statements on SQLite.
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database, Statement } from 'better-sqlite3';
 import type { Pool } from 'mysql2';
 import { DataSource } from 'typeorm';
-import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver.js';
 import { DB_DEADLINE_MS } from '../common/database/database-deadline.js';
 import { DatabaseStateService } from '../common/database/database-state.service.js';
 import { isDatabaseUnavailable } from '../common/database/driver-errors.js';
+import {
+  ConnectionBusyError,
+  SqliteStatements,
+} from '../common/database/sqlite-statements.js';
 import { ServiceUnavailableError } from '../common/errors.js';
 import { sqlDatetime } from '../submissions/submission-rows.js';
 
@@ -91,7 +93,9 @@ export class UsedTokens {
       batch.forEach((claim, i) => claim.resolve(accepted[i]));
     } catch (error) {
       const answer =
-        error instanceof ServiceUnavailableError || isDatabaseUnavailable(error)
+        error instanceof ServiceUnavailableError ||
+        error instanceof ConnectionBusyError ||
+        isDatabaseUnavailable(error)
           ? unavailable()
           : error;
       for (const claim of batch) claim.reject(answer);
@@ -128,28 +132,33 @@ export class UsedTokens {
     const driver = this.dataSource.driver;
     this.writer =
       driver.options.type === 'better-sqlite3'
-        ? sqliteWriter((driver as BetterSqlite3Driver).databaseConnection)
+        ? sqliteWriter(new SqliteStatements(this.dataSource))
         : mysqlWriter((driver as MysqlDriver).pool as Pool);
     return this.writer;
   }
 }
 
-function sqliteWriter(db: Database): BatchWriter {
-  const insert: Statement = db.prepare(
-    'INSERT OR IGNORE INTO "used_captcha_token" ("id", "expiresAt", "claim") VALUES (?, ?, ?)',
-  );
-  const transaction = db.transaction((claims: readonly Claim[]) => {
-    const batch = newBatchId();
-    return claims.map(
-      (claim) =>
-        insert.run(claim.id, sqlDatetime(claim.expiresAt), batch).changes === 1,
-    );
-  });
-  return async (claims) => {
-    // A transaction TypeORM holds open on the connection would swallow this one: wait.
-    while (db.inTransaction) await new Promise((r) => setTimeout(r, 1));
-    return transaction.immediate(claims);
-  };
+/**
+ * On SQLite a claim is committed relaxed (not waiting for the disk): the submission that
+ * used the answer is committed durably after it, and that commit flushes the claim with
+ * it, so an acknowledged submission's claim is never lost. A power loss can only undo
+ * the claim of an answer whose submission was never acknowledged. Half the disk flushes
+ * of a form with a CAPTCHA.
+ */
+function sqliteWriter(statements: SqliteStatements): BatchWriter {
+  const INSERT =
+    'INSERT OR IGNORE INTO "used_captcha_token" ("id", "expiresAt", "claim") VALUES (?, ?, ?)';
+  return (claims) =>
+    statements.whenFree(() => {
+      const batch = newBatchId();
+      return claims.map(
+        (claim) =>
+          statements.run({
+            sql: INSERT,
+            params: [claim.id, sqlDatetime(claim.expiresAt), batch],
+          }) === 1,
+      );
+    }, true);
 }
 
 function newBatchId(): string {

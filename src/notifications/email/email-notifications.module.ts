@@ -9,6 +9,7 @@ import { EmailChannel } from './email.channel.js';
 import { EmailRecipient } from './email-recipient.entity.js';
 import { EmailRecipientsService } from './email-recipients.service.js';
 import { Mailer } from './mailer.js';
+import { MailQuotas } from './mail-quotas.js';
 import { MailOwnerAlerts } from './owner-alerts.js';
 import { RecipientsSectionBuilder } from './recipients-section.js';
 
@@ -28,6 +29,7 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
   ],
   providers: [
     Mailer,
+    MailQuotas,
     EmailRecipientsService,
     EmailChannel,
     RecipientsSectionBuilder,
@@ -46,6 +48,7 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
     OWNER_ALERTS,
     MailOwnerAlerts,
     Mailer,
+    MailQuotas,
   ],
 })
 export class EmailNotificationsModule {}

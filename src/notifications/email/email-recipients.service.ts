@@ -1,7 +1,9 @@
 // Double opt-in for notification addresses. An address listed by a form of an account is
 // sent one confirmation link; until its owner confirms, it receives nothing else. At most
 // one link goes to an address per account per week (a new one only once the last has
-// expired), so saving a form again and again mails no one.
+// expired), so saving a form again and again mails no one. Every link is first reserved
+// from the caps (MailQuotas): 30 a day per account, and per address across all accounts
+// 3 a day and none for 30 days after 3 went unanswered.
 import {
   Injectable,
   Logger,
@@ -9,14 +11,7 @@ import {
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  In,
-  IsNull,
-  LessThanOrEqual,
-  MoreThan,
-  Not,
-  Repository,
-} from 'typeorm';
+import { In, IsNull, LessThanOrEqual, Not, Repository } from 'typeorm';
 import { ulid } from 'ulid';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
@@ -31,17 +26,18 @@ import {
   type RecipientStatus,
 } from './email-recipient.entity.js';
 import { Mailer } from './mailer.js';
+import {
+  MAX_CONFIRMATIONS_PER_DAY,
+  MailQuotas,
+  accountRule,
+  addressRule,
+} from './mail-quotas.js';
 import { isUniqueViolation } from '../../common/database/driver-errors.js';
 
 export const CONFIRMATION_VALID_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CONFIRMATION_VALID_MS = CONFIRMATION_VALID_DAYS * DAY_MS;
-/**
- * Confirmation links one account may have sent in a day. An account holds up to 10
- * addresses in each of up to 1,000 forms: without a cap it could have thousands of
- * strangers mailed at once. Addresses beyond it get their link on a later save.
- */
-export const MAX_CONFIRMATIONS_PER_DAY = 30;
+export { MAX_CONFIRMATIONS_PER_DAY };
 /** More addresses than this are matched against all the account's confirmed ones at once. */
 const MAX_IN_LIST = 500;
 /** 32 random bytes in base64url. */
@@ -67,6 +63,7 @@ export class EmailRecipientsService
     private readonly mailer: Mailer,
     private readonly changes: FormChangesService,
     private readonly config: AppConfig,
+    private readonly quotas: MailQuotas,
   ) {}
 
   /** The state of each address for this account: confirmed, or pending (also when unknown). */
@@ -175,20 +172,31 @@ export class EmailRecipientsService
       }
     }
     if (!this.mailer.enabled || candidates.length === 0) return;
-    let allowance =
-      MAX_CONFIRMATIONS_PER_DAY - (await this.sentToday(accountId));
     for (const row of candidates) {
-      if (allowance <= 0) {
+      const token = randomBytes(32).toString('base64url');
+      if (!(await this.claimSending(row.id, hashToken(token)))) continue;
+      const reserved = await this.quotas.reserve([
+        accountRule(accountId),
+        addressRule(row.address),
+      ]);
+      if (reserved.ok) {
+        this.track(this.sendConfirmation(row, token));
+        continue;
+      }
+      // Not sent: the row waits, as if never sent, for a later save.
+      await this.recipients.update(
+        { id: row.id, tokenHash: hashToken(token) },
+        { tokenHash: null, tokenExpiresAt: null },
+      );
+      if (reserved.refusedBy.subject.startsWith('account:')) {
         this.logger.warn(
           `Account ${accountId} had ${MAX_CONFIRMATIONS_PER_DAY} confirmation links sent today: ${row.address} gets its link on a later save`,
         );
         continue;
       }
-      const token = randomBytes(32).toString('base64url');
-      if (await this.claimSending(row.id, hashToken(token))) {
-        allowance -= 1;
-        this.track(this.sendConfirmation(row, token));
-      }
+      this.logger.warn(
+        `${row.address} was sent as many confirmation links as it may receive for now: it gets one on a later save`,
+      );
     }
   }
 
@@ -235,7 +243,10 @@ export class EmailRecipientsService
       { id: row.id, status: 'pending', tokenHash: row.tokenHash! },
       { status: 'confirmed', confirmedAt: now },
     );
-    if (result.affected) await this.announce(row.accountId, row.address);
+    if (result.affected) {
+      await this.quotas.answered(row.address);
+      await this.announce(row.accountId, row.address);
+    }
     return 'confirmed';
   }
 
@@ -246,15 +257,6 @@ export class EmailRecipientsService
 
   beforeApplicationShutdown(): Promise<void> {
     return this.settled();
-  }
-
-  /** Links sent in the last 24 hours: a link expires a week after it was sent. */
-  private sentToday(accountId: string): Promise<number> {
-    const since = new Date(Date.now() + CONFIRMATION_VALID_MS - DAY_MS);
-    return this.recipients.countBy({
-      accountId,
-      tokenExpiresAt: MoreThan(since),
-    });
   }
 
   private findByToken(token: string): Promise<EmailRecipient | null> {

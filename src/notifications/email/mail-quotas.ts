@@ -1,0 +1,93 @@
+// The caps on confirmation mail, reserved atomically on MySQL/MariaDB and SQLite alike:
+// a mail is sent only after every cap it falls under granted it (one conditional UPDATE
+// each, see MailQuotaSql); when a later cap refuses, the earlier ones are given back.
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { SqlStatement } from '../../common/database/sql-statement.js';
+import { MailQuotaSql, type QuotaRule } from './mail-quota-sql.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Confirmation links one account may have sent in a UTC day. An account holds up to 10
+ * addresses in each of up to 1,000 forms: without a cap it could have thousands of
+ * strangers mailed at once. Addresses beyond it get their link on a later save.
+ */
+export const MAX_CONFIRMATIONS_PER_DAY = 30;
+/** Confirmation mails one address receives in a UTC day, whichever accounts ask. */
+export const MAX_ADDRESS_MAILS_PER_DAY = 3;
+/** Unanswered confirmation mails after which an address is left alone … */
+export const MAX_UNANSWERED = 3;
+/** … for this many days after the last of them. */
+export const QUIET_DAYS = 30;
+
+export function accountRule(accountId: string): QuotaRule {
+  return {
+    subject: `account:${accountId}`,
+    perDay: MAX_CONFIRMATIONS_PER_DAY,
+    maxUnanswered: Number.MAX_SAFE_INTEGER,
+    quietMs: 0,
+  };
+}
+
+export function addressRule(address: string): QuotaRule {
+  return {
+    subject: `address:${address.toLowerCase()}`,
+    perDay: MAX_ADDRESS_MAILS_PER_DAY,
+    maxUnanswered: MAX_UNANSWERED,
+    quietMs: QUIET_DAYS * DAY_MS,
+  };
+}
+
+/** What a reservation got: the rule that refused, when one did. */
+export type Reservation = { ok: true } | { ok: false; refusedBy: QuotaRule };
+
+@Injectable()
+export class MailQuotas {
+  readonly sql: MailQuotaSql;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.sql = new MailQuotaSql(
+      dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
+    );
+  }
+
+  /** Takes one mail of every rule, in order, or of none. */
+  async reserve(
+    rules: readonly QuotaRule[],
+    now = new Date(),
+  ): Promise<Reservation> {
+    const taken: QuotaRule[] = [];
+    for (const rule of rules) {
+      await this.run(this.sql.ensure(rule.subject));
+      if ((await this.run(this.sql.reserve(rule, now))) === 1) {
+        taken.push(rule);
+        continue;
+      }
+      for (const done of taken) await this.release(done, now);
+      return { ok: false, refusedBy: rule };
+    }
+    return { ok: true };
+  }
+
+  /** Gives back one mail reserved today (it was not sent after all). */
+  async release(rule: QuotaRule, now = new Date()): Promise<void> {
+    await this.run(this.sql.release(rule.subject, now));
+  }
+
+  /** The address confirmed (a link, or its account's verification): it may be asked again. */
+  async answered(address: string): Promise<void> {
+    await this.run(this.sql.answered(addressRule(address).subject));
+  }
+
+  private async run({ sql, params }: SqlStatement): Promise<number> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const result = await runner.query(sql, params, true);
+      return (result as { affected?: number }).affected ?? 0;
+    } finally {
+      await runner.release();
+    }
+  }
+}
