@@ -11,6 +11,7 @@ import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.
 import { AltchaChallengeController } from './altcha/altcha-challenge.controller.js';
 import { ChallengeRateLimitGuard } from './altcha/challenge-rate-limit.guard.js';
 import { FormspreeController } from './formspree/formspree.controller.js';
+import { FormspreeThanksController } from './formspree/formspree-thanks.controller.js';
 import { SubmitController } from './submit.controller.js';
 import { SubmitService } from './submit.service.js';
 
@@ -32,6 +33,7 @@ import { SubmitService } from './submit.service.js';
   controllers: [
     SubmitController,
     FormspreeController,
+    FormspreeThanksController,
     AltchaChallengeController,
   ],
   providers: [

@@ -1,26 +1,10 @@
-import {
-  Controller,
-  Get,
-  HttpCode,
-  HttpStatus,
-  Post,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Controller, HttpCode, HttpStatus, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ValidationFailedException } from '../../common/errors.js';
-import { toErrorResponse } from '../../common/error-response.js';
 import { AppConfig } from '../../config/app-config.js';
-import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
-import { FormConfigCache } from '../form-config.cache.js';
-import {
-  PAGE_HEADERS,
-  refusalPage,
-  thankYouPage,
-} from '../pages/submit-pages.js';
 import { acceptedMediaType } from '../submit.controller.js';
-import { FORM_ID, SubmitService } from '../submit.service.js';
+import { SubmitService } from '../submit.service.js';
 import {
   answerWithPage,
   isNavigation,
@@ -28,21 +12,21 @@ import {
   redirectTarget,
 } from '../submit-navigation.js';
 import { NEXT_KEY, rememberIssues, thanksUrl } from './formspree-answers.js';
-import { ApiFormspreeRoute, ApiFormspreeThanks } from './formspree-openapi.js';
+import { ApiFormspreeRoute } from './formspree-openapi.js';
 import type { FormspreeSuccessDto } from './formspree.dto.js';
 
 /**
  * The Formspree-compatible route, POST /f/:formId (docs/formspree.md): the submit path of
  * SubmitService with Formspree's control fields; its CORS, rate limit and the shape of its
- * errors are set by hooks (submit-cors.ts, formspree-answers.ts). Also the thank-you page
- * its success names, GET /f/:formId/thanks.
+ * errors are set by hooks (submit-cors.ts, formspree-answers.ts). Like SubmitController it
+ * has no request-deadline interceptor: the form cache and the commit queue bound their own
+ * database work. The thank-you page its success names: formspree-thanks.controller.ts.
  */
 @ApiTags('Submit')
 @Controller('f')
 export class FormspreeController {
   constructor(
     private readonly submitService: SubmitService,
-    private readonly forms: FormConfigCache,
     private readonly config: AppConfig,
   ) {}
 
@@ -81,31 +65,5 @@ export class FormspreeController {
       ok: true,
       next: form.redirectUrl ?? thanksUrl(this.config.publicUrl, form.id),
     };
-  }
-
-  @Get(':formId/thanks')
-  @ApiFormspreeThanks()
-  async thanks(
-    @Req() request: FastifyRequest<{ Params: { formId: string } }>,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    const formId = request.params.formId;
-    let status = 200;
-    let page: string;
-    try {
-      const form = FORM_ID.test(formId) ? await this.forms.get(formId) : null;
-      if (form === null) {
-        status = 404;
-        page = refusalPage(404, FORM_NOT_FOUND, undefined);
-      } else {
-        page = thankYouPage(form.successMessage, request.headers.referer);
-      }
-    } catch (error) {
-      const answer = toErrorResponse(error);
-      status = answer.status;
-      page = refusalPage(answer.status, answer.body.error, undefined);
-      void reply.headers(answer.headers);
-    }
-    void reply.code(status).headers(PAGE_HEADERS).send(page);
   }
 }
