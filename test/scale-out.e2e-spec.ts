@@ -1,7 +1,8 @@
 // Three instances, one service. Three processes of the built server share one MySQL/MariaDB
 // database and one Redis behind nginx (the distribution's package) on loopback, and share their
 // state: one submit rate budget, form changes and key regenerations seen by every instance
-// within a second, dashboard sessions and sign-in limits valid everywhere. (Deliveries shared
+// within a second, dashboard sessions and sign-in limits valid everywhere, ALTCHA solutions
+// accepted once across the three. (Deliveries shared
 // by the instances' workers, and an instance killed under load: scale-out-load.e2e-spec.ts.)
 //
 // How each request travels is said at each step: "through the proxy" (nginx picks the
@@ -24,6 +25,8 @@ import {
 import { csrfOf, DashboardClient, textOf } from './support/dashboard-client.js';
 import { fetchFrom } from './support/loopback-client.js';
 import { SKIP_REASON_PREFIX } from './support/skips.js';
+import { solve } from './support/altcha.js';
+import type { AltchaChallenge } from '../src/spam/altcha-payload.js';
 
 /** "Within a second": how long a change may take to reach every instance. */
 const PROPAGATION_MS = 1000;
@@ -348,10 +351,70 @@ describeCluster(
       TEST_TIMEOUT_MS,
     );
 
-    // Shared through the database once they exist; each becomes an `it` of its own here.
-    it.todo(
-      `shares ALTCHA challenges and spent solutions between instances ${SKIP_REASON_PREFIX}ALTCHA proof of work is not built yet`,
+    it(
+      'shares ALTCHA: a challenge from one instance is good at another, and each solution is accepted once across all three',
+      async () => {
+        const form = await t.createForm('Proof of work');
+        const patched = await t.api(
+          t.proxy,
+          `/forms/${form.id}`,
+          t.owner.apiKey,
+          { method: 'PATCH', json: { captcha: { provider: 'altcha' } } },
+        );
+        expect(patched.status).toBe(200);
+        const [a, b, c] = t.cluster.instances;
+        const challengeAt = async (base: string) => {
+          const res = await fetchFrom(newClient())(
+            `${base}/api/submit/${form.id}/challenge`,
+          );
+          expect(res.status).toBe(200);
+          return (await res.json()) as AltchaChallenge;
+        };
+        // The change, made through the proxy, reaches every instance within a second.
+        await within(performance.now(), PROPAGATION_MS, 'captcha', async () =>
+          (
+            await Promise.all(
+              [b, c].map((i) => submit(i.url, form.id, newClient(), VALID)),
+            )
+          ).every((res) => res.status === 400),
+        );
+        // Made at a, solved, accepted at b; then refused at c, at a and through the proxy.
+        const altcha = await solve(await challengeAt(a.url));
+        const first = await submit(b.url, form.id, newClient(), {
+          ...VALID,
+          altcha,
+        });
+        expect(first.status).toBe(200);
+        for (const base of [c.url, a.url, t.proxy]) {
+          const replay = await submit(base, form.id, newClient(), {
+            ...VALID,
+            altcha,
+          });
+          expect(replay.status, base).toBe(400);
+          expect(replay.body.errors).toEqual([
+            'captcha: this ALTCHA solution was already used: solve a new one',
+          ]);
+        }
+        // One solution sent to the three instances at the same moment: one is accepted.
+        for (let round = 0; round < 3; round += 1) {
+          const same = await solve(await challengeAt(t.proxy));
+          const answers = await Promise.all(
+            [a, b, c].map((i) =>
+              submit(i.url, form.id, newClient(), { ...VALID, altcha: same }),
+            ),
+          );
+          expect(
+            answers.map((res) => res.status).sort((x, y) => x - y),
+            `round ${round}`,
+          ).toEqual([200, 400, 400]);
+        }
+        // Four accepted in all, whichever instance took them.
+        expect(await t.storedSubmissions(form.id)).toHaveLength(4);
+      },
+      TEST_TIMEOUT_MS,
     );
+
+    // Shared through the database once it exists; it becomes an `it` of its own here.
     it.todo(
       `shares Idempotency-Key records between instances ${SKIP_REASON_PREFIX}Idempotency-Key is not built yet`,
     );

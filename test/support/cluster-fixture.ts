@@ -99,6 +99,8 @@ export function useCluster(): ClusterFixture {
         SUBMIT_RATE_WINDOW_SECONDS: '600',
         WEBHOOK_ALLOW_PRIVATE: 'true',
         WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5',
+        // ALTCHA solutions take milliseconds to find in the test process.
+        ALTCHA_COST: '1',
       });
       fixture.proxy = fixture.cluster.proxy.url;
       fixture.owner = await fixture.cluster.cli([
