@@ -11,6 +11,7 @@ import { EmailRecipientSendError1764600000000 } from './1764600000000-EmailRecip
 import { KeyLifecycle1764700000000 } from './1764700000000-KeyLifecycle.js';
 import { DeliverySubmissionIndex1764710000000 } from './1764710000000-DeliverySubmissionIndex.js';
 import { MailQuotas1764800000000 } from './1764800000000-MailQuotas.js';
+import { AccountEmailVerification1764810000000 } from './1764810000000-AccountEmailVerification.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   KeyLifecycle1764700000000,
   DeliverySubmissionIndex1764710000000,
   MailQuotas1764800000000,
+  AccountEmailVerification1764810000000,
 ];

@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppConfig } from '../../config/app-config.js';
 import { DatabaseStateService } from '../../common/database/database-state.service.js';
-import { DeliveryRepository } from '../delivery.repository.js';
+import { DeliveryRepository, LEASE_MS } from '../delivery.repository.js';
 import { DeliverySignal } from '../delivery-signal.js';
 import type { Delivery } from '../delivery.entity.js';
 import type { AttemptOutcome } from '../notification-channel.js';
@@ -31,13 +31,20 @@ import { nextStep } from './backoff.js';
 import { DeliveryPreparer, type Ready } from './delivery-preparer.js';
 import { nextSend, planClaim } from './fair-share.js';
 import { OutboxExpander } from './outbox-expander.js';
+import { LeaseClock } from './lease-clock.js';
 import { SendSlots } from './send-slots.js';
+import { WakeSignal } from './wake-signal.js';
 import { SubmissionPressure } from './submission-pressure.js';
 
 /** Longest the worker sleeps before looking for due deliveries again. */
 export const POLL_MS = 1000;
 /** How often the leases of deliveries being sent are extended. */
 const RENEW_MS = 3000;
+/**
+ * The least lease a send may start with: a renewal is due within RENEW_MS, and this leaves
+ * it as long again to get through.
+ */
+const START_MARGIN_MS = 2 * RENEW_MS;
 /** Longest shutdown waits for sends in flight (a send gives up after 10 s). */
 const DRAIN_MS = 12_000;
 /** How often the worker looks at how busy its process is. */
@@ -68,14 +75,15 @@ export class DeliveryWorker
   private readonly ready: Ready[] = [];
   /** Being sent. */
   private readonly slots = new SendSlots();
+  /** When the leases held run out, as far as this process can be sure. */
+  private readonly leases = new LeaseClock(LEASE_MS, START_MARGIN_MS);
   /** Sent, their attempt being recorded. */
   private readonly recording = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
   private readonly recorder: AttemptRecorder;
   private running = false;
   private loopDone: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  private woken = false;
+  private readonly wakeSignal = new WakeSignal();
   /** New work was committed (an event, a test, a retry) since the last look. */
   private fresh = true;
   /** The last expansion left events waiting. */
@@ -112,7 +120,7 @@ export class DeliveryWorker
     this.running = true;
     this.unsubscribe = this.signal.subscribe(() => {
       this.fresh = true;
-      this.wake();
+      this.wakeSignal.wake();
     });
     this.timers = [
       setInterval(() => void this.renew(), RENEW_MS),
@@ -130,7 +138,7 @@ export class DeliveryWorker
     if (!this.running) return;
     this.running = false;
     this.unsubscribe?.();
-    this.wake();
+    this.wakeSignal.wake();
     let timer: NodeJS.Timeout | undefined;
     const drained = (async () => {
       await this.loopDone;
@@ -161,32 +169,8 @@ export class DeliveryWorker
     this.steppingBack = steppingBack;
     if (!steppingBack) {
       this.pump();
-      this.wake();
+      this.wakeSignal.wake();
     }
-  }
-
-  private wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = undefined;
-        this.woken = false;
-        done();
-      };
-    });
   }
 
   private async loop(): Promise<void> {
@@ -195,12 +179,12 @@ export class DeliveryWorker
       if (this.steppingBack) {
         const rest = this.lastClaimAt + STEP_BACK_MS - Date.now();
         if (rest > 0) {
-          await this.sleep(rest);
+          await this.wakeSignal.sleep(rest);
           continue;
         }
       }
       if (!this.database.isConnected) {
-        await this.sleep(POLL_MS);
+        await this.wakeSignal.sleep(POLL_MS);
         continue;
       }
       // New work, or time for a look: another worker's events and due retries, and an
@@ -227,7 +211,7 @@ export class DeliveryWorker
       this.pump();
       // A full claim means more may be due, and events may be waiting: look again at once.
       if (full || (this.moreEvents && !this.steppingBack)) continue;
-      await this.sleep(POLL_MS);
+      await this.wakeSignal.sleep(POLL_MS);
     }
   }
 
@@ -258,12 +242,18 @@ export class DeliveryWorker
       this.lastClaimed,
     );
     if (plan.picks.length === 0) return false;
+    const sentAt = Date.now();
     const claimed = await this.outbox.claim(this.owner, plan.picks, now);
     this.lastClaimed = plan.lastAccount;
     if (claimed.length === 0) return false;
+    this.leases.held(
+      claimed.map((delivery) => delivery.id),
+      sentAt,
+    );
     try {
       this.ready.push(...(await this.preparer.prepare(claimed)));
     } catch (error) {
+      for (const delivery of claimed) this.leases.forget(delivery.id);
       await this.outbox
         .release(
           this.owner,
@@ -288,6 +278,14 @@ export class DeliveryWorker
       );
       if (index < 0) return;
       const [next] = this.ready.splice(index, 1);
+      if (!this.leases.canStart(next.delivery.id, Date.now())) {
+        // Its lease may have run out while it waited: another worker may send it.
+        this.leases.forget(next.delivery.id);
+        this.logger.warn(
+          `Delivery ${next.delivery.id} not sent: its lease may have run out while it waited`,
+        );
+        continue;
+      }
       this.lastStarted = next.delivery.accountId;
       this.slots.take(
         next.delivery,
@@ -295,7 +293,7 @@ export class DeliveryWorker
         () => {
           if (!this.running) return;
           this.pump();
-          this.wake();
+          this.wakeSignal.wake();
         },
       );
     }
@@ -319,7 +317,10 @@ export class DeliveryWorker
           error.stack,
         ),
       )
-      .finally(() => this.recording.delete(delivery.id));
+      .finally(() => {
+        this.recording.delete(delivery.id);
+        this.leases.forget(delivery.id);
+      });
     this.recording.set(delivery.id, recorded);
   }
 
@@ -342,7 +343,7 @@ export class DeliveryWorker
         () => {
           if (!this.running) return;
           this.fresh = true;
-          this.wake();
+          this.wakeSignal.wake();
         },
         Math.max(0, wait),
       ).unref();
@@ -352,6 +353,7 @@ export class DeliveryWorker
   /** Gives back deliveries claimed but not started: due at once for any worker. */
   private async releaseReady(): Promise<void> {
     const ids = this.ready.splice(0).map(({ delivery }) => delivery.id);
+    for (const id of ids) this.leases.forget(id);
     if (ids.length === 0 || !this.database.isConnected) return;
     try {
       await this.outbox.release(this.owner, ids);
@@ -363,14 +365,27 @@ export class DeliveryWorker
   }
 
   private async renew(): Promise<void> {
-    const ids = [
-      ...this.ready.map(({ delivery }) => delivery.id),
-      ...this.slots.sends.keys(),
-      ...this.recording.keys(),
-    ];
+    const sentAt = Date.now();
+    // What waits with a lease that may have run out is dropped: another worker may have it.
+    for (let i = this.ready.length - 1; i >= 0; i -= 1) {
+      const { id } = this.ready[i].delivery;
+      if (this.leases.current([id], sentAt).length === 0) {
+        this.ready.splice(i, 1);
+        this.leases.forget(id);
+      }
+    }
+    const ids = this.leases.current(
+      [
+        ...this.ready.map(({ delivery }) => delivery.id),
+        ...this.slots.sends.keys(),
+        ...this.recording.keys(),
+      ],
+      sentAt,
+    );
     if (ids.length === 0 || !this.database.isConnected) return;
     try {
       await this.outbox.renew(this.owner, ids);
+      this.leases.held(ids, sentAt);
     } catch (error) {
       this.logger.warn(`Cannot renew leases: ${(error as Error).message}`);
     }
