@@ -11,7 +11,8 @@ import { EmailRecipientSendError1764600000000 } from './1764600000000-EmailRecip
 import { KeyLifecycle1764700000000 } from './1764700000000-KeyLifecycle.js';
 import { DeliverySubmissionIndex1764710000000 } from './1764710000000-DeliverySubmissionIndex.js';
 import { MailQuotas1764800000000 } from './1764800000000-MailQuotas.js';
-import { IdempotencyRecords1764810000000 } from './1764810000000-IdempotencyRecords.js';
+import { AccountEmailVerification1764810000000 } from './1764810000000-AccountEmailVerification.js';
+import { IdempotencyRecords1764820000000 } from './1764820000000-IdempotencyRecords.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -26,5 +27,6 @@ export const MIGRATIONS = [
   KeyLifecycle1764700000000,
   DeliverySubmissionIndex1764710000000,
   MailQuotas1764800000000,
-  IdempotencyRecords1764810000000,
+  AccountEmailVerification1764810000000,
+  IdempotencyRecords1764820000000,
 ];

@@ -7,6 +7,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { ulid } from 'ulid';
 import { generateApiKey } from '../auth/api-keys.js';
+import { isUniqueViolation } from '../common/database/driver-errors.js';
 import { ValidationFailedException } from '../common/errors.js';
 import { AccountApiKey } from './account-api-key.entity.js';
 import type {
@@ -78,7 +79,17 @@ export class AccountsService {
       email: normalized,
       passwordHash: await hashPassword(password),
     });
-    await this.accounts.insert(account);
+    try {
+      await this.accounts.insert(account);
+    } catch (error) {
+      // A sign-up racing this one with the same address got there first.
+      if (isUniqueViolation(error)) {
+        throw new ConflictException(
+          'An account with this email already exists',
+        );
+      }
+      throw error;
+    }
     return account;
   }
 

@@ -1,5 +1,5 @@
 // What never reaches a log line: API keys (wherever they appear, however they are
-// spelled in a URL), link tokens (`/confirm-email/<token>`), and the values of query
+// spelled in a URL), link tokens (`/confirm-email/<token>`, `/verify-email/<token>`), and the values of query
 // parameters named like a secret. Fastify
 // decodes the query before the API key guard reads it, so `?%61piKey=fgk%5F…` is a
 // working key: matching is done on the decoded text, not on the bytes of the URL.
@@ -28,14 +28,15 @@ const KEY_SHAPE = /fg[ak](?:_|%5f)[\w-]{8,}/gi;
  * Paths whose next segment is a secret token: whoever reads it can use the link
  * (`/confirm-email/<token>` confirms an address). Listed without their slashes.
  */
-export const TOKEN_PATHS: readonly string[] = ['confirm-email'];
+export const TOKEN_PATHS: readonly string[] = ['confirm-email', 'verify-email'];
 
 /**
  * `/<token path>/<token>` anywhere in a line, the slashes also percent-encoded: a literal
  * (so the ReDoS check reads it) that names every TOKEN_PATHS entry. The token ends before
  * a backslash, so an escaped quote of a JSON line stays whole.
  */
-const TOKEN_IN_PATH = /((?:\/|%2f)confirm-email(?:\/|%2f))[^\s"'/?#&<>\\]+/gi;
+const TOKEN_IN_PATH =
+  /((?:\/|%2f)(?:confirm-email|verify-email)(?:\/|%2f))[^\s"'/?#&<>\\]+/gi;
 
 /** Replaces everything shaped like a Formgate key, and every link token, in `text`. */
 export function redactKeys(text: string): string {

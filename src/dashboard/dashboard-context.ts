@@ -14,6 +14,8 @@ export const COOKIE_PATH = '/dashboard';
 export interface DashboardOwner {
   id: string;
   email: string;
+  /** Mail is on and the account's address is not verified: the pages say so. */
+  unverified?: boolean;
 }
 
 export interface DashboardContext {

@@ -22,6 +22,7 @@ import { DashboardSessionsService } from './session/dashboard-sessions.service.j
 import { DashboardSubmissionsController } from './forms/dashboard-submissions.controller.js';
 import { RootController } from './root.controller.js';
 import { ConfirmEmailController } from './confirm-email.controller.js';
+import { VerifyEmailController } from './account/verify-email.controller.js';
 import {
   SignedInGuard,
   SignedOutCsrfGuard,
@@ -54,6 +55,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DashboardAccountController,
     RootController,
     ConfirmEmailController,
+    VerifyEmailController,
   ],
   providers: [
     DashboardSessionsService,

@@ -15,12 +15,10 @@ import { Delivery } from './delivery.entity.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import {
   NOTIFICATION_CHANNELS,
-  OWNER_ALERTS,
   type NotificationChannel,
 } from './notification-channel.js';
 import { EmailChannel } from './email/email.channel.js';
 import { EmailNotificationsModule } from './email/email-notifications.module.js';
-import { MailOwnerAlerts } from './email/owner-alerts.js';
 import { StoredSubmissionNotifications } from './stored-submission-notifications.js';
 import { WebhookChannel } from './webhooks/webhook-channel.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
@@ -68,8 +66,6 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
     WebhookChannel,
     StoredSubmissionNotifications,
     { provide: SPAM_RELEASE, useExisting: StoredSubmissionNotifications },
-    // Mail to the account's address when mail is configured, else a log line.
-    { provide: OWNER_ALERTS, useExisting: MailOwnerAlerts },
     {
       provide: NOTIFICATION_CHANNELS,
       inject: [WebhookChannel, EmailChannel],

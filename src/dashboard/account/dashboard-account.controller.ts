@@ -41,6 +41,13 @@ const NOTICES: Record<string, string> = {
     'The key was revoked: requests using it are refused from now on.',
   'password-changed':
     'Your password was changed. Every other session of your account was logged out.',
+  'verification-sent':
+    'A new verification link is on its way to your address. Open it and select Verify.',
+  'verification-verified': 'Your email address is verified.',
+  'verification-mail-off':
+    'Email is off on this server (SMTP_URL and MAIL_FROM are not set): no link can be sent.',
+  'verification-unmailable':
+    'Your account’s address cannot be mailed. Sign up again with an address that can receive mail.',
 };
 
 /** "Erased 3 submissions from 2 forms." after an erasure (the counts come back in the query). */

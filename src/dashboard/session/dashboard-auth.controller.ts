@@ -18,6 +18,7 @@ import { AccountsService } from '../../accounts/accounts.service.js';
 import { ValidationFailedException } from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { AppConfig } from '../../config/app-config.js';
+import { AccountVerificationService } from '../../notifications/email/account-verification.service.js';
 import { textOf } from '../form-body.js';
 import {
   clearSessionCookie,
@@ -49,6 +50,7 @@ export class DashboardAuthController {
     private readonly sessions: DashboardSessionsService,
     private readonly limits: SignInLimits,
     private readonly config: AppConfig,
+    private readonly verification: AccountVerificationService,
   ) {}
 
   @Get()
@@ -182,6 +184,9 @@ export class DashboardAuthController {
       }
     }
     if (!account) return page(status, errors);
+    // The address is mailed a verification link (within the mail caps): until it is
+    // verified, nothing else is mailed to it.
+    await this.verification.requestLink(account.id);
     const { token } = await this.sessions.start(account.id);
     setSessionCookie(request, reply, token);
     return reply.redirect('/dashboard/forms?done=welcome', 303);

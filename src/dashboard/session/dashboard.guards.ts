@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { AccountsService } from '../../accounts/accounts.service.js';
+import { AppConfig } from '../../config/app-config.js';
 import {
   addTemplateLocals,
   cookieOf,
@@ -39,6 +40,7 @@ export class SignedInGuard implements CanActivate {
   constructor(
     private readonly sessions: DashboardSessionsService,
     private readonly accounts: AccountsService,
+    private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -60,7 +62,11 @@ export class SignedInGuard implements CanActivate {
       }
     }
     const csrfToken = this.sessions.csrfToken(session);
-    const owner = { id: account.id, email: account.email };
+    const owner = {
+      id: account.id,
+      email: account.email,
+      unverified: this.config.mail !== null && !account.emailVerifiedAt,
+    };
     setDashboardContext(request, { owner, session, csrfToken });
     // Signed-in pages show keys and submissions: never store them in a cache.
     void reply.header('cache-control', 'no-store');

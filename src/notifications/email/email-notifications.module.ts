@@ -5,6 +5,7 @@ import { FormChangesModule } from '../../forms/form-changes.module.js';
 import { FormRepositoryModule } from '../../forms/form-repository.module.js';
 import { NOTIFY_EMAIL_CONFIRMATIONS } from '../../forms/notify-emails.js';
 import { OWNER_ALERTS } from '../notification-channel.js';
+import { AccountVerificationService } from './account-verification.service.js';
 import { EmailChannel } from './email.channel.js';
 import { EmailRecipient } from './email-recipient.entity.js';
 import { EmailRecipientsService } from './email-recipients.service.js';
@@ -31,6 +32,7 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
     Mailer,
     MailQuotas,
     EmailRecipientsService,
+    AccountVerificationService,
     EmailChannel,
     RecipientsSectionBuilder,
     MailOwnerAlerts,
@@ -49,6 +51,7 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
     MailOwnerAlerts,
     Mailer,
     MailQuotas,
+    AccountVerificationService,
   ],
 })
 export class EmailNotificationsModule {}

@@ -1,6 +1,6 @@
 // Tells an account owner about something that needs them (a webhook disabled after days
-// of failures, say): a message to the account's own address when mail is on, a warning
-// in the log otherwise. Never throws: an alert that cannot go out is logged instead.
+// of failures, say): a message to the account's own address when mail is on and the owner
+// verified that address, a warning in the log otherwise. Never throws: an alert that cannot go out is logged instead.
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -29,9 +29,16 @@ export class MailOwnerAlerts implements OwnerAlerts {
     try {
       const account = await this.accounts.findOne({
         where: { id: accountId },
-        select: { id: true, email: true },
+        select: { id: true, email: true, emailVerifiedAt: true },
       });
       if (!account) return;
+      // Only an address its owner verified is mailed (the dashboard says so).
+      if (!account.emailVerifiedAt) {
+        this.logger.warn(
+          `The address of account ${accountId} is not verified, so it is not mailed: ${line}`,
+        );
+        return;
+      }
       // Sign-up accepts a looser address than a message header can carry safely.
       if (!isEmailAddress(account.email)) {
         this.logger.warn(

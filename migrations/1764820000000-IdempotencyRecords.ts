@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
 /** Idempotency-Key records: the first request's fingerprint and its 2xx answer, 24 hours. */
-export class IdempotencyRecords1764810000000 implements MigrationInterface {
+export class IdempotencyRecords1764820000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.createTable(
       new Table({
