@@ -1,7 +1,8 @@
 // /api/submit/:formId answers byte for byte as it did before the Formspree-compatible
 // route joined it on the same submit path: every header and the exact body of its
-// answers (the values below were recorded from the route before that change), and
-// Formspree's control fields mean nothing there.
+// answers (the values below were recorded from the route before that change; since then
+// only the CORS headers name Idempotency-Key and Idempotent-Replayed), and Formspree's
+// control fields mean nothing there.
 import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
 import { CONTACT_FIELDS, createForm } from './factories/forms.js';
@@ -28,7 +29,7 @@ function stableHeaders(res: HttpResponse): string[] {
 
 const ROUTE_HEADERS = [
   'access-control-allow-origin: *',
-  'access-control-expose-headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After',
+  'access-control-expose-headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed',
   'connection: keep-alive',
   'keep-alive: <keep-alive>',
   'date: <date>',
@@ -115,10 +116,10 @@ describe('/api/submit/:formId unchanged (e2e)', () => {
     expect(res.text).toBe('');
     expect(stableHeaders(res)).toEqual(
       [
-        'access-control-allow-headers: Content-Type, Accept, Accept-Language, X-Requested-With',
+        'access-control-allow-headers: Content-Type, Accept, Accept-Language, X-Requested-With, Idempotency-Key',
         'access-control-allow-methods: POST, OPTIONS',
         'access-control-allow-origin: *',
-        'access-control-expose-headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After',
+        'access-control-expose-headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed',
         'access-control-max-age: 86400',
         'connection: keep-alive',
         'date: <date>',
