@@ -23,7 +23,7 @@ import { setupSwagger } from './common/swagger.js';
 import type { AppConfig, TrustProxy } from './config/app-config.js';
 import {
   configureSubmit,
-  isSubmitUrl,
+  isPublicSubmitUrl,
   SUBMIT_CORS_HEADERS,
 } from './submit/submit-cors.js';
 import { configureDashboard } from './dashboard/dashboard.setup.js';
@@ -48,7 +48,9 @@ class RequestLogController extends LogController {
     }
     const log = reply.log as PinoLogger;
     const level =
-      reply.statusCode < 400 && isSubmitUrl(request.url) ? 'debug' : 'info';
+      reply.statusCode < 400 && isPublicSubmitUrl(request.url)
+        ? 'debug'
+        : 'info';
     if (!log.isLevelEnabled(level)) return;
     log[level](
       { req: request, res: reply, responseTime: reply.elapsedTime },
@@ -113,7 +115,7 @@ export function createFastifyAdapter(
     ) => {
       const { status, body, headers } = toErrorResponse(error);
       // The submit route promises its CORS headers on every response, these included.
-      const cors = isSubmitUrl(request.url) ? SUBMIT_CORS_HEADERS : {};
+      const cors = isPublicSubmitUrl(request.url) ? SUBMIT_CORS_HEADERS : {};
       void reply
         .status(status)
         .headers({ ...headers, ...cors })

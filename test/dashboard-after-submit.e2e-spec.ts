@@ -123,4 +123,24 @@ describe('dashboard: after a visitor sends the form (e2e)', () => {
     );
     expect(page.html).toContain(`/settings#after-submit`);
   });
+
+  it('offers "Coming from Formspree?" with the address that works', async () => {
+    const page = await client.get(`/dashboard/forms/${form.form.id}`);
+    expect(page.status).toBe(200);
+    expect(textOf(page.html)).toContain('Coming from Formspree?');
+    const submitUrl = /(https?:\/\/[^"&<\s]+)\/api\/submit\//.exec(page.html);
+    expect(submitUrl).not.toBeNull();
+    const action = `${submitUrl![1]}/f/${form.form.id}`;
+    expect(page.html).toContain(
+      `action=&quot;${action}&quot; method=&quot;POST&quot;`,
+    );
+    // The address the snippet shows answers a Formspree-style post.
+    const posted = await navigate(`${t.url}/f/${form.form.id}`, {
+      name: 'From Formspree',
+      email: 'moved@example.com',
+      _gotcha: '',
+    });
+    expect(posted.status).toBe(200);
+    expect(pageText(posted.text)).toContain('Thank you');
+  });
 });

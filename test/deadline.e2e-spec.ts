@@ -1,9 +1,11 @@
 // Every route answers within the request deadline, even when a dependency hangs: the
-// deadline is applied per controller (so the submit route, which bounds its own database
-// work, skips the interceptor machinery). This proves no other controller forgets it.
+// deadline is applied per controller (so the submit routes — /api/submit and its
+// Formspree-compatible twin /f, one path that bounds its own database work — skip the
+// interceptor machinery). This proves no other controller forgets it.
 import { INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
 import { DeadlineInterceptor } from '../src/common/deadline.interceptor.js';
+import { FormspreeController } from '../src/submit/formspree/formspree.controller.js';
 import { SubmitController } from '../src/submit/submit.controller.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
@@ -28,12 +30,14 @@ describe('request deadline', () => {
     return [...found];
   }
 
-  it('is on every controller except the public submit route', () => {
+  const SUBMIT_ROUTES: Function[] = [SubmitController, FormspreeController];
+
+  it('is on every controller except the public submit routes', () => {
     const all = controllers();
-    expect(all).toContain(SubmitController);
+    for (const controller of SUBMIT_ROUTES) expect(all).toContain(controller);
     expect(all.length).toBeGreaterThan(5);
     const missing = all
-      .filter((controller) => controller !== SubmitController)
+      .filter((controller) => !SUBMIT_ROUTES.includes(controller))
       .filter((controller) => {
         const interceptors = (Reflect.getMetadata(
           INTERCEPTORS_METADATA,
@@ -45,11 +49,13 @@ describe('request deadline', () => {
     expect(missing).toEqual([]);
   });
 
-  it('is not on the submit route, which bounds its database work itself', () => {
-    const interceptors = (Reflect.getMetadata(
-      INTERCEPTORS_METADATA,
-      SubmitController,
-    ) ?? []) as unknown[];
-    expect(interceptors).not.toContain(DeadlineInterceptor);
+  it('is not on the submit routes, which bound their database work themselves', () => {
+    for (const controller of SUBMIT_ROUTES) {
+      const interceptors = (Reflect.getMetadata(
+        INTERCEPTORS_METADATA,
+        controller,
+      ) ?? []) as unknown[];
+      expect(interceptors).not.toContain(DeadlineInterceptor);
+    }
   });
 });

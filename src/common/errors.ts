@@ -1,8 +1,21 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 
-/** 400 `{error: "Validation failed", errors: [...]}`: one readable message per problem. */
+/** What one entry of `errors` is about: the field it names, and its kind (a code). */
+export interface ErrorIssue {
+  field?: string;
+  code?: string;
+}
+
+/**
+ * 400 `{error: "Validation failed", errors: [...]}`: one readable message per problem.
+ * `issues`, parallel to `errors` when given, says which field and what kind each is about
+ * (answered by the Formspree-compatible route; the messages alone everywhere else).
+ */
 export class ValidationFailedException extends HttpException {
-  constructor(readonly errors: string[]) {
+  constructor(
+    readonly errors: string[],
+    readonly issues?: readonly ErrorIssue[],
+  ) {
     super('Validation failed', HttpStatus.BAD_REQUEST);
   }
 }

@@ -22,11 +22,14 @@ export function setupSwagger(app: INestApplication): void {
             'Formgate collects form submissions for sites without a backend.',
             '',
             '* `POST /api/submit/{formId}` is public (CORS open, rate-limited per IP).',
+            "* `POST /f/{formId}` is the same, answering in Formspree's shapes for sites and",
+            '  client libraries (`@formspree/core`) made for Formspree.',
             '* Everything under `/api/v1` needs an API key: send it in the `x-api-key` header',
             '  (recommended) or the `apiKey` query parameter. Form keys (`fgk_…`) reach one form;',
             '  account keys (`fga_…`) reach every form of the account.',
             '',
-            'Errors are always JSON: `{"error": "…"}`, plus `"errors": ["…"]` on validation failures.',
+            'Errors are always JSON: `{"error": "…"}`, plus `"errors": ["…"]` on validation failures',
+            '(on `/f/{formId}`: `"errors": [{"field", "code", "message"}]`).',
           ].join('\n'),
         )
         .setVersion(API_VERSION)

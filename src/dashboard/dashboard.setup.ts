@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyView from '@fastify/view';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '../config/app-config.js';
-import { isSubmitUrl } from '../submit/submit-cors.js';
+import { isPublicSubmitUrl } from '../submit/submit-cors.js';
 import { ASSETS_PREFIX, PUBLIC_DIR, VIEWS_DIR } from './dashboard-paths.js';
 import { dashboardViews } from './dashboard-views.js';
 import { sendErrorPage } from './error-page.js';
@@ -73,9 +73,9 @@ export async function configureDashboard(
     if (servesPages(route.url)) route.errorHandler = sendErrorPage;
   });
   fastify.addHook('onRequest', (request, reply, done) => {
-    // The public submit route answers JSON to scripts on other sites: it sets its own
-    // few headers and skips this per-request work.
-    if (isSubmitUrl(request.url)) {
+    // The public submit routes answer JSON to scripts on other sites: they set their own
+    // few headers and skip this per-request work.
+    if (isPublicSubmitUrl(request.url)) {
       done();
       return;
     }

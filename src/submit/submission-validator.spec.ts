@@ -318,6 +318,7 @@ describe('patterns on long values', () => {
     expect(check({ phone: `1${' '.repeat(99_996)}!` })).toEqual({
       ok: false,
       errors: ['phone must be a phone number'],
+      issues: [{ field: 'phone', code: 'TYPE_TEXT' }],
     });
     expect(performance.now() - started).toBeLessThan(100);
   });
@@ -327,6 +328,69 @@ describe('patterns on long values', () => {
     expect(check({ phone: '+1 555 123 4567 x 89' })).toEqual({
       ok: true,
       data: { phone: '+1 555 123 4567 x 89' },
+    });
+  });
+});
+
+describe('issues: the field and code of each message', () => {
+  const issuesOf = (result: ValidationResult) =>
+    result.ok ? [] : result.errors.map((e, i) => [e, result.issues[i]]);
+
+  it('tells a missing required field from a blank one, and names the type', () => {
+    const validate = compileSubmissionValidator([
+      ...CONTACT,
+      { id: 'age', type: 'number' },
+      { id: 'site', type: 'url' },
+    ]);
+    expect(
+      issuesOf(
+        validate({
+          name: '  ',
+          email: 'x',
+          age: 'old',
+          site: 'ftp://x',
+          Other: 1,
+        }),
+      ),
+    ).toEqual([
+      ['name is required', { field: 'name', code: 'REQUIRED_FIELD_EMPTY' }],
+      [
+        'email must be a valid email address',
+        { field: 'email', code: 'TYPE_EMAIL' },
+      ],
+      ['age must be a number', { field: 'age', code: 'TYPE_NUMERIC' }],
+      [
+        'site must be a URL starting with http:// or https://',
+        { field: 'site', code: 'TYPE_TEXT' },
+      ],
+      [
+        '"Other" is not a field of this form',
+        { field: 'Other', code: 'TYPE_TEXT' },
+      ],
+    ]);
+    expect(issuesOf(validate({ email: null }))).toEqual([
+      ['name is required', { field: 'name', code: 'REQUIRED_FIELD_MISSING' }],
+      ['email is required', { field: 'email', code: 'REQUIRED_FIELD_EMPTY' }],
+    ]);
+  });
+
+  it('marks an empty submission EMPTY and whole-body problems with no field', () => {
+    const any = compileSubmissionValidator([]);
+    expect(issuesOf(any({ note: '' }))).toEqual([
+      [
+        'the submission is empty: fill in at least one field',
+        { code: 'EMPTY' },
+      ],
+    ]);
+    expect(issuesOf(any([1, 2]))).toEqual([
+      [
+        'the body must be a set of field names and values (a JSON object or a form post)',
+        {},
+      ],
+    ]);
+    expect(issuesOf(any({ note: ['a', 'b'] }))[0][1]).toEqual({
+      field: 'note',
+      code: 'TYPE_TEXT',
     });
   });
 });

@@ -26,13 +26,33 @@ export const MAX_CONTROL_KEYS = 20;
 /** Longest key a form without fields accepts (field ids are at most 64 characters). */
 export const MAX_KEY_LENGTH = 100;
 
+/**
+ * What a failure is about, beside its message (parallel to `errors`): the field it names
+ * (absent for a problem with the whole body) and its kind, in the terms Formspree's client
+ * libraries use (the `/f/:formId` route answers with them; `/api/submit` with messages only).
+ */
+export type ValidationCode =
+  | 'REQUIRED_FIELD_MISSING'
+  | 'REQUIRED_FIELD_EMPTY'
+  | 'TYPE_EMAIL'
+  | 'TYPE_NUMERIC'
+  | 'TYPE_TEXT'
+  | 'EMPTY'
+  | 'NO_FILE_UPLOADS';
+
+export interface ValidationIssue {
+  field?: string;
+  code?: ValidationCode;
+}
+
 export type ValidationResult =
-  { ok: true; data: SubmissionData } | { ok: false; errors: string[] };
+  | { ok: true; data: SubmissionData }
+  | { ok: false; errors: string[]; issues: ValidationIssue[] };
 
 export type SubmissionValidator = (body: unknown) => ValidationResult;
 
 type Scalar = string | number | boolean;
-type Check = { value: Scalar } | { error: string };
+type Check = { value: Scalar } | { error: string; code?: ValidationCode };
 /** Checks a non-blank scalar; the field id is already in scope. */
 type TypeCheck = (value: Scalar) => Check;
 
@@ -121,7 +141,7 @@ function typeCheck(field: FieldDefinition): TypeCheck {
       const address = text(value);
       return isEmailAddress(address)
         ? { value: address }
-        : { error: `${id} must be a valid email address` };
+        : { error: `${id} must be a valid email address`, code: 'TYPE_EMAIL' };
     },
     url: (value) =>
       isHttpUrl(text(value))
@@ -147,7 +167,7 @@ function typeCheck(field: FieldDefinition): TypeCheck {
       if (NUMBER.test(number) && Number.isFinite(Number(number))) {
         return { value: Number(number) };
       }
-      return { error: `${id} must be a number` };
+      return { error: `${id} must be a number`, code: 'TYPE_NUMERIC' };
     },
     select: (value) => {
       const options = field.options ?? [];
@@ -210,11 +230,16 @@ export function controlCharacterMessage(key: string): string {
 function validateField(
   field: CompiledField,
   raw: unknown,
-): { value?: Scalar; error?: string } {
+): { value?: Scalar; error?: string; code?: ValidationCode } {
   const wrongShape = shape(field.id, raw);
   if (wrongShape) return { error: wrongShape };
   if (isBlank(raw)) {
-    return field.required ? { error: `${field.id} is required` } : {};
+    if (!field.required) return {};
+    return {
+      error: `${field.id} is required`,
+      code:
+        raw === undefined ? 'REQUIRED_FIELD_MISSING' : 'REQUIRED_FIELD_EMPTY',
+    };
   }
   const value = raw as Scalar;
   if (
@@ -226,7 +251,7 @@ function validateField(
     };
   }
   const result = field.check(value);
-  if ('error' in result) return { error: result.error };
+  if ('error' in result) return result;
   if (field.isCheckbox && field.required && result.value === false) {
     return { error: `${field.id} must be checked` };
   }
@@ -245,6 +270,14 @@ function keysOf(body: unknown): { keys: string[] } | { error: string } {
   return { keys: Object.keys(body) };
 }
 
+export const EMPTY_SUBMISSION_MESSAGE =
+  'the submission is empty: fill in at least one field';
+
+/** A failure about the whole body (no field, no code), one issue per message. */
+function failure(errors: string[]): ValidationResult {
+  return { ok: false, errors, issues: errors.map(() => ({})) };
+}
+
 export function compileSubmissionValidator(
   definitions: FieldDefinition[],
 ): SubmissionValidator {
@@ -258,7 +291,7 @@ export function compileSubmissionValidator(
 
   return (body) => {
     const split = keysOf(body);
-    if ('error' in split) return { ok: false, errors: [split.error] };
+    if ('error' in split) return failure([split.error]);
     const record = (body ?? {}) as Record<string, unknown>;
     const dataKeys: string[] = [];
     let controlKeys = 0;
@@ -271,50 +304,52 @@ export function compileSubmissionValidator(
       else dataKeys.push(key);
     }
     if (unsafeKeys.length > 0) {
-      return {
-        ok: false,
-        errors: unsafeKeys.slice(0, 10).map(controlCharacterMessage),
-      };
+      return failure(unsafeKeys.slice(0, 10).map(controlCharacterMessage));
     }
     if (dataKeys.length > maxKeys) {
-      return {
-        ok: false,
-        errors: [
-          `the submission has ${dataKeys.length} fields; at most ${maxKeys} are accepted`,
-        ],
-      };
+      return failure([
+        `the submission has ${dataKeys.length} fields; at most ${maxKeys} are accepted`,
+      ]);
     }
     if (controlKeys > MAX_CONTROL_KEYS) {
-      return {
-        ok: false,
-        errors: [
-          `the submission has ${controlKeys} keys starting with "_"; at most ${MAX_CONTROL_KEYS} are accepted`,
-        ],
-      };
+      return failure([
+        `the submission has ${controlKeys} keys starting with "_"; at most ${MAX_CONTROL_KEYS} are accepted`,
+      ]);
     }
 
     const errors: string[] = [];
+    const issues: ValidationIssue[] = [];
+    const fail = (
+      message: string,
+      field: string,
+      code: ValidationCode = 'TYPE_TEXT',
+    ) => {
+      errors.push(message);
+      issues.push({ field, code });
+    };
     const entries: Array<[string, Scalar]> = [];
     if (acceptsAnyKey) {
       for (const key of dataKeys) {
         const raw = record[key];
         const wrongShape = shape(quoteKey(key), raw);
         if (key.length > MAX_KEY_LENGTH) {
-          errors.push(
+          fail(
             `field name ${quoteKey(key)} is longer than ${MAX_KEY_LENGTH} characters`,
+            key,
           );
         } else if (key.trim() === '') {
-          errors.push('a field name must not be empty');
+          fail('a field name must not be empty', key);
         } else if (wrongShape) {
-          errors.push(wrongShape);
+          fail(wrongShape, key);
         } else if (!isBlank(raw)) {
           const value = raw as Scalar;
           if (
             typeof value === 'string' &&
             lengthOf(value, DEFAULT_MAX_LENGTH) > DEFAULT_MAX_LENGTH
           ) {
-            errors.push(
+            fail(
               `${quoteKey(key)} must be at most ${DEFAULT_MAX_LENGTH} characters long`,
+              key,
             );
           } else {
             entries.push([key, value]);
@@ -327,25 +362,29 @@ export function compileSubmissionValidator(
           ? record[field.id]
           : undefined;
         const result = validateField(field, raw);
-        if (result.error !== undefined) errors.push(result.error);
-        else if (result.value !== undefined)
+        if (result.error !== undefined) {
+          fail(result.error, field.id, result.code);
+        } else if (result.value !== undefined) {
           entries.push([field.id, result.value]);
+        }
       }
       for (const key of dataKeys) {
         if (byId.has(key)) continue;
         const sameButCase = byLowerId.get(key.toLowerCase());
-        errors.push(
+        fail(
           sameButCase === undefined
             ? `${quoteKey(key)} is not a field of this form`
             : `${quoteKey(key)} is not a field of this form (field ids are case-sensitive: did you mean ${quoteKey(sameButCase)}?)`,
+          key,
         );
       }
     }
-    if (errors.length > 0) return { ok: false, errors };
+    if (errors.length > 0) return { ok: false, errors, issues };
     if (entries.length === 0) {
       return {
         ok: false,
-        errors: ['the submission is empty: fill in at least one field'],
+        errors: [EMPTY_SUBMISSION_MESSAGE],
+        issues: [{ code: 'EMPTY' }],
       };
     }
     // fromEntries defines own properties, so no key can reach a prototype.

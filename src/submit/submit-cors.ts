@@ -1,8 +1,9 @@
-// CORS for the public submit route, and nothing else: `Access-Control-Allow-Origin: *` on
-// every response under /api/submit/ (errors Fastify raises before any guard — 413, 415,
-// bad JSON — and the 429 included), the preflight answered with 204 before the rate limit
-// sees it, and the rate-limit headers exposed to scripts. A Fastify hook rather than
-// Nest's enableCors(), which would apply to every route.
+// CORS for the public submit routes, and nothing else: `Access-Control-Allow-Origin: *` on
+// every response under /api/submit/ and of the Formspree-compatible /f/:formId (errors
+// Fastify raises before any guard — 413, 415, bad JSON — and the 429 included), the
+// preflight answered with 204 before the rate limit sees it, and the rate-limit headers
+// exposed to scripts. A Fastify hook rather than Nest's enableCors(), which would apply to
+// every route.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config.js';
@@ -19,13 +20,20 @@ import {
   submitRateLimitHook,
   submitRateLimitKey,
 } from './rate-limit/submit-rate-limit.js';
-import { MULTIPART_TYPE, pageFor } from './submit-navigation.js';
+import { isNavigation, MULTIPART_TYPE, pageFor } from './submit-navigation.js';
 import { serveAltchaWidget } from './altcha/altcha-widget.js';
+import {
+  FORMSPREE_PREFLIGHT_HEADERS,
+  FORMSPREE_ROUTE,
+  formspreeErrorPayload,
+  isFormspreeUrl,
+} from './formspree/formspree-answers.js';
 
 export const SUBMIT_PREFIX = '/api/submit';
 /** The routes the submit rate limit counts (POST), by the path they are registered with. */
 export const RATE_LIMITED_SUBMIT_ROUTES: ReadonlySet<string> = new Set([
   `${SUBMIT_PREFIX}/:formId`,
+  FORMSPREE_ROUTE,
 ]);
 
 export const SUBMIT_CORS_HEADERS: Readonly<Record<string, string>> = {
@@ -47,6 +55,31 @@ export function isSubmitUrl(url: string): boolean {
   if (!url.startsWith(SUBMIT_PREFIX)) return false;
   const next = url.charAt(SUBMIT_PREFIX.length);
   return next === '' || next === '/' || next === '?';
+}
+
+/** Either public submit route: /api/submit/… or the Formspree-compatible /f/:formId. */
+export function isPublicSubmitUrl(url: string): boolean {
+  return isSubmitUrl(url) || isFormspreeUrl(url);
+}
+
+/**
+ * The payload an answer of a submit route is sent with: the Formspree shapes for a script
+ * calling /f/:formId with an error, else the page a navigating browser gets (or the
+ * payload unchanged).
+ */
+function answerPayload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): unknown {
+  if (
+    reply.statusCode >= 400 &&
+    isFormspreeUrl(request.url) &&
+    !isNavigation(request.headers)
+  ) {
+    return formspreeErrorPayload(request, reply.statusCode, payload);
+  }
+  return pageFor(request, reply, payload);
 }
 
 export function configureSubmit(app: NestFastifyApplication): void {
@@ -89,7 +122,9 @@ export function configureSubmit(app: NestFastifyApplication): void {
   fastify.addHook(
     'onRequest',
     (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      if (isSubmitUrl(request.url)) void reply.headers(SUBMIT_CORS_HEADERS);
+      if (isPublicSubmitUrl(request.url)) {
+        void reply.headers(SUBMIT_CORS_HEADERS);
+      }
       done();
     },
   );
@@ -103,16 +138,26 @@ export function configureSubmit(app: NestFastifyApplication): void {
     },
   });
 
-  // Opened in a browser, the endpoint explains itself instead of looking like a wrong id.
   fastify.route({
-    method: 'GET',
-    url: `${SUBMIT_PREFIX}/:formId`,
+    method: 'OPTIONS',
+    url: FORMSPREE_ROUTE,
     handler: (_request, reply) => {
-      void reply.code(405).header('allow', 'POST, OPTIONS').send({
-        error: SUBMIT_GET_MESSAGE,
-      });
+      void reply.code(204).headers(FORMSPREE_PREFLIGHT_HEADERS).send();
     },
   });
+
+  // Opened in a browser, the endpoint explains itself instead of looking like a wrong id.
+  for (const url of [`${SUBMIT_PREFIX}/:formId`, FORMSPREE_ROUTE]) {
+    fastify.route({
+      method: 'GET',
+      url,
+      handler: (_request, reply) => {
+        void reply.code(405).header('allow', 'POST, OPTIONS').send({
+          error: SUBMIT_GET_MESSAGE,
+        });
+      },
+    });
+  }
   // A submission refused from its headers alone (413, 415) still tells the client where
   // it stands, without spending any of its budget. A browser navigating
   // (a native form post) gets its answer as a page (submit-navigation.ts).
@@ -130,10 +175,10 @@ export function configureSubmit(app: NestFastifyApplication): void {
       }
       // Only the submit rate limit's hook sets this header.
       if (reply.hasHeader('x-ratelimit-limit')) {
-        done(null, pageFor(request, reply, payload));
+        done(null, answerPayload(request, reply, payload));
         return;
       }
-      if (!isSubmitUrl(request.url)) {
+      if (!isPublicSubmitUrl(request.url)) {
         done(null, payload);
         return;
       }
@@ -147,15 +192,15 @@ export function configureSubmit(app: NestFastifyApplication): void {
               resetSeconds: snapshot.timeToExpire,
             }),
           );
-          done(null, pageFor(request, reply, payload));
+          done(null, answerPayload(request, reply, payload));
         },
-        () => done(null, pageFor(request, reply, payload)),
+        () => done(null, answerPayload(request, reply, payload)),
       );
     },
   );
   fastify.addContentTypeParser(
     MULTIPART_TYPE,
-    multipartParser(config.submitBodyLimit, isSubmitUrl),
+    multipartParser(config.submitBodyLimit, isPublicSubmitUrl),
   );
   serveAltchaWidget(fastify);
 }

@@ -62,19 +62,19 @@ export interface RedirectPolicy {
 }
 
 /**
- * Where a successful navigation goes: `_redirect` when it is an absolute http(s) URL on
- * redirectUrl's host (any port) or on a verified domain of the form (or a subdomain of
- * one), else redirectUrl; null for the thank-you page. Never anywhere else.
+ * Where a successful navigation goes: `_redirect` (the Formspree-compatible route reads
+ * `_next` instead) when it is an absolute http(s) URL on redirectUrl's host (any port) or
+ * on a verified domain of the form (or a subdomain of one), else redirectUrl; null for the
+ * thank-you page. Never anywhere else.
  */
 export function redirectTarget(
   policy: RedirectPolicy,
   body: unknown,
+  key = REDIRECT_KEY,
 ): string | null {
   const requested =
-    typeof body === 'object' &&
-    body !== null &&
-    Object.hasOwn(body, REDIRECT_KEY)
-      ? (body as Record<string, unknown>)[REDIRECT_KEY]
+    typeof body === 'object' && body !== null && Object.hasOwn(body, key)
+      ? (body as Record<string, unknown>)[key]
       : undefined;
   if (typeof requested === 'string' && requested !== '') {
     const url = parseAbsoluteHttpUrl(requested);

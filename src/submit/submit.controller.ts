@@ -32,7 +32,7 @@ const RECEIVED = SubmitResponseDto.received();
  * undefined without a body; this keeps the route to those even if another parser is
  * ever registered globally.
  */
-function acceptedMediaType(request: FastifyRequest): string | undefined {
+export function acceptedMediaType(request: FastifyRequest): string | undefined {
   const header = request.headers['content-type'];
   if (header === undefined) return undefined; // no body at all
   const type = mediaTypeOf(header);

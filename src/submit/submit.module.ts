@@ -10,13 +10,16 @@ import { FormConfigCache } from './form-config.cache.js';
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
 import { AltchaChallengeController } from './altcha/altcha-challenge.controller.js';
 import { ChallengeRateLimitGuard } from './altcha/challenge-rate-limit.guard.js';
+import { FormspreeController } from './formspree/formspree.controller.js';
+import { FormspreeThanksController } from './formspree/formspree-thanks.controller.js';
 import { SubmitController } from './submit.controller.js';
 import { SubmitService } from './submit.service.js';
 
 /**
  * The public hot path, `POST /api/submit/:formId`: its rate limit, CORS (submit-cors.ts),
  * the cached form configuration and the commit queue, the one writer of submissions;
- * and the ALTCHA challenges of its forms (`GET /api/submit/:formId/challenge`).
+ * and the ALTCHA challenges of its forms (`GET /api/submit/:formId/challenge`); the same
+ * path behind the Formspree-compatible `POST /f/:formId` (formspree/).
  */
 @Module({
   imports: [
@@ -27,7 +30,12 @@ import { SubmitService } from './submit.service.js';
     NotificationsModule,
     SpamModule,
   ],
-  controllers: [SubmitController, AltchaChallengeController],
+  controllers: [
+    SubmitController,
+    FormspreeController,
+    FormspreeThanksController,
+    AltchaChallengeController,
+  ],
   providers: [
     SubmitService,
     FormConfigCache,

@@ -12,6 +12,10 @@ import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
 import { normalizeClientIp } from '../rate-limit/client-ip.js';
 import { newSubmissionId } from '../submissions/submission-id.js';
 import { fileFieldsOf } from './multipart-body.js';
+import {
+  EMPTY_SUBMISSION_MESSAGE,
+  isControlKey,
+} from './submission-validator.js';
 import type { SpamReason } from '../forms/spam-settings.js';
 import { CaptchaCheck } from '../spam/captcha-check.js';
 import { DuplicateCheck } from '../spam/duplicate-check.js';
@@ -20,9 +24,11 @@ import type { SubmissionData } from '../submissions/submission.entity.js';
 
 /** The spam trap: a hidden input people leave empty and form-filling bots do not. */
 export const HONEYPOT_KEY = '_honeypot';
+/** Formspree's name for the same trap, read on the Formspree-compatible route only. */
+export const GOTCHA_KEY = '_gotcha';
 
 /** Form ids are URL-safe and at most 32 characters: anything else cannot exist. */
-const FORM_ID = /^[A-Za-z0-9_-]{1,32}$/;
+export const FORM_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
 /** Column sizes of the submission metadata (see submission.entity.ts). */
 const MAX_IP = 45;
@@ -37,18 +43,33 @@ export interface SubmitRequest {
   userAgent: string | undefined;
   origin: string | undefined;
   referer: string | undefined;
+  /**
+   * The Formspree-compatible route (`/f/:formId`): `_gotcha` is a honeypot too, and a body
+   * without any field is refused as empty before the fields are checked.
+   */
+  formspree?: boolean;
 }
 
-/** true when `_honeypot` is present and holds anything but an empty value. */
-export function isHoneypotFilled(body: unknown): boolean {
+/** true when `_honeypot` (or `key`) is present and holds anything but an empty value. */
+export function isHoneypotFilled(body: unknown, key = HONEYPOT_KEY): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return false;
   }
-  if (!Object.hasOwn(body, HONEYPOT_KEY)) return false;
-  const value = (body as Record<string, unknown>)[HONEYPOT_KEY];
+  if (!Object.hasOwn(body, key)) return false;
+  const value = (body as Record<string, unknown>)[key];
   const filled = (item: unknown) =>
     item !== undefined && item !== null && item !== '';
   return Array.isArray(value) ? value.some(filled) : filled(value);
+}
+
+/** true for no body, or a flat body whose every key is a control key. */
+function isEmptyBody(body: unknown): boolean {
+  if (body === undefined || body === null) return true;
+  if (typeof body !== 'object' || Array.isArray(body)) return false;
+  for (const key in body) {
+    if (Object.hasOwn(body, key) && !isControlKey(key)) return false;
+  }
+  return true;
 }
 
 function clip(value: string | null | undefined, max: number): string | null {
@@ -79,19 +100,31 @@ export class SubmitService {
     if (form === null) throw new NotFoundException(FORM_NOT_FOUND);
     if (form.domainVerification) await this.checkOrigin(form, request);
     // A bot gets the very answer a person would, so it learns nothing.
-    if (isHoneypotFilled(request.body)) {
+    if (
+      isHoneypotFilled(request.body) ||
+      (request.formspree === true && isHoneypotFilled(request.body, GOTCHA_KEY))
+    ) {
       this.turnedAway.count(form.id, 'honeypot');
       await this.queue.countHoneypotHit(form.id);
       return form;
+    }
+    if (request.formspree === true && isEmptyBody(request.body)) {
+      throw new ValidationFailedException(
+        [EMPTY_SUBMISSION_MESSAGE],
+        [{ code: 'EMPTY' }],
+      );
     }
     const files = fileFieldsOf(request.body);
     if (files.length > 0) {
       throw new ValidationFailedException(
         files.map((name) => `${name}: file uploads are not accepted`),
+        files.map(() => ({ code: 'NO_FILE_UPLOADS' })),
       );
     }
     const result = form.validate(request.body);
-    if (!result.ok) throw new ValidationFailedException(result.errors);
+    if (!result.ok) {
+      throw new ValidationFailedException(result.errors, result.issues);
+    }
     const origin =
       request.origin && request.origin !== 'null'
         ? request.origin

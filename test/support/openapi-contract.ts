@@ -33,7 +33,7 @@ export interface OpenApiDocument {
 }
 
 /** Paths whose every route must be in the document (the rest: dashboard, static files). */
-const DOCUMENTED_PREFIXES = ['/api/', '/health/'];
+const DOCUMENTED_PREFIXES = ['/api/', '/health/', '/f/'];
 
 interface PathMatcher {
   template: string;

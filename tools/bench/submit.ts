@@ -6,7 +6,11 @@
 // loaded in turn with autocannon (BENCH_CONNECTIONS connections, default 32, a 3-field JSON
 // body), BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS seconds (default 10) each, so
 // machine noise falls on all three alike. The median round of each is compared with the floor.
-// Also measured: idle RSS of each Formgate process, and cold start to /health/ready on SQLite.
+// Also measured: idle RSS of each Formgate process, and cold start to /health/ready on SQLite,
+// and — in the same rounds, back to back with each /api/submit run on the same process (the
+// order alternating from round to round) — the Formspree-compatible POST /f/:formId (same
+// body, headers as @formspree/core sends them): the median of the per-round pair ratios
+// /f ÷ /api/submit (a pair run within seconds sees nearly the same machine load; target ≥ 0.95x).
 //
 // BENCH_MARIADB_URL (default mariadb://root@127.0.0.1:3306) names the server; a database
 // formgate_bench_submit is created afresh. Prints a table and a BENCH_JSON line; the exit code
@@ -54,6 +58,7 @@ const TARGETS = {
   mariadbRatio: 1.5,
   mariadbP99Ratio: 1.0,
   sqliteRatio: 1.0,
+  formspreeRatio: 0.95,
   idleRssMb: 120,
   coldStartMs: 1500,
 };
@@ -67,6 +72,8 @@ interface Server {
   url: string;
   child: ChildProcess;
   formId: string;
+  /** The submit route loaded: /api/submit/ unless given. */
+  route?: '/api/submit/' | '/f/';
 }
 
 function formgateEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
@@ -180,12 +187,15 @@ interface Run {
 
 async function load(server: Server, seconds: number): Promise<Run> {
   const result = await autocannon({
-    url: `${server.url}/api/submit/${server.formId}`,
+    url: `${server.url}${server.route ?? '/api/submit/'}${server.formId}`,
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       origin: 'https://www.example.com',
       'user-agent': 'Mozilla/5.0 (bench)',
+      ...(server.route === '/f/'
+        ? { accept: 'application/json', 'formspree-client': 'bench' }
+        : {}),
     },
     body: BODY,
     connections: CONNECTIONS,
@@ -214,6 +224,11 @@ function median(runs: Run[]): Run {
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
   };
+}
+
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function recreateDatabase(): Promise<string> {
@@ -258,19 +273,47 @@ async function main(): Promise<number> {
     };
     const floor = await startFloor(mariadbUrl, mariadb.formId);
     servers.push(floor);
-    const order = [floor, mariadb, sqlite];
+    // The same processes, loaded on the Formspree-compatible route right after /api/submit.
+    const formspree = (server: Server): Server => ({
+      ...server,
+      name: `${server.name} /f`,
+      route: '/f/',
+    });
+    const order = [
+      floor,
+      mariadb,
+      formspree(mariadb),
+      sqlite,
+      formspree(sqlite),
+    ];
 
     log(`warming up (${WARMUP_SECONDS} s each)`);
     for (const server of order) await load(server, WARMUP_SECONDS);
     const runs = new Map<string, Run[]>(order.map((s) => [s.name, []]));
+    const pairRatios = { mariadb: [] as number[], sqlite: [] as number[] };
     for (let round = 1; round <= ROUNDS; round += 1) {
-      for (const server of order) {
+      // Each process's two routes back to back, /f first in even rounds.
+      const roundOrder =
+        round % 2 === 0
+          ? [order[0], order[2], order[1], order[4], order[3]]
+          : order;
+      for (const server of roundOrder) {
         const run = await load(server, SECONDS);
         runs.get(server.name)!.push(run);
         log(
-          `round ${round} ${server.name.padEnd(17)} ${String(run.requestsPerSecond).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  non-2xx ${run.non2xx}`,
+          `round ${round} ${server.name.padEnd(20)} ${String(run.requestsPerSecond).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  non-2xx ${run.non2xx}`,
         );
       }
+      const last = (name: string) => runs.get(name)!.at(-1)!.requestsPerSecond;
+      pairRatios.mariadb.push(
+        last('formgate-mariadb /f') / last('formgate-mariadb'),
+      );
+      pairRatios.sqlite.push(
+        last('formgate-sqlite /f') / last('formgate-sqlite'),
+      );
+      log(
+        `round ${round} /f ÷ /api/submit: MariaDB ${pairRatios.mariadb.at(-1)!.toFixed(2)}x, SQLite ${pairRatios.sqlite.at(-1)!.toFixed(2)}x`,
+      );
     }
     await sleep(2000);
     const loadedRss = {
@@ -301,6 +344,8 @@ async function main(): Promise<number> {
           result['formgate-sqlite'].requestsPerSecond,
           floorRun.requestsPerSecond,
         ),
+        formspreeMariadb: ratio(medianOf(pairRatios.mariadb), 1),
+        formspreeSqlite: ratio(medianOf(pairRatios.sqlite), 1),
       },
       idleRssMb: idleRss,
       rssAfterLoadMb: loadedRss,
@@ -309,16 +354,17 @@ async function main(): Promise<number> {
 
     const rows = order.map((s) => {
       const r = result[s.name];
-      return `| ${s.name.padEnd(17)} | ${String(r.requestsPerSecond).padStart(7)} | ${String(ratio(r.requestsPerSecond, floorRun.requestsPerSecond)).padStart(5)}x | ${String(r.p50).padStart(4)} ms | ${String(r.p99).padStart(4)} ms | ${String(r.non2xx + r.errors).padStart(7)} |`;
+      return `| ${s.name.padEnd(20)} | ${String(r.requestsPerSecond).padStart(7)} | ${String(ratio(r.requestsPerSecond, floorRun.requestsPerSecond)).padStart(5)}x | ${String(r.p50).padStart(4)} ms | ${String(r.p99).padStart(4)} ms | ${String(r.non2xx + r.errors).padStart(7)} |`;
     });
     console.log(
       [
         `Submit benchmark: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s, median round`,
         '',
-        '| server            |   req/s | ratio  |     p50 |     p99 | non-2xx |',
-        '|-------------------|---------|--------|---------|---------|---------|',
+        '| server               |   req/s | ratio  |     p50 |     p99 | non-2xx |',
+        '|----------------------|---------|--------|---------|---------|---------|',
         ...rows,
         '',
+        `/f/:formId ÷ /api/submit/:formId, median of the pairs run back to back on one process: MariaDB ${summary.ratios.formspreeMariadb}x, SQLite ${summary.ratios.formspreeSqlite}x`,
         `idle RSS: MariaDB ${idleRss.mariadb} MB, SQLite ${idleRss.sqlite} MB (after load: ${loadedRss.mariadb} MB, ${loadedRss.sqlite} MB)`,
         `cold start to /health/ready on SQLite: ${coldStart} ms`,
       ].join('\n'),
@@ -346,6 +392,20 @@ async function main(): Promise<number> {
       misses.push(
         `SQLite answered ${sqliteRun.non2xx + sqliteRun.errors} non-2xx`,
       );
+    for (const [database, value] of [
+      ['MariaDB', summary.ratios.formspreeMariadb],
+      ['SQLite', summary.ratios.formspreeSqlite],
+    ] as const) {
+      if (value < TARGETS.formspreeRatio)
+        misses.push(
+          `/f on ${database} ${value}x /api/submit (target ${TARGETS.formspreeRatio}x)`,
+        );
+    }
+    for (const name of ['formgate-mariadb /f', 'formgate-sqlite /f']) {
+      const run = result[name];
+      if (run.non2xx + run.errors > 0)
+        misses.push(`${name} answered ${run.non2xx + run.errors} non-2xx`);
+    }
     if (Math.max(idleRss.mariadb, idleRss.sqlite) >= TARGETS.idleRssMb)
       misses.push(`idle RSS ≥ ${TARGETS.idleRssMb} MB`);
     if (coldStart >= TARGETS.coldStartMs)

@@ -16,7 +16,12 @@ import {
   readFilters,
 } from './dashboard-filters.js';
 import { dailyChart } from './daily-chart.js';
-import { fetchSnippet, htmlSnippet, type SnippetCaptcha } from './snippets.js';
+import {
+  fetchSnippet,
+  formspreeSnippet,
+  htmlSnippet,
+  type SnippetCaptcha,
+} from './snippets.js';
 import { SpamPageBuilder } from './spam-page.builder.js';
 
 export const SUBMISSIONS_PAGE_SIZE = 25;
@@ -125,6 +130,7 @@ export class FormPageBuilder {
     };
     const html = htmlSnippet(submitUrl, form.fields, captcha);
     const js = fetchSnippet(submitUrl, form.fields, captcha);
+    const formspree = formspreeSnippet(baseUrl, form.id);
     const total = stats.get(form.id) ?? { count: 0, lastAt: null };
     return {
       status: filters.errors.any ? 400 : 200,
@@ -136,6 +142,9 @@ export class FormPageBuilder {
         htmlRows: lineCount(html),
         fetchSnippet: js,
         fetchRows: lineCount(js),
+        formspreeUrl: `${baseUrl}/f/${encodeURIComponent(form.id)}`,
+        formspreeSnippet: formspree,
+        formspreeRows: lineCount(formspree),
         submissions: page.data,
         columns: submissionColumns(form.fields, page.data),
         nextCursor: page.nextCursor,

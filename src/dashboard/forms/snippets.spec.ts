@@ -1,4 +1,4 @@
-import { fetchSnippet, htmlSnippet } from './snippets.js';
+import { fetchSnippet, formspreeSnippet, htmlSnippet } from './snippets.js';
 
 const URL = 'https://forms.example.com/api/submit/abc';
 
@@ -90,5 +90,23 @@ describe('snippets', () => {
       '<div class="cf-turnstile" data-sitekey="key&quot;&lt;x&gt;"></div>',
     );
     expect(htmlSnippet(URL, [])).not.toContain('<script');
+  });
+});
+
+describe('formspreeSnippet', () => {
+  it('shows the one address to change, for a form and for the client libraries', () => {
+    const snippet = formspreeSnippet('https://forms.example.com', 'abc123');
+    expect(snippet).toContain(
+      '<form action="https://forms.example.com/f/abc123" method="POST">',
+    );
+    expect(snippet).toContain('https://formspree.io/f/');
+    expect(snippet).toContain(
+      'submitForm("abc123", data, { endpoint: "https://forms.example.com" })',
+    );
+    expect(snippet).toContain('_gotcha');
+  });
+
+  it('escapes what it puts in the page', () => {
+    expect(formspreeSnippet('https://x.example', 'a"b')).not.toContain('a"b');
   });
 });

@@ -190,3 +190,23 @@ export function fetchSnippet(
     '</script>',
   ].join('\n');
 }
+
+/**
+ * "Coming from Formspree?": the one address to change in an existing page, for a plain
+ * HTML form and for Formspree's client libraries (docs/formspree.md).
+ */
+export function formspreeSnippet(baseUrl: string, formId: string): string {
+  const action = `${baseUrl}/f/${encodeURIComponent(formId)}`;
+  return [
+    '<!-- Coming from Formspree? Keep your form as it is and change only its address:',
+    '       before: <form action="https://formspree.io/f/…" method="POST"> -->',
+    `<form action="${html(action)}" method="POST">`,
+    '  <!-- your fields, _gotcha, _next, _subject and _replyto work as before -->',
+    '</form>',
+    '',
+    '<!-- With @formspree/core (or @formspree/react, built on it), set the endpoint:',
+    '       import { createClient } from "@formspree/core";',
+    `       await createClient().submitForm("${html(formId)}", data, { endpoint: "${html(baseUrl)}" });`,
+    `       React: useForm("${html(formId)}", { endpoint: "${html(baseUrl)}" }) -->`,
+  ].join('\n');
+}

@@ -16,11 +16,11 @@ import {
 import { ErrorDto, ValidationErrorDto } from '../../common/dto/error.dto.js';
 import { SubmitResponseDto } from './submit-response.dto.js';
 
-type HeadersObject = NonNullable<ApiResponseOptions['headers']>;
+export type HeadersObject = NonNullable<ApiResponseOptions['headers']>;
 
 const integer = { type: 'integer' as const };
 
-const RESPONSE_HEADERS: HeadersObject = {
+export const RESPONSE_HEADERS: HeadersObject = {
   'X-RateLimit-Limit': {
     description:
       'Submissions allowed per window from one client (SUBMIT_RATE_LIMIT).',
@@ -78,7 +78,7 @@ function answer(
 
 const error = (example: string) => ({ error: example });
 
-const RETRY_AFTER = (example: number) => ({
+export const RETRY_AFTER = (example: number): HeadersObject => ({
   ...RESPONSE_HEADERS,
   'Retry-After': {
     description: 'Seconds until a submission is accepted again.',
@@ -87,7 +87,7 @@ const RETRY_AFTER = (example: number) => ({
 });
 
 /** A submitted value: a string (form posts), or a JSON string, number, boolean or null. */
-const SUBMITTED_VALUE = {
+export const SUBMITTED_VALUE = {
   anyOf: [
     { type: 'string', nullable: true },
     { type: 'number' },
