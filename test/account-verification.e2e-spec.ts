@@ -279,7 +279,9 @@ describe('account email verification (e2e)', () => {
         client().signUp(email),
       ),
     );
-    expect(signUps.map((page) => page.status).sort()).toEqual([303, 409, 409]);
+    expect(signUps.map((page) => page.status).sort((a, b) => a - b)).toEqual([
+      303, 409, 409,
+    ]);
     // Two other accounts list the stranger for their forms' notifications.
     for (let i = 0; i < 3; i++) {
       const other = await createAccount(t);
@@ -292,7 +294,11 @@ describe('account email verification (e2e)', () => {
     await settled();
     const mails = smtp.to(stranger);
     expect(mails).toHaveLength(3);
-    expect(mails.map((mail) => mail.parsed.subject).sort()).toEqual(
+    expect(
+      mails
+        .map((mail) => mail.parsed.subject ?? '')
+        .sort((a, b) => a.localeCompare(b)),
+    ).toEqual(
       [
         'Confirm to receive form notifications',
         'Confirm to receive form notifications',

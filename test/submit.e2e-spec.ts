@@ -342,9 +342,10 @@ describe('POST /api/submit/:formId (e2e)', () => {
         '429',
         '503',
       ]);
-      for (const [status, response] of Object.entries<any>(
-        operation.responses,
-      )) {
+      for (const [status, response] of Object.entries<{
+        headers: Record<string, unknown>;
+        content: Record<string, { example?: unknown }>;
+      }>(operation.responses)) {
         expect(Object.keys(response.headers), status).toEqual(
           expect.arrayContaining([
             'X-RateLimit-Limit',

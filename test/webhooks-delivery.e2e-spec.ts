@@ -82,7 +82,7 @@ describe('webhook deliveries (e2e)', () => {
     const [first] = receiver.received;
     expect(first.headers['content-type']).toBe('application/json');
     expect(first.signature).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
-    const body = JSON.parse(first.body) as Record<string, any>;
+    const body = JSON.parse(first.body) as Record<string, unknown>;
     const [stored] = await t.dataSource.query<Array<{ id: string }>>(
       'SELECT id FROM submission',
     );

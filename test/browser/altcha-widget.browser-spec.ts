@@ -42,6 +42,13 @@ function page(appUrl: string, formId: string): string {
 </body></html>`;
 }
 
+/** What the page's script defines on window. */
+interface PageScript {
+  /** How long the widget took to solve its challenge, in ms (null until solved). */
+  solvedIn: number | null;
+  postWithFetch(): Promise<{ status: number; body: unknown }>;
+}
+
 describeBrowser(
   'the ALTCHA widget on a page of another origin (browser)',
   () => {
@@ -107,9 +114,11 @@ describeBrowser(
         .find({ where: { formId }, order: { id: 'ASC' } });
 
     it('solves a real challenge and posts the form natively', async () => {
-      const solvedIn = await tab.evaluate(() => (window as any).solvedIn);
+      const solvedIn = await tab.evaluate(
+        () => (window as unknown as PageScript).solvedIn,
+      );
       console.log(
-        `ALTCHA solved by Chromium with the default cost in ${Math.round(solvedIn)} ms (load ${(
+        `ALTCHA solved by Chromium with the default cost in ${Math.round(solvedIn ?? Number.NaN)} ms (load ${(
           await import('node:os')
         )
           .loadavg()
@@ -135,12 +144,16 @@ describeBrowser(
 
     it('posts the same answer with fetch once, and a replay is refused', async () => {
       const before = (await storedRows()).length;
-      const first = await tab.evaluate(() => (window as any).postWithFetch());
+      const first = await tab.evaluate(() =>
+        (window as unknown as PageScript).postWithFetch(),
+      );
       expect(first).toEqual({
         status: 200,
         body: { success: true, message: 'Submission received' },
       });
-      const replay = await tab.evaluate(() => (window as any).postWithFetch());
+      const replay = await tab.evaluate(() =>
+        (window as unknown as PageScript).postWithFetch(),
+      );
       expect(replay).toEqual({
         status: 400,
         body: {

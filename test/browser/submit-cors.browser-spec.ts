@@ -47,6 +47,17 @@ function page(submitUrl: string, apiUrl: string): string {
 </body></html>`;
 }
 
+/** What the page's script defines on window. */
+interface PageScript {
+  post(body: Record<string, string>): Promise<{
+    status: number;
+    body: { errors?: string[] } & Record<string, unknown>;
+    remaining: string | null;
+    policy: string | null;
+  }>;
+  readPrivateApi(): Promise<'read' | 'blocked'>;
+}
+
 describeBrowser('submit from a page of another origin (browser)', () => {
   let t: TestApp;
   let site: Server;
@@ -91,7 +102,7 @@ describeBrowser('submit from a page of another origin (browser)', () => {
 
   it('posts JSON with fetch and reads the answer and the rate-limit headers', async () => {
     const result = await tab.evaluate(() =>
-      (window as any).post({
+      (window as unknown as PageScript).post({
         name: 'Fetch Client',
         email: 'fetch@example.com',
       }),
@@ -114,7 +125,7 @@ describeBrowser('submit from a page of another origin (browser)', () => {
   it('lets the script read a validation error too', async () => {
     const before = (await storedRows()).length;
     const result = await tab.evaluate(() =>
-      (window as any).post({ email: 'nope' }),
+      (window as unknown as PageScript).post({ email: 'nope' }),
     );
     expect(result.status).toBe(400);
     expect(result.body).toEqual({
@@ -144,8 +155,10 @@ describeBrowser('submit from a page of another origin (browser)', () => {
   });
 
   it('cannot read the key-protected API from that page', async () => {
-    expect(await tab.evaluate(() => (window as any).readPrivateApi())).toBe(
-      'blocked',
-    );
+    expect(
+      await tab.evaluate(() =>
+        (window as unknown as PageScript).readPrivateApi(),
+      ),
+    ).toBe('blocked');
   });
 });

@@ -40,6 +40,15 @@ function sitePage(action: string, enctype: string): string {
 </body></html>`;
 }
 
+/** What the page's script defines on window. */
+interface PageScript {
+  sendWithFetch(): Promise<{
+    status: number;
+    type: string | null;
+    body: unknown;
+  }>;
+}
+
 describeBrowser('native form posts from another origin (browser)', () => {
   let t: TestApp;
   let site: Server;
@@ -191,7 +200,9 @@ describeBrowser('native form posts from another origin (browser)', () => {
   it('sends new FormData(form) with fetch, reads the JSON answer and stores the row', async () => {
     await open(redirectForm);
     await fill(TYPED);
-    const result = await tab.evaluate(() => (window as any).sendWithFetch());
+    const result = await tab.evaluate(() =>
+      (window as unknown as PageScript).sendWithFetch(),
+    );
     expect(result).toEqual({
       status: 200,
       type: 'application/json; charset=utf-8',

@@ -9,6 +9,8 @@ export function newClient(): string {
   return `127.1.${Math.floor(clientCount / 250)}.${(clientCount % 250) + 1}`;
 }
 
+// Tests read answer bodies loosely by default; a test that needs a type names it.
+// oxlint-disable-next-line typescript/no-explicit-any
 export interface Answer<T = any> {
   status: number;
   headers: Headers;
