@@ -28,6 +28,12 @@ const PUBLIC_URL = 'https://forms.example.test';
 const LINK =
   /https:\/\/forms\.example\.test\/dashboard\/verify-email\/([A-Za-z0-9_-]{43})/;
 const BANNER = 'Your email address is not verified.';
+const ALERT = {
+  type: 'webhook-failing' as const,
+  formId: 'form-1',
+  webhookId: 'hook-1',
+  since: new Date('2026-01-01T00:00:00.000Z'),
+};
 const sha256 = (value: string) =>
   createHash('sha256').update(value).digest('hex');
 
@@ -112,9 +118,7 @@ describe('account email verification (e2e)', () => {
     );
 
     // No alert reaches an unverified owner; the log says why.
-    await t.app
-      .get<OwnerAlerts>(OWNER_ALERTS)
-      .alert(row.id, 'Webhook turned off', 'Details.');
+    await t.app.get<OwnerAlerts>(OWNER_ALERTS).alert(row.id, ALERT);
     await settled();
     expect(smtp.to(email)).toHaveLength(1);
     expect(t.logs.join('\n')).toContain(
@@ -146,9 +150,7 @@ describe('account email verification (e2e)', () => {
     expect(textOf((await owner.get('/dashboard/forms')).html)).not.toContain(
       BANNER,
     );
-    await t.app
-      .get<OwnerAlerts>(OWNER_ALERTS)
-      .alert(row.id, 'Webhook turned off', 'Details.');
+    await t.app.get<OwnerAlerts>(OWNER_ALERTS).alert(row.id, ALERT);
     expect(smtp.to(email)).toHaveLength(2);
     // The token never reaches the log.
     expect(t.logs.join('\n')).not.toContain(token);

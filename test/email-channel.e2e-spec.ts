@@ -262,18 +262,19 @@ describe('email channel (e2e)', () => {
 
   it('mails owner alerts to the account address', async () => {
     const alerts = t.app.get<OwnerAlerts>(OWNER_ALERTS);
-    await alerts.alert(
-      owner.account.id,
-      'Webhook disabled\r\nBcc: x@example.org',
-      'It failed for 5 days.',
-    );
+    await alerts.alert(owner.account.id, {
+      type: 'webhook-failing',
+      formId: 'form-1',
+      webhookId: 'hook-1',
+      since: new Date('2026-01-02T03:04:05.000Z'),
+    });
     expect(smtp.messages).toHaveLength(1);
     const [mail] = smtp.messages;
     expect(mail.envelope.to).toEqual(['boss@example.com']);
-    expect(mail.parsed.subject).toBe(
-      'Formgate: Webhook disabled  Bcc: x@example.org',
+    expect(mail.parsed.subject).toBe('Formgate: a webhook was turned off');
+    expect(mail.parsed.text).toContain(
+      'Every delivery to the webhook hook-1 of your form form-1 has failed since 2026-01-02T03:04:05.000Z',
     );
-    expect(mail.parsed.text).toContain('It failed for 5 days.');
   });
 });
 
@@ -355,11 +356,18 @@ describe('email channel with mail off (e2e)', () => {
 
     const warn = vi.spyOn(Logger.prototype, 'warn');
     try {
-      await t.app
-        .get<OwnerAlerts>(OWNER_ALERTS)
-        .alert(account.id, 'Webhook disabled', 'Check it.');
+      await t.app.get<OwnerAlerts>(OWNER_ALERTS).alert(account.id, {
+        type: 'webhook-failing',
+        formId: 'form-1',
+        webhookId: 'hook-1',
+        since: new Date('2026-01-02T03:04:05.000Z'),
+      });
       expect(warn).toHaveBeenCalledWith(
-        `For the owner of account ${account.id}: Webhook disabled: Check it.`,
+        expect.stringMatching(
+          new RegExp(
+            `^For the owner of account ${account.id}: Formgate: a webhook was turned off: Every delivery to the webhook hook-1 of your form form-1 has failed since 2026-01-02T03:04:05.000Z, so it was turned off\\. .*/dashboard/forms/form-1/notifications`,
+          ),
+        ),
       );
     } finally {
       warn.mockRestore();

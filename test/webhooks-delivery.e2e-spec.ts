@@ -235,7 +235,11 @@ describe('webhook deliveries (e2e)', () => {
     expect(hook.disabledReason).toBe(FAILING_REASON);
     await waitFor(
       async () =>
-        t.logs.some((line) => line.includes('Webhook turned off: Contact')),
+        t.logs.some((line) =>
+          line.includes(
+            `a webhook was turned off: Every delivery to the webhook ${webhookId} of your form ${form.form.id}`,
+          ),
+        ),
       2000,
       'the owner alert',
     );

@@ -88,9 +88,22 @@ export type PreparedAttempt = (signal: AbortSignal) => Promise<AttemptOutcome>;
 /** Injection token: the channels the worker and the submit path use (an array). */
 export const NOTIFICATION_CHANNELS = Symbol('NOTIFICATION_CHANNELS');
 
+/**
+ * Something an owner must hear about. Only ids and times, never text an owner or a visitor
+ * wrote (no form name, no URL): the message is the service's own words around them.
+ */
+export interface OwnerAlert {
+  /** A webhook whose deliveries all failed for days was turned off. */
+  type: 'webhook-failing';
+  formId: string;
+  webhookId: string;
+  /** When its deliveries started failing. */
+  since: Date;
+}
+
 /** Tells an owner about something that needs their attention (a webhook disabled, say). */
 export interface OwnerAlerts {
-  alert(accountId: string, subject: string, text: string): Promise<void>;
+  alert(accountId: string, alert: OwnerAlert): Promise<void>;
 }
 
 /** Injection token for OwnerAlerts (email when mail is configured, else a log line). */

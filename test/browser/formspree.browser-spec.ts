@@ -60,6 +60,25 @@ function sitePage(endpoint: string, formId: string, action: string): string {
 </body></html>`;
 }
 
+/** What the page's script defines on window. */
+interface PageScript {
+  ready?: boolean;
+  sendObject(
+    data: Record<string, string>,
+    id?: string,
+  ): Promise<DescribedResult>;
+  sendForm(): Promise<DescribedResult>;
+  sendWithHeader(name: string): Promise<number | 'blocked'>;
+}
+
+/** A submission's outcome as the page's script describes it. */
+interface DescribedResult {
+  kind: 'success' | 'error';
+  next?: string;
+  form: Array<{ code: string; message: string }>;
+  fields: Array<[string, Array<{ code: string; message: string }>]>;
+}
+
 describeBrowser('@formspree/core and native posts to /f (browser)', () => {
   let t: TestApp;
   let site: Server;
@@ -126,7 +145,9 @@ describeBrowser('@formspree/core and native posts to /f (browser)', () => {
 
   async function open(form?: string): Promise<void> {
     await tab.goto(`${siteOrigin}/contact${form ? `?form=${form}` : ''}`);
-    await tab.waitForFunction(() => (window as any).ready === true);
+    await tab.waitForFunction(
+      () => (window as unknown as PageScript).ready === true,
+    );
   }
 
   const preflights = () =>
@@ -141,7 +162,7 @@ describeBrowser('@formspree/core and native posts to /f (browser)', () => {
     await open();
     const before = preflights();
     const result = await tab.evaluate(() =>
-      (window as any).sendObject({
+      (window as unknown as PageScript).sendObject({
         name: 'Browser Client',
         email: 'browser@example.com',
         _subject: 'Hi',
@@ -164,7 +185,9 @@ describeBrowser('@formspree/core and native posts to /f (browser)', () => {
 
   it('submits a FormData of the form (its _gotcha left empty)', async () => {
     await open();
-    const result = await tab.evaluate(() => (window as any).sendForm());
+    const result = await tab.evaluate(() =>
+      (window as unknown as PageScript).sendForm(),
+    );
     expect(result.kind).toBe('success');
     const row = (await rowsOf(formId)).find(
       (r) => r.data.name === 'Native Visitor',
@@ -179,7 +202,7 @@ describeBrowser('@formspree/core and native posts to /f (browser)', () => {
     await open();
     const before = (await rowsOf(formId)).length;
     const invalid = await tab.evaluate(() =>
-      (window as any).sendObject({ email: 'nope' }),
+      (window as unknown as PageScript).sendObject({ email: 'nope' }),
     );
     expect(invalid).toEqual({
       kind: 'error',
@@ -201,12 +224,17 @@ describeBrowser('@formspree/core and native posts to /f (browser)', () => {
       ],
     });
     const unknown = await tab.evaluate(() =>
-      (window as any).sendObject({ name: 'x' }, 'no-such-form'),
+      (window as unknown as PageScript).sendObject(
+        { name: 'x' },
+        'no-such-form',
+      ),
     );
     expect(unknown.form).toEqual([
       { code: 'FORM_NOT_FOUND', message: 'Form not found' },
     ]);
-    const empty = await tab.evaluate(() => (window as any).sendObject({}));
+    const empty = await tab.evaluate(() =>
+      (window as unknown as PageScript).sendObject({}),
+    );
     expect(empty.form[0].code).toBe('EMPTY');
     expect((await rowsOf(formId)).length).toBe(before);
   });
@@ -215,11 +243,15 @@ describeBrowser('@formspree/core and native posts to /f (browser)', () => {
     await open();
     expect(
       await tab.evaluate(() =>
-        (window as any).sendWithHeader('Formspree-Session-Data'),
+        (window as unknown as PageScript).sendWithHeader(
+          'Formspree-Session-Data',
+        ),
       ),
     ).toBe(200);
     expect(
-      await tab.evaluate(() => (window as any).sendWithHeader('X-Unlisted')),
+      await tab.evaluate(() =>
+        (window as unknown as PageScript).sendWithHeader('X-Unlisted'),
+      ),
     ).toBe('blocked');
   });
 

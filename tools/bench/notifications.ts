@@ -14,6 +14,11 @@
 //   that form too, for the webhook and for the message. Each throughput comes with the
 //   server process's CPU time per submission (µs, all its threads), which machine noise
 //   moves far less than a rate.
+// - flood: account A floods its 10 webhooks, all at a receiver answering in ~9.5 s, with
+//   `POST …/webhooks/:id/test` (10 per webhook: the most its per-minute limit lets through)
+//   and BENCH_FLOOD_SUBMISSIONS submissions (default 50; 10 deliveries each), while account
+//   B's submissions, one at a time, go to a fast receiver: B's latency from the submit's 200
+//   to the receipt (p50, p95, max; target p95 < 2 s). BENCH_ONLY=flood runs this alone.
 // The webhook receiver and the SMTP server run in a process of their own
 // (notification-sinks.ts), not in the load generator's.
 // Prints a table and a BENCH_JSON line; the exit code is 1 when a target is missed.
@@ -23,6 +28,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer as createHttpServer } from 'node:http';
 import { createConnection } from 'mysql2/promise';
 import {
   BENCH_SECRET,
@@ -54,10 +60,16 @@ const WORKER_JS = join(ROOT, 'dist/src/worker.js');
 const SINKS_JS = fileURLToPath(
   new URL('./notification-sinks.js', import.meta.url),
 );
+const ONLY = env.BENCH_ONLY;
+const FLOOD_SUBMISSIONS = Number(env.BENCH_FLOOD_SUBMISSIONS ?? 50);
+const FLOOD_SAMPLES = Number(env.BENCH_FLOOD_SAMPLES ?? 30);
+/** How long the flooding account's receiver takes to answer. */
+const SLOW_ANSWER_MS = 9500;
 const TARGETS = {
   latencyP50Ms: 1000,
   drainPerSecond: 500,
   throughputRatio: 0.9,
+  floodLatencyP95Ms: 2000,
 };
 
 /** Absolute ms, comparable with the sinks' process. */
@@ -244,27 +256,129 @@ async function sideBySide(
   return [mean(a), mean(b)];
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'formgate-bench-notify-'));
-const sinks = await startSinks();
-try {
-  const db = await databaseUrl(dir);
-  let server = await startServer(db, { WORKER_ENABLED: 'false' });
+/** A new account by the CLI; answers its account API key. */
+function createAccountKey(db: string, name: string): string {
   const cli = spawnSync(
     process.execPath,
     [
       CLI_JS,
       'accounts:create',
       '--email',
-      `bench-${Date.now()}@example.com`,
+      `bench-${name}-${Date.now()}@example.com`,
       '--password',
       'bench-password-long-enough-1',
     ],
     { env: serverEnv(db), encoding: 'utf8' },
   );
   if (cli.status !== 0) throw new Error(`cli failed: ${cli.stderr}`);
-  const { apiKey } = JSON.parse(cli.stdout.trim().split('\n').at(-1)!) as {
-    apiKey: string;
+  return (
+    JSON.parse(cli.stdout.trim().split('\n').at(-1)!) as { apiKey: string }
+  ).apiKey;
+}
+
+/** A webhook receiver that answers every request after SLOW_ANSWER_MS (in this process: it only waits). */
+async function startSlowReceiver() {
+  let received = 0;
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    received += 1;
+    setTimeout(() => res.writeHead(204).end(), SLOW_ANSWER_MS);
+  });
+  const port = await freePort();
+  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${port}/slow`,
+    received: () => received,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
+}
+
+/**
+ * Account A floods a slow receiver (10 webhooks × 10 tests, plus submissions) while account
+ * B submits one at a time to a fast one: how long B waits for each of its deliveries.
+ */
+async function flood(db: string) {
+  const slow = await startSlowReceiver();
+  const server = await startServer(db, { WORKER_ENABLED: 'true' });
+  try {
+    const keyA = createAccountKey(db, 'flooder');
+    const keyB = createAccountKey(db, 'neighbour');
+    const formA = (
+      await api(`${server.url}/api/v1/forms`, keyA, { name: 'A', fields: [] })
+    ).id as string;
+    const hooksA: string[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      hooksA.push(
+        (
+          await api(`${server.url}/api/v1/forms/${formA}/webhooks`, keyA, {
+            url: slow.url,
+          })
+        ).id as string,
+      );
+    }
+    const formB = (
+      await api(`${server.url}/api/v1/forms`, keyB, { name: 'B', fields: [] })
+    ).id as string;
+    await api(`${server.url}/api/v1/forms/${formB}/webhooks`, keyB, {
+      url: sinks.hookUrl,
+    });
+
+    log(
+      `flood: A sends 10 tests to each of its 10 slow webhooks and ${FLOOD_SUBMISSIONS} submissions…`,
+    );
+    const floodStarted = now();
+    let tests = 0;
+    for (const hook of hooksA) {
+      for (let i = 0; i < 10; i += 1) {
+        const response = await fetch(
+          `${server.url}/api/v1/forms/${formA}/webhooks/${hook}/test`,
+          { method: 'POST', headers: { 'x-api-key': keyA } },
+        );
+        await response.arrayBuffer();
+        if (response.status !== 202) {
+          throw new Error(`test: ${response.status}`);
+        }
+        tests += 1;
+      }
+    }
+    for (let i = 0; i < FLOOD_SUBMISSIONS; i += 1) {
+      await submit(server.url, formA, `flood${i}`);
+    }
+    const floodQueuedMs = now() - floodStarted;
+    log(`flood: B submits ${FLOOD_SAMPLES} times, one at a time…`);
+    const latencies: number[] = [];
+    for (let i = 0; i < FLOOD_SAMPLES; i += 1) {
+      const n = `l${900000 + i}`;
+      const arrived = sinks.arrival('hook', n);
+      await submit(server.url, formB, n);
+      const answeredAt = now();
+      latencies.push((await arrived) - answeredAt);
+      await sleep(200);
+    }
+    return {
+      floodTests: tests,
+      floodSubmissions: FLOOD_SUBMISSIONS,
+      floodDeliveriesQueued: tests + FLOOD_SUBMISSIONS * hooksA.length,
+      floodQueuedMs: Math.round(floodQueuedMs),
+      floodSlowRequestsReceived: slow.received(),
+      floodLatencyP50Ms: Math.round(percentile(latencies, 0.5) * 10) / 10,
+      floodLatencyP95Ms: Math.round(percentile(latencies, 0.95) * 10) / 10,
+      floodLatencyMaxMs: Math.round(Math.max(...latencies) * 10) / 10,
+    };
+  } finally {
+    // SIGTERM lets the in-flight slow sends finish; the receiver is closed after.
+    await stop(server.child);
+    await slow.close();
+  }
+}
+
+async function standard(db: string) {
+  let server = await startServer(db, { WORKER_ENABLED: 'false' });
+  const apiKey = createAccountKey(db, 'standard');
   const plain = (
     await api(`${server.url}/api/v1/forms`, apiKey, {
       name: 'No webhook',
@@ -353,8 +467,7 @@ try {
   const [withoutAlone, withHookAlone] = await sideBySide(server, plain, both);
   await stop(server.child);
 
-  const result = {
-    database: db.startsWith('sqlite:') ? 'sqlite' : 'mariadb',
+  return {
     latencyP50Ms: Math.round(percentile(latencies, 0.5) * 10) / 10,
     latencyP95Ms: Math.round(percentile(latencies, 0.95) * 10) / 10,
     mailLatencyP50Ms: Math.round(percentile(mailLatencies, 0.5) * 10) / 10,
@@ -374,13 +487,28 @@ try {
     serverCpuUsWithoutNoWorker: withoutAlone.cpuUs,
     serverCpuUsWithNotificationsNoWorker: withHookAlone.cpuUs,
   };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'formgate-bench-notify-'));
+const sinks = await startSinks();
+try {
+  const db = await databaseUrl(dir);
+  const standardResult = ONLY === 'flood' ? null : await standard(db);
+  const floodResult = await flood(db);
+  const result = {
+    database: db.startsWith('sqlite:') ? 'sqlite' : 'mariadb',
+    ...standardResult,
+    ...floodResult,
+  };
   console.table(result);
   console.log(`BENCH_JSON ${JSON.stringify(result)}`);
   const missed =
-    result.latencyP50Ms >= TARGETS.latencyP50Ms ||
-    result.mailLatencyP50Ms >= TARGETS.latencyP50Ms ||
-    result.drainPerSecond < TARGETS.drainPerSecond ||
-    result.throughputRatio < TARGETS.throughputRatio;
+    (standardResult !== null &&
+      (standardResult.latencyP50Ms >= TARGETS.latencyP50Ms ||
+        standardResult.mailLatencyP50Ms >= TARGETS.latencyP50Ms ||
+        standardResult.drainPerSecond < TARGETS.drainPerSecond ||
+        standardResult.throughputRatio < TARGETS.throughputRatio)) ||
+    floodResult.floodLatencyP95Ms >= TARGETS.floodLatencyP95Ms;
   process.exitCode = missed ? 1 : 0;
 } finally {
   await sinks.close();

@@ -1,8 +1,8 @@
 // The one message an address receives before it has confirmed: a link, and nothing an
 // account owner wrote (no form name, no note), so the service cannot carry anyone's text
 // to a stranger.
+import { composeLinkMail } from './link-mail.js';
 import type { ComposedMail } from './submission-mail.js';
-import { escapeHtml } from './mail-text.js';
 
 export const CONFIRMATION_SUBJECT = 'Confirm to receive form notifications';
 
@@ -21,18 +21,11 @@ export function composeConfirmationMail(
   const ask = `If that was you or someone you work with, open the link below and select Confirm (the link works for ${validDays} days):`;
   const otherwise =
     'If not, ignore this message: nothing more will be sent to this address.';
-  return {
+  return composeLinkMail({
     subject: CONFIRMATION_SUBJECT,
-    text: [intro, '', ask, link, '', otherwise, ''].join('\n'),
-    html: [
-      '<!doctype html>',
-      '<html><body style="font-family:sans-serif">',
-      `<p>${escapeHtml(intro)}</p>`,
-      `<p>${escapeHtml(ask)}</p>`,
-      `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
-      `<p>${escapeHtml(otherwise)}</p>`,
-      '</body></html>',
-      '',
-    ].join('\n'),
-  };
+    intro,
+    ask,
+    link,
+    otherwise,
+  });
 }

@@ -1,15 +1,47 @@
 // Tells an account owner about something that needs them (a webhook disabled after days
 // of failures, say): a message to the account's own address when mail is on and the owner
-// verified that address, a warning in the log otherwise. Never throws: an alert that cannot go out is logged instead.
+// verified that address, a warning in the log otherwise. The message is the service's own
+// words around ids, a time and a dashboard link: nothing an owner or a visitor wrote (no
+// form name, no webhook URL), so it cannot carry anyone's text to the inbox it reaches.
+// Never throws: an alert that cannot go out is logged instead.
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Account } from '../../accounts/account.entity.js';
 import { isEmailAddress } from '../../common/email-address.js';
-import type { OwnerAlerts } from '../notification-channel.js';
-import { escapeHtml, headerText } from './mail-text.js';
+import { AppConfig } from '../../config/app-config.js';
+import type { OwnerAlert, OwnerAlerts } from '../notification-channel.js';
+import { escapeHtml } from './mail-text.js';
 import { Mailer } from './mailer.js';
-import { MAX_SUBJECT_LENGTH } from './submission-mail.js';
+import type { ComposedMail } from './submission-mail.js';
+
+/** The alert's message: fixed words, ids, a time and a link to the dashboard. */
+export function composeOwnerAlert(
+  publicUrl: string,
+  alert: OwnerAlert,
+): ComposedMail {
+  const page = `${publicUrl}/dashboard/forms/${encodeURIComponent(alert.formId)}/notifications`;
+  const paragraphs = [
+    `Every delivery to the webhook ${alert.webhookId} of your form ${alert.formId} has failed since ${alert.since.toISOString()}, so it was turned off.`,
+    `Fix the endpoint, then turn the webhook on again on the form's Notifications page (failed deliveries can be retried from its delivery log):`,
+    page,
+    `Or by API: PATCH /api/v1/forms/${alert.formId}/webhooks/${alert.webhookId} {"enabled": true}`,
+  ];
+  return {
+    subject: 'Formgate: a webhook was turned off',
+    text: `${paragraphs.join('\n\n')}\n`,
+    html: [
+      '<!doctype html>',
+      '<html><body style="font-family:sans-serif">',
+      `<p>${escapeHtml(paragraphs[0])}</p>`,
+      `<p>${escapeHtml(paragraphs[1])}</p>`,
+      `<p><a href="${escapeHtml(page)}">${escapeHtml(page)}</a></p>`,
+      `<p>${escapeHtml(paragraphs[3])}</p>`,
+      '</body></html>',
+      '',
+    ].join('\n'),
+  };
+}
 
 @Injectable()
 export class MailOwnerAlerts implements OwnerAlerts {
@@ -18,10 +50,12 @@ export class MailOwnerAlerts implements OwnerAlerts {
   constructor(
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
     private readonly mailer: Mailer,
+    private readonly config: AppConfig,
   ) {}
 
-  async alert(accountId: string, subject: string, text: string): Promise<void> {
-    const line = `${headerText(subject, MAX_SUBJECT_LENGTH)}: ${text}`;
+  async alert(accountId: string, alert: OwnerAlert): Promise<void> {
+    const mail = composeOwnerAlert(this.config.publicUrl, alert);
+    const line = `${mail.subject}: ${mail.text.trim().replace(/\s+/g, ' ')}`;
     if (!this.mailer.enabled) {
       this.logger.warn(`For the owner of account ${accountId}: ${line}`);
       return;
@@ -46,12 +80,7 @@ export class MailOwnerAlerts implements OwnerAlerts {
         );
         return;
       }
-      const result = await this.mailer.send({
-        to: account.email,
-        subject: headerText(`Formgate: ${subject}`, MAX_SUBJECT_LENGTH),
-        text: `${text}\n`,
-        html: `<!doctype html>\n<html><body style="font-family:sans-serif"><p style="white-space:pre-wrap">${escapeHtml(text)}</p></body></html>\n`,
-      });
+      const result = await this.mailer.send({ to: account.email, ...mail });
       if (!result.ok) {
         this.logger.warn(
           `Could not email the owner of account ${accountId} (${result.error}): ${line}`,

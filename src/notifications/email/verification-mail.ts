@@ -1,7 +1,7 @@
 // The message that verifies an account's own address: a link, and nothing anyone typed
 // (not even the account's address beyond the envelope), so a sign-up naming a stranger
 // carries no text of the person who signed up.
-import { escapeHtml } from './mail-text.js';
+import { composeLinkMail } from './link-mail.js';
 import type { ComposedMail } from './submission-mail.js';
 
 export const VERIFICATION_SUBJECT = 'Verify your email address';
@@ -21,18 +21,11 @@ export function composeVerificationMail(
   const ask = `If that was you, open the link below and select Verify (the link works for ${validDays} days), so that alerts about your account can reach you:`;
   const otherwise =
     'If not, ignore this message: that account sends nothing to this address.';
-  return {
+  return composeLinkMail({
     subject: VERIFICATION_SUBJECT,
-    text: [intro, '', ask, link, '', otherwise, ''].join('\n'),
-    html: [
-      '<!doctype html>',
-      '<html><body style="font-family:sans-serif">',
-      `<p>${escapeHtml(intro)}</p>`,
-      `<p>${escapeHtml(ask)}</p>`,
-      `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
-      `<p>${escapeHtml(otherwise)}</p>`,
-      '</body></html>',
-      '',
-    ].join('\n'),
-  };
+    intro,
+    ask,
+    link,
+    otherwise,
+  });
 }

@@ -205,11 +205,12 @@ export class WebhookChannel implements NotificationChannel {
       const form = (await this.forms.summaries([hook.formId])).get(hook.formId);
       if (form === undefined) return;
       await this.alerts
-        .alert(
-          form.accountId,
-          `Webhook turned off: ${form.name}`,
-          `Every delivery to the webhook ${hook.url} of the form "${form.name}" has failed since ${hook.failingSince.toISOString()}, so it was turned off. Fix the endpoint, then turn the webhook on again in the dashboard (Notifications) or with PATCH /api/v1/forms/${form.id}/webhooks/${hook.id} {"enabled": true}; failed deliveries can be retried from the delivery log.`,
-        )
+        .alert(form.accountId, {
+          type: 'webhook-failing',
+          formId: hook.formId,
+          webhookId: hook.id,
+          since: hook.failingSince,
+        })
         .catch((error: Error) =>
           this.logger.warn(`Cannot alert the owner: ${error.message}`),
         );
