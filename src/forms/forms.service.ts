@@ -13,6 +13,7 @@ import type {
   PreviousApiKeyDto,
 } from './dto/form-response.dto.js';
 import { FormChangesService } from './form-changes.service.js';
+import { storedFields, toStoredField } from './stored-fields.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
 import { FormRepository, type FormChanges } from './form.repository.js';
@@ -62,28 +63,6 @@ export interface CreatedForm {
   form: Form;
   /** The full key, returned once at creation (the dashboard can decrypt it later). */
   apiKey: string;
-}
-
-/**
- * A field definition as stored: only the properties a field can have, in a fixed order,
- * whatever object (a DTO instance, a dashboard form) it came from.
- */
-function toStoredField(field: FieldDefinition): FieldDefinition {
-  const stored: FieldDefinition = { id: field.id, type: field.type };
-  if (field.label !== undefined) stored.label = field.label;
-  if (field.required !== undefined) stored.required = field.required;
-  if (field.maxLength !== undefined) stored.maxLength = field.maxLength;
-  if (field.options !== undefined) stored.options = [...field.options];
-  return stored;
-}
-
-/** MariaDB's JSON is LONGTEXT: depending on the driver path the column may come back as text. */
-export function storedFields(
-  fields: FieldDefinition[] | string,
-): FieldDefinition[] {
-  return typeof fields === 'string'
-    ? (JSON.parse(fields) as FieldDefinition[])
-    : fields;
 }
 
 /** The replaced key still accepted after a rotation with grace, or null. */

@@ -17,7 +17,7 @@ import {
   FormRepository,
   type SubmitFormRow,
 } from '../forms/form.repository.js';
-import { storedFields } from '../forms/forms.service.js';
+import { storedFields } from '../forms/stored-fields.js';
 import { parseAbsoluteHttpUrl, bareHostname } from '../forms/redirect-url.js';
 import type { RedirectPolicy } from './submit-navigation.js';
 import { NotificationTargets } from '../notifications/notification-targets.js';

@@ -2,7 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
 import { FormRepository } from '../../forms/form.repository.js';
-import { storedFields } from '../../forms/forms.service.js';
+import { storedFields } from '../../forms/stored-fields.js';
 import { SUBMISSION_CREATED } from '../outbox.js';
 import type {
   AttemptOutcome,
