@@ -1,4 +1,5 @@
-import { DELIVERY_COLUMNS, DeliverySql } from './delivery-sql.js';
+import { DELIVERY_COLUMNS } from './delivery-columns.js';
+import { DeliverySql } from './delivery-sql.js';
 import type { SqlDialect } from '../common/database/sql-statement.js';
 
 // The SQL of every outbox statement, on both dialects, kept under review: a change to a

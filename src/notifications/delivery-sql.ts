@@ -7,53 +7,13 @@ import type {
   SqlDialect,
   SqlStatement,
 } from '../common/database/sql-statement.js';
+import {
+  CLAIM_INDEX,
+  CLAIMABLE,
+  DELIVERY_COLUMNS,
+  NEW_DELIVERY_COLUMNS,
+} from './delivery-columns.js';
 import type { NewDelivery } from './outbox.js';
-
-/** The index a claim walks: (status, accountId, target, nextAttemptAt). */
-export const CLAIM_INDEX = 'IDX_delivery_claim';
-
-/** The statuses a worker sends: never tried yet, or to be tried again. */
-export const CLAIMABLE = ['pending', 'failed'] as const;
-
-/** Every column of a delivery, in the order rows are read. */
-export const DELIVERY_COLUMNS = [
-  'id',
-  'formId',
-  'accountId',
-  'submissionId',
-  'channel',
-  'target',
-  'event',
-  'payload',
-  'status',
-  'attempts',
-  'scheduleStart',
-  'nextAttemptAt',
-  'leaseOwner',
-  'leaseUntil',
-  'lastStatusCode',
-  'lastError',
-  'lastDurationMs',
-  'createdAt',
-  'deliveredAt',
-] as const;
-
-/** The columns a new delivery is written with (the rest take their defaults). */
-const NEW_DELIVERY_COLUMNS = [
-  'id',
-  'formId',
-  'accountId',
-  'submissionId',
-  'channel',
-  'target',
-  'event',
-  'payload',
-  'status',
-  'attempts',
-  'scheduleStart',
-  'nextAttemptAt',
-  'createdAt',
-] as const;
 
 /** One attempt as the delivery log keeps it. */
 export interface NewAttempt {

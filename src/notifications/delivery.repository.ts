@@ -15,8 +15,8 @@ import type { SqlStatement } from '../common/database/sql-statement.js';
 import { SqliteStatements } from '../common/database/sqlite-statements.js';
 import { toDate } from '../submissions/submission-rows.js';
 import { DeliveryAttempt } from './delivery-attempt.entity.js';
+import { CLAIMABLE } from './delivery-columns.js';
 import {
-  CLAIMABLE,
   DeliverySql,
   type AttemptResult,
   type GroupTake,
