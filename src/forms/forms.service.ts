@@ -13,7 +13,7 @@ import type {
   PreviousApiKeyDto,
 } from './dto/form-response.dto.js';
 import { FormChangesService } from './form-changes.service.js';
-import { storedFields, toStoredField } from './stored-fields.js';
+import { checkedFields, storedFields, toStoredField } from './stored-fields.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
 import { FormRepository, type FormChanges } from './form.repository.js';
@@ -154,7 +154,7 @@ export class FormsService {
       id: generateFormId(),
       accountId,
       name: input.name,
-      fields: (input.fields ?? []).map(toStoredField),
+      fields: checkedFields(input.fields ?? [], this.config),
       domainVerification: input.domainVerification ?? false,
       redirectUrl: input.redirectUrl ?? null,
       successMessage: input.successMessage ?? null,
@@ -372,7 +372,9 @@ export class FormsService {
       ...(captcha !== undefined
         ? captchaColumns(captcha, form.captcha, this.secretBox)
         : {}),
-      ...(changes.fields ? { fields: changes.fields.map(toStoredField) } : {}),
+      ...(changes.fields
+        ? { fields: checkedFields(changes.fields, this.config) }
+        : {}),
       // A replacement (PUT) gives only what was sent: the rest takes its default.
       ...(spamFilter
         ? { spamFilter: mergeSpamFilter(DEFAULT_SPAM_FILTER, spamFilter) }

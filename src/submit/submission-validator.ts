@@ -184,6 +184,8 @@ function typeCheck(field: FieldDefinition): TypeCheck {
         error: `${id} must be checked or unchecked (on, true, false, 1 or 0)`,
       };
     },
+    // Files arrive as file parts of a multipart body (files/), never as text.
+    file: () => ({ error: `${id}: expected a file, not text` }),
   };
   return checks[field.type] ?? checks.text;
 }

@@ -1,0 +1,102 @@
+// File uploads (docs/files.md): where files are stored and how large they and the bodies
+// carrying them may be. Checked at boot like every setting.
+import { resolve } from 'node:path';
+import { ConfigError } from './config-error.js';
+
+/** Where stored files live: a directory on local disk (the only kind so far). */
+export type StorageLocation = { kind: 'file'; root: string };
+
+export interface UploadConfig {
+  storage: StorageLocation;
+  /** Largest file a form may accept (a `file` field's `maxSize` is at most this). */
+  maxFileSize: number;
+  /** Largest multipart body that carries files (text-only bodies keep SUBMIT_BODY_LIMIT). */
+  bodyLimit: number;
+  /** Stored objects without a row are deleted by the sweep once this old. */
+  orphanAgeSeconds: number;
+  /**
+   * Milliseconds an upload body may go without a byte before it is cut (408): a body
+   * that keeps arriving is never cut by the request timeout.
+   */
+  idleTimeoutMs: number;
+}
+
+export const MIB = 1024 * 1024;
+export const DEFAULT_STORAGE_URL = 'file:./data/uploads';
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === '' ? undefined : value;
+}
+
+function wholeNumber(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= min && value <= max)) {
+    throw new ConfigError(
+      name,
+      `must be a whole number from ${min} to ${max}, got "${raw}"`,
+    );
+  }
+  return value;
+}
+
+export function parseStorageUrl(raw: string | undefined): StorageLocation {
+  const url = raw ?? DEFAULT_STORAGE_URL;
+  if (url.startsWith('file:')) {
+    const path = url.slice('file:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '' || path.includes('\0')) {
+      throw new ConfigError('STORAGE_URL', 'needs a directory after "file:"');
+    }
+    return { kind: 'file', root: resolve(path) };
+  }
+  throw new ConfigError(
+    'STORAGE_URL',
+    `must be file:<directory> (e.g. ${DEFAULT_STORAGE_URL}), got "${url}"`,
+  );
+}
+
+export function parseUploadConfig(env: Env): UploadConfig {
+  const maxFileSize = wholeNumber(
+    env,
+    'UPLOAD_MAX_FILE_SIZE',
+    25 * MIB,
+    1,
+    1024 * MIB,
+  );
+  const bodyLimit = wholeNumber(
+    env,
+    'UPLOAD_BODY_LIMIT',
+    25 * MIB,
+    1024,
+    2048 * MIB,
+  );
+  return {
+    storage: parseStorageUrl(read(env, 'STORAGE_URL')),
+    maxFileSize,
+    bodyLimit,
+    orphanAgeSeconds: wholeNumber(
+      env,
+      'UPLOAD_ORPHAN_AGE_SECONDS',
+      3600,
+      1,
+      604_800,
+    ),
+    idleTimeoutMs: wholeNumber(
+      env,
+      'UPLOAD_IDLE_TIMEOUT_MS',
+      15_000,
+      100,
+      600_000,
+    ),
+  };
+}
