@@ -30,6 +30,46 @@ describe('parseUploadConfig', () => {
     });
   });
 
+  it('reads an S3-compatible bucket with its endpoint, region and path style', () => {
+    expect(
+      parseUploadConfig({
+        STORAGE_URL: 's3://formgate-files',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_REGION: 'eu-central-1',
+        S3_FORCE_PATH_STYLE: 'true',
+      }).storage,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'formgate-files',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-central-1',
+      forcePathStyle: true,
+    });
+    expect(
+      parseUploadConfig({ STORAGE_URL: 's3://my.bucket/' }).storage,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'my.bucket',
+      endpoint: undefined,
+      region: 'us-east-1',
+      forcePathStyle: false,
+    });
+    for (const [env, variable] of [
+      [{ STORAGE_URL: 's3://' }, 'STORAGE_URL'],
+      [{ STORAGE_URL: 's3://Upper_Case' }, 'STORAGE_URL'],
+      [
+        { STORAGE_URL: 's3://ok-bucket', S3_ENDPOINT: 'minio:9000' },
+        'S3_ENDPOINT',
+      ],
+      [
+        { STORAGE_URL: 's3://ok-bucket', S3_FORCE_PATH_STYLE: 'yes' },
+        'S3_FORCE_PATH_STYLE',
+      ],
+    ] as const) {
+      expect(() => parseUploadConfig(env)).toThrow(variable);
+    }
+  });
+
   it('refuses a storage URL it cannot use and limits out of range, naming the variable', () => {
     expect(() => parseUploadConfig({ STORAGE_URL: 'ftp://host/x' })).toThrow(
       'STORAGE_URL',

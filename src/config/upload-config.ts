@@ -3,8 +3,17 @@
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
 
-/** Where stored files live: a directory on local disk (the only kind so far). */
-export type StorageLocation = { kind: 'file'; root: string };
+/** Where stored files live: a directory on local disk, or a bucket of an S3-compatible store. */
+export type StorageLocation =
+  | { kind: 'file'; root: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** S3_ENDPOINT: the store's address (AWS's own endpoint for the region when unset). */
+      endpoint?: string;
+      region: string;
+      forcePathStyle: boolean;
+    };
 
 export interface UploadConfig {
   storage: StorageLocation;
@@ -50,8 +59,46 @@ function wholeNumber(
   return value;
 }
 
-export function parseStorageUrl(raw: string | undefined): StorageLocation {
+/** An S3 bucket name: 3–63 lowercase letters, digits, dots and hyphens. */
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function s3Location(url: string, env: Env): StorageLocation {
+  const bucket = url.slice('s3://'.length).replace(/\/$/, '');
+  if (!BUCKET.test(bucket)) {
+    throw new ConfigError(
+      'STORAGE_URL',
+      `needs a bucket name after "s3://" (3–63 lowercase letters, digits, dots and hyphens), got "${url}"`,
+    );
+  }
+  const endpoint = read(env, 'S3_ENDPOINT');
+  if (endpoint !== undefined && !/^https?:\/\/[^/\s]+/.test(endpoint)) {
+    throw new ConfigError(
+      'S3_ENDPOINT',
+      `must be an http(s) URL, got "${endpoint}"`,
+    );
+  }
+  const pathStyle = read(env, 'S3_FORCE_PATH_STYLE') ?? 'false';
+  if (pathStyle !== 'true' && pathStyle !== 'false') {
+    throw new ConfigError(
+      'S3_FORCE_PATH_STYLE',
+      `must be true or false, got "${pathStyle}"`,
+    );
+  }
+  return {
+    kind: 's3',
+    bucket,
+    endpoint,
+    region: read(env, 'S3_REGION') ?? read(env, 'AWS_REGION') ?? 'us-east-1',
+    forcePathStyle: pathStyle === 'true',
+  };
+}
+
+export function parseStorageUrl(
+  raw: string | undefined,
+  env: Env = {},
+): StorageLocation {
   const url = raw ?? DEFAULT_STORAGE_URL;
+  if (url.startsWith('s3://')) return s3Location(url, env);
   if (url.startsWith('file:')) {
     const path = url.slice('file:'.length).replace(/^\/\/(?=\/)/, '');
     if (path === '' || path.includes('\0')) {
@@ -61,7 +108,7 @@ export function parseStorageUrl(raw: string | undefined): StorageLocation {
   }
   throw new ConfigError(
     'STORAGE_URL',
-    `must be file:<directory> (e.g. ${DEFAULT_STORAGE_URL}), got "${url}"`,
+    `must be file:<directory> (e.g. ${DEFAULT_STORAGE_URL}) or s3://<bucket>, got "${url}"`,
   );
 }
 
@@ -81,7 +128,7 @@ export function parseUploadConfig(env: Env): UploadConfig {
     2048 * MIB,
   );
   return {
-    storage: parseStorageUrl(read(env, 'STORAGE_URL')),
+    storage: parseStorageUrl(read(env, 'STORAGE_URL'), env),
     maxFileSize,
     bodyLimit,
     orphanAgeSeconds: wholeNumber(
