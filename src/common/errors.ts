@@ -15,8 +15,17 @@ export class ValidationFailedException extends HttpException {
   constructor(
     readonly errors: string[],
     readonly issues?: readonly ErrorIssue[],
+    status: number = HttpStatus.BAD_REQUEST,
+    message = 'Validation failed',
   ) {
-    super('Validation failed', HttpStatus.BAD_REQUEST);
+    super(message, status);
+  }
+}
+
+/** 413 `{error: "File too large", errors: ["<field>: larger than N bytes"]}`. */
+export class FileTooLargeException extends ValidationFailedException {
+  constructor(errors: string[], issues?: readonly ErrorIssue[]) {
+    super(errors, issues, HttpStatus.PAYLOAD_TOO_LARGE, 'File too large');
   }
 }
 

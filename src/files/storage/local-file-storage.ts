@@ -7,7 +7,6 @@ import { constants, type Dirent } from 'node:fs';
 import {
   mkdir,
   open,
-  opendir,
   readdir,
   rename,
   rm,
@@ -252,11 +251,4 @@ export class LocalFileStorage implements FileStorage {
       }
     }
   }
-}
-
-/** Makes sure the root exists and is a directory the process can write to. */
-export async function prepareLocalRoot(root: string): Promise<void> {
-  await mkdir(root, { recursive: true });
-  const dir = await opendir(root);
-  await dir.close();
 }

@@ -1,0 +1,51 @@
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import {
+  ApiParam,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiKeyAuth } from '../auth/api-key-auth.decorator.js';
+import { NoDeadline } from '../common/deadline.interceptor.js';
+import { AccessibleForm } from '../forms/accessible-form.decorator.js';
+import type { Form } from '../forms/form.entity.js';
+import { FORM_ID_PARAM } from '../forms/form-route.openapi.js';
+import { UNAVAILABLE_RESPONSE } from '../submissions/submissions.openapi.js';
+import { attachmentDisposition } from './content-disposition.js';
+import { DownloadFileDocs } from './files.openapi.js';
+import { FilesService } from './files.service.js';
+
+/** Key-protected downloads: /api/v1/forms/:id/submissions/:submissionId/files/:fileId */
+@ApiTags('submissions')
+@ApiKeyAuth()
+@ApiParam(FORM_ID_PARAM)
+@ApiServiceUnavailableResponse(UNAVAILABLE_RESPONSE)
+@Controller('api/v1/forms/:id/submissions/:submissionId/files')
+export class FilesController {
+  constructor(private readonly files: FilesService) {}
+
+  // No request deadline: a large file takes as long as the client reads.
+  @Get(':fileId')
+  @NoDeadline()
+  @DownloadFileDocs()
+  async download(
+    @AccessibleForm() form: Form,
+    @Param('submissionId') submissionId: string,
+    @Param('fileId') fileId: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const download = await this.files.open(form, submissionId, fileId);
+    void reply
+      .header('content-disposition', attachmentDisposition(download.file.name))
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private, no-store');
+    if ('redirect' in download) {
+      await reply.redirect(download.redirect, 302);
+      return;
+    }
+    await reply
+      .header('content-type', 'application/octet-stream')
+      .header('content-length', String(download.file.size))
+      .send(download.stream);
+  }
+}

@@ -1,0 +1,239 @@
+// The file parts of one multipart submission, streamed to storage as they arrive
+// (docs/files.md): each is checked against its field (a `file` field, at most `maxFiles`,
+// at most 10 in all), typed from its first bytes and its extension, counted, hashed and cut
+// at the field's `maxSize` on the way. Nothing is held in memory but the first 4 KB of a
+// file. A refused file, and every file of a submission that is not committed, is deleted
+// (discard()).
+import { Readable } from 'node:stream';
+import {
+  FileTooLargeException,
+  ValidationFailedException,
+} from '../common/errors.js';
+import {
+  detectFormat,
+  HEAD_BYTES,
+  judgeFileType,
+  MarkupScanner,
+} from './file-type-judgement.js';
+import { FileTooLargeError, type FileStorage } from './storage/file-storage.js';
+import { fileKey, newFileId } from './storage/storage-keys.js';
+import { MAX_FILE_NAME_LENGTH } from './stored-file.entity.js';
+
+/** What a `file` field allows, with its defaults filled in. */
+export interface FileFieldPolicy {
+  id: string;
+  maxSize: number;
+  accept: readonly string[] | undefined;
+  maxFiles: number;
+}
+
+/** A file written to storage, as `data.<fieldId>` shows it, plus where it lives. */
+export interface ReceivedFile {
+  id: string;
+  fieldId: string;
+  name: string;
+  size: number;
+  type: string;
+  sha256: string;
+  key: string;
+}
+
+/** Files one submission may carry, all fields together. */
+export const MAX_FILES = 10;
+
+/** The field id as messages show it (a client's field name may be anything). */
+function shown(field: string): string {
+  return field.length > 64 ? `${field.slice(0, 64)}…` : field;
+}
+
+/** A refusal of one file: 400 naming the field. */
+function refused(field: string, message: string): ValidationFailedException {
+  return new ValidationFailedException(
+    [`${shown(field)}: ${message}`],
+    [{ field, code: 'TYPE_TEXT' }],
+  );
+}
+
+/** Cuts a client's file name to what a row keeps, on a character boundary. */
+function keptName(name: string): string {
+  const characters = [...name];
+  return characters.length > MAX_FILE_NAME_LENGTH
+    ? characters.slice(0, MAX_FILE_NAME_LENGTH).join('')
+    : name;
+}
+
+export class UploadReceiver {
+  /** The stored files by order of arrival (a small file may be stored before a large one). */
+  private readonly slots: Array<ReceivedFile | undefined> = [];
+  private readonly written: string[] = [];
+  private readonly perField = new Map<string, number>();
+  private count = 0;
+
+  constructor(
+    private readonly storage: FileStorage,
+    readonly formId: string,
+    readonly submissionId: string,
+    private readonly policies: ReadonlyMap<string, FileFieldPolicy>,
+  ) {}
+
+  /** The files stored, in the order they arrived. */
+  get files(): ReceivedFile[] {
+    return this.slots.filter((file) => file !== undefined);
+  }
+
+  /** Whether a field takes files. */
+  takesFiles(field: string): boolean {
+    return this.policies.has(field);
+  }
+
+  /**
+   * Stores one file part; resolves with it once it is durable, or with undefined for an
+   * empty file input (no file chosen). Rejects with the 400/413 its request answers, the
+   * part then read no further.
+   */
+  async receive(
+    field: string,
+    stream: Readable,
+    filename: string | undefined,
+  ): Promise<ReceivedFile | undefined> {
+    const policy = this.policies.get(field);
+    if (policy === undefined) {
+      throw refused(field, 'this field does not take files');
+    }
+    const slot = this.slots.push(undefined) - 1;
+    // A named file counts as it arrives, so one too many is refused before it is read.
+    if ((filename ?? '') !== '') this.countFile(field, policy);
+    const inspected = this.judgedStream(field, stream, filename ?? '', policy);
+    const id = newFileId();
+    const key = fileKey(this.formId, this.submissionId, id);
+    let object;
+    try {
+      object = await this.storage.write(key, inspected.stream, {
+        maxBytes: policy.maxSize,
+      });
+    } catch (error) {
+      if (error instanceof FileTooLargeError) {
+        throw new FileTooLargeException(
+          [`${shown(field)}: larger than ${policy.maxSize} bytes`],
+          [{ field }],
+        );
+      }
+      throw error;
+    }
+    this.written.push(key);
+    if (object.size === 0) {
+      if ((filename ?? '') === '') {
+        // An empty file input: no file chosen. Nothing to keep.
+        await this.storage.delete([key]);
+        return undefined;
+      }
+      throw refused(field, `"${inspected.name}" is empty`);
+    }
+    if ((filename ?? '') === '') this.countFile(field, policy);
+    const file: ReceivedFile = {
+      id,
+      fieldId: field,
+      name: inspected.name,
+      size: object.size,
+      type: inspected.type(),
+      sha256: object.sha256,
+      key,
+    };
+    this.slots[slot] = file;
+    return file;
+  }
+
+  private countFile(field: string, policy: FileFieldPolicy): void {
+    const count = (this.perField.get(field) ?? 0) + 1;
+    this.perField.set(field, count);
+    this.count += 1;
+    if (count > policy.maxFiles) {
+      throw refused(
+        field,
+        `at most ${policy.maxFiles} ${policy.maxFiles === 1 ? 'file' : 'files'} may be sent`,
+      );
+    }
+    if (this.count > MAX_FILES) {
+      throw new ValidationFailedException([
+        `at most ${MAX_FILES} files may be sent with one submission`,
+      ]);
+    }
+  }
+
+  /** Deletes every file written so far (the submission was not committed). */
+  async discard(): Promise<void> {
+    const keys = this.written.splice(0);
+    this.slots.length = 0;
+    this.perField.clear();
+    this.count = 0;
+    if (keys.length > 0) await this.storage.delete(keys);
+  }
+
+  /**
+   * The part's bytes as written: held until the first HEAD_BYTES are in (or the part
+   * ends), judged, then let through; a text file is scanned for markup to its end.
+   */
+  private judgedStream(
+    field: string,
+    source: Readable,
+    filename: string,
+    policy: FileFieldPolicy,
+  ): { stream: Readable; name: string; type: () => string } {
+    const name = keptName(filename.trim() === '' ? 'file' : filename);
+    let type = 'application/octet-stream';
+    async function* judged(): AsyncGenerator<Buffer> {
+      const held: Buffer[] = [];
+      let heldBytes = 0;
+      let scanner: MarkupScanner | undefined;
+      let decided = false;
+      const decide = async (): Promise<Buffer[]> => {
+        const head = Buffer.concat(held).subarray(0, HEAD_BYTES);
+        decided = true;
+        if (heldBytes === 0) return [];
+        const judgement = judgeFileType({
+          head,
+          detected: await detectFormat(head),
+          name,
+          accept: policy.accept,
+        });
+        if (!judgement.ok) throw refused(field, judgement.reason);
+        type = judgement.type;
+        if (judgement.text) scanner = new MarkupScanner();
+        return held.splice(0);
+      };
+      const pass = (chunk: Buffer): Buffer => {
+        if (scanner?.push(chunk) === true) {
+          throw refused(
+            field,
+            `"${name}" holds markup, which is not accepted in a text file`,
+          );
+        }
+        return chunk;
+      };
+      for await (const chunk of source as AsyncIterable<Buffer>) {
+        if (decided) {
+          yield pass(chunk);
+          continue;
+        }
+        held.push(chunk);
+        heldBytes += chunk.length;
+        // The cap applies before the type is known too: never hold more than it.
+        if (heldBytes > policy.maxSize) {
+          yield* held.splice(0);
+          return;
+        }
+        if (heldBytes >= HEAD_BYTES) {
+          for (const part of await decide()) yield pass(part);
+        }
+      }
+      if (!decided) {
+        for (const part of await decide()) yield pass(part);
+      }
+    }
+    return {
+      stream: Readable.from(judged(), { objectMode: false }),
+      name,
+      type: () => type,
+    };
+  }
+}
