@@ -58,7 +58,7 @@ function refused(field: string, message: string): ValidationFailedException {
 
 /** Cuts a client's file name to what a row keeps, on a character boundary. */
 function keptName(name: string): string {
-  const characters = [...name];
+  const characters = Array.from(name);
   return characters.length > MAX_FILE_NAME_LENGTH
     ? characters.slice(0, MAX_FILE_NAME_LENGTH).join('')
     : name;
