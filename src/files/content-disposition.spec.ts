@@ -29,7 +29,7 @@ describe('attachmentDisposition', () => {
   it('keeps a 300-character name to 255 characters with its extension', () => {
     const name = `${'ж'.repeat(296)}.pdf`;
     const safe = safeFileName(name);
-    expect([...safe]).toHaveLength(255);
+    expect(Array.from(safe)).toHaveLength(255);
     expect(safe.endsWith('ж.pdf')).toBe(true);
     const header = attachmentDisposition(name);
     expect(decodeURIComponent(header.split("UTF-8''")[1])).toBe(safe);

@@ -17,10 +17,10 @@ export function safeFileName(name: string): string {
     .replace(/[/\\]/g, '_')
     .trim();
   if (safe === '' || safe === '.' || safe === '..') safe = 'file';
-  const characters = [...safe];
+  const characters = Array.from(safe);
   if (characters.length <= MAX_NAME) return safe;
   const dot = safe.lastIndexOf('.');
-  const ext = dot > 0 ? [...safe.slice(dot)] : [];
+  const ext = dot > 0 ? Array.from(safe.slice(dot)) : [];
   const keep = ext.length > 0 && ext.length <= 16 ? ext : [];
   return characters.slice(0, MAX_NAME - keep.length).join('') + keep.join('');
 }

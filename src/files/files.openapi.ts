@@ -5,7 +5,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiProduces,
 } from '@nestjs/swagger';
 import { ErrorDto } from '../common/dto/error.dto.js';
 
@@ -24,7 +23,6 @@ export const DownloadFileDocs = (): MethodDecorator =>
       name: 'fileId',
       description: 'The file identifier: `id` of a file in `data.<fieldId>`.',
     }),
-    ApiProduces('application/octet-stream'),
     ApiOkResponse({
       description: 'The file, as an attachment.',
       headers: {

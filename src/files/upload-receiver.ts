@@ -17,7 +17,9 @@ import {
 } from './file-type-judgement.js';
 import { FileTooLargeError, type FileStorage } from './storage/file-storage.js';
 import { fileKey, newFileId } from './storage/storage-keys.js';
+import type { StoredFileRow } from './stored-file-sql.js';
 import { MAX_FILE_NAME_LENGTH } from './stored-file.entity.js';
+import type { FileValue } from '../submissions/submission.entity.js';
 
 /** What a `file` field allows, with its defaults filled in. */
 export interface FileFieldPolicy {
@@ -56,7 +58,7 @@ function refused(field: string, message: string): ValidationFailedException {
 
 /** Cuts a client's file name to what a row keeps, on a character boundary. */
 function keptName(name: string): string {
-  const characters = [...name];
+  const characters = Array.from(name);
   return characters.length > MAX_FILE_NAME_LENGTH
     ? characters.slice(0, MAX_FILE_NAME_LENGTH).join('')
     : name;
@@ -79,6 +81,58 @@ export class UploadReceiver {
   /** The files stored, in the order they arrived. */
   get files(): ReceivedFile[] {
     return this.slots.filter((file) => file !== undefined);
+  }
+
+  /**
+   * Set once the files must stay: their submission is committed, or may have been (a
+   * commit that timed out) — the orphan sweep then decides by whether the rows exist.
+   */
+  kept = false;
+
+  /** The fields that received files. */
+  fieldsWithFiles(): Set<string> {
+    return new Set(this.files.map((file) => file.fieldId));
+  }
+
+  /**
+   * What the submission's data shows of its files, by field: one file, or always a list
+   * when the field takes more than one.
+   */
+  dataValues(): Record<string, FileValue | FileValue[]> {
+    const values: Record<string, FileValue | FileValue[]> = {};
+    for (const file of this.files) {
+      const value: FileValue = {
+        id: file.id,
+        name: file.name,
+        size: file.size,
+        type: file.type,
+        sha256: file.sha256,
+      };
+      if ((this.policies.get(file.fieldId)?.maxFiles ?? 1) === 1) {
+        values[file.fieldId] = value;
+      } else {
+        const list = values[file.fieldId];
+        if (Array.isArray(list)) list.push(value);
+        else values[file.fieldId] = [value];
+      }
+    }
+    return values;
+  }
+
+  /** The stored_file rows, written in the submission's commit. */
+  rows(accountId: string, createdAt: Date): StoredFileRow[] {
+    return this.files.map((file) => ({
+      id: file.id,
+      submissionId: this.submissionId,
+      formId: this.formId,
+      accountId,
+      fieldId: file.fieldId,
+      name: file.name,
+      size: file.size,
+      type: file.type,
+      sha256: file.sha256,
+      createdAt,
+    }));
   }
 
   /** Whether a field takes files. */
@@ -162,6 +216,7 @@ export class UploadReceiver {
 
   /** Deletes every file written so far (the submission was not committed). */
   async discard(): Promise<void> {
+    if (this.kept) return;
     const keys = this.written.splice(0);
     this.slots.length = 0;
     this.perField.clear();

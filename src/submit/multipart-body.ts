@@ -9,6 +9,7 @@ import { errorCodes, type FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ValidationFailedException } from '../common/errors.js';
+import { OWN_BODY_DEADLINE } from '../common/header-deadline.js';
 import {
   MAX_FILES,
   type ReceivedFile,
@@ -250,16 +251,30 @@ export function parseMultipart(
   });
 }
 
+/** How the submit routes read multipart bodies. */
+export interface MultipartParserOptions {
+  /** Largest body without files (SUBMIT_BODY_LIMIT), and the text of one with files. */
+  limit: number;
+  /** Largest body carrying files (UPLOAD_BODY_LIMIT). */
+  uploadLimit: number;
+  /** An upload that sends nothing this long is cut (408). */
+  idleTimeoutMs: number;
+  accepts: (url: string) => boolean;
+  /** Where the request's files go: undefined when its form takes none. */
+  uploadsFor: (request: FastifyRequest) => Promise<UploadReceiver | undefined>;
+}
+
 /**
  * The content-type parser of multipart bodies: parsed for the URLs `accepts` (the submit
- * route), refused with 415 everywhere else, as when no parser existed.
+ * routes), refused with 415 everywhere else, as when no parser existed. A form that
+ * takes files gets its files streamed to storage, under UPLOAD_BODY_LIMIT and an idle
+ * deadline in place of the whole-request one.
  */
 export function multipartParser(
-  limit: number,
-  accepts: (url: string) => boolean,
+  options: MultipartParserOptions,
 ): ContentTypeParser {
   return (request, payload, done) => {
-    if (!accepts(request.url)) {
+    if (!options.accepts(request.url)) {
       payload.resume();
       done(
         new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(
@@ -269,9 +284,32 @@ export function multipartParser(
       );
       return;
     }
-    parseMultipart(request.headers, payload, limit).then(
-      (body) => done(null, body),
-      (error: Error) => done(error, undefined),
-    );
+    payload.pause();
+    options
+      .uploadsFor(request)
+      .catch(() => undefined) // the form's lookup fails again, and answers, in submit
+      .then((uploads) => {
+        if (uploads !== undefined) {
+          (request.raw as { [OWN_BODY_DEADLINE]?: boolean })[
+            OWN_BODY_DEADLINE
+          ] = true;
+        }
+        return parseMultipart(
+          request.headers,
+          payload,
+          uploads === undefined
+            ? { limit: options.limit }
+            : {
+                limit: options.uploadLimit,
+                textLimit: options.limit,
+                uploads,
+                idleTimeoutMs: options.idleTimeoutMs,
+              },
+        );
+      })
+      .then(
+        (body) => done(null, body),
+        (error: Error) => done(error, undefined),
+      );
   };
 }

@@ -49,7 +49,11 @@ export type ValidationResult =
   | { ok: true; data: SubmissionData }
   | { ok: false; errors: string[]; issues: ValidationIssue[] };
 
-export type SubmissionValidator = (body: unknown) => ValidationResult;
+/** `withFiles`: the `file` fields the multipart body carried files for. */
+export type SubmissionValidator = (
+  body: unknown,
+  withFiles?: ReadonlySet<string>,
+) => ValidationResult;
 
 type Scalar = string | number | boolean;
 type Check = { value: Scalar } | { error: string; code?: ValidationCode };
@@ -184,7 +188,6 @@ function typeCheck(field: FieldDefinition): TypeCheck {
         error: `${id} must be checked or unchecked (on, true, false, 1 or 0)`,
       };
     },
-    // Files arrive as file parts of a multipart body (files/), never as text.
     file: () => ({ error: `${id}: expected a file, not text` }),
   };
   return checks[field.type] ?? checks.text;
@@ -291,7 +294,7 @@ export function compileSubmissionValidator(
   const maxKeys = Math.max(MAX_KEYS, fields.length);
   const acceptsAnyKey = fields.length === 0;
 
-  return (body) => {
+  return (body, withFiles) => {
     const split = keysOf(body);
     if ('error' in split) return failure([split.error]);
     const record = (body ?? {}) as Record<string, unknown>;
@@ -363,6 +366,7 @@ export function compileSubmissionValidator(
         const raw = Object.hasOwn(record, field.id)
           ? record[field.id]
           : undefined;
+        if (raw === undefined && withFiles?.has(field.id)) continue; // upload-receiver.ts
         const result = validateField(field, raw);
         if (result.error !== undefined) {
           fail(result.error, field.id, result.code);

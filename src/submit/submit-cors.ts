@@ -16,6 +16,7 @@ import {
   type RateLimitStorage,
 } from '../rate-limit/rate-limit.storage.js';
 import { multipartParser } from './multipart-body.js';
+import { submitUploads } from './submit-uploads.js';
 import {
   submitRateLimitHook,
   submitRateLimitKey,
@@ -99,6 +100,7 @@ export function configureSubmit(app: NestFastifyApplication): void {
     limit: config.submitRateLimit,
     windowSeconds: config.submitRateWindowSeconds,
     bodyLimit: config.submitBodyLimit,
+    uploadBodyLimit: config.uploads.bodyLimit,
     storage,
   });
   fastify.addHook('onRoute', (route) => {
@@ -203,7 +205,13 @@ export function configureSubmit(app: NestFastifyApplication): void {
   );
   fastify.addContentTypeParser(
     MULTIPART_TYPE,
-    multipartParser(config.submitBodyLimit, isPublicSubmitUrl),
+    multipartParser({
+      limit: config.submitBodyLimit,
+      uploadLimit: config.uploads.bodyLimit,
+      idleTimeoutMs: config.uploads.idleTimeoutMs,
+      accepts: isPublicSubmitUrl,
+      uploadsFor: submitUploads(app),
+    }),
   );
   serveAltchaWidget(fastify);
 }

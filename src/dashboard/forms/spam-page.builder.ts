@@ -7,6 +7,7 @@ import { FormsService } from '../../forms/forms.service.js';
 import { TurnedAwayCounter, utcDay } from '../../spam/turned-away.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import { ownerPrincipal, type DashboardContext } from '../dashboard-context.js';
+import { cell } from '../view-helpers.js';
 
 export const SPAM_PAGE_SIZE = 25;
 /** The days "turned away" counts cover, today included. */
@@ -75,7 +76,7 @@ export class SpamPageBuilder {
           (reason) => REASON_LABELS[reason] ?? reason,
         ),
         preview: Object.entries(submission.data)
-          .map(([key, value]) => `${key}: ${String(value)}`)
+          .map(([key, value]) => `${key}: ${cell(value)}`)
           .join(' · ')
           .slice(0, 300),
       })),

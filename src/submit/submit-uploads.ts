@@ -1,0 +1,34 @@
+// Where the files of a multipart submission go: the form's `file` fields, from the same
+// cache the submit route reads, decide whether its body's files are streamed to storage
+// (and under which submission id they are stored) before the route runs.
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
+import {
+  FILE_STORAGE,
+  type FileStorage,
+} from '../files/storage/file-storage.js';
+import { UploadReceiver } from '../files/upload-receiver.js';
+import { newSubmissionId } from '../submissions/submission-id.js';
+import { FormConfigCache } from './form-config.cache.js';
+import { FORM_ID } from './submit.service.js';
+
+export function submitUploads(
+  app: NestFastifyApplication,
+): (request: FastifyRequest) => Promise<UploadReceiver | undefined> {
+  const forms = app.get(FormConfigCache);
+  const storage = app.get<symbol, FileStorage>(FILE_STORAGE, {
+    strict: false,
+  });
+  return async (request) => {
+    const { formId } = (request.params ?? {}) as { formId?: unknown };
+    if (typeof formId !== 'string' || !FORM_ID.test(formId)) return undefined;
+    const form = await forms.get(formId);
+    if (form?.files == null) return undefined;
+    return new UploadReceiver(
+      storage,
+      form.id,
+      newSubmissionId(Date.now()),
+      form.files,
+    );
+  };
+}
