@@ -68,7 +68,7 @@ describe('files in an S3-compatible bucket (e2e)', () => {
     const pdf = Buffer.from(
       '%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n%%EOF\n',
     );
-    const response = await post(new Blob([pdf]), 'cv "final".pdf');
+    const response = await post(new Blob([pdf]), 'cv (final) ü.pdf');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       success: true,
@@ -91,7 +91,7 @@ describe('files in an S3-compatible bucket (e2e)', () => {
     };
     expect(resume).toEqual({
       id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
-      name: 'cv "final".pdf',
+      name: 'cv (final) ü.pdf',
       size: pdf.length,
       type: 'application/pdf',
       sha256: createHash('sha256').update(pdf).digest('hex'),
@@ -113,7 +113,7 @@ describe('files in an S3-compatible bucket (e2e)', () => {
     expect(object.status).toBe(200);
     expect(object.headers.get('content-type')).toBe('application/octet-stream');
     expect(object.headers.get('content-disposition')).toBe(
-      `attachment; filename="cv _final_.pdf"; filename*=UTF-8''cv%20%22final%22.pdf`,
+      `attachment; filename="cv (final) _.pdf"; filename*=UTF-8''cv%20%28final%29%20%C3%BC.pdf`,
     );
     expect(Buffer.from(await object.arrayBuffer()).equals(pdf)).toBe(true);
 

@@ -1,6 +1,7 @@
 // The OpenAPI description of the file download route.
 import { applyDecorators } from '@nestjs/common';
 import {
+  ApiFoundResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -42,6 +43,20 @@ export const DownloadFileDocs = (): MethodDecorator =>
       content: {
         'application/octet-stream': {
           schema: { type: 'string', format: 'binary' },
+        },
+      },
+    }),
+    ApiFoundResponse({
+      description:
+        'With files in an S3-compatible store (`STORAGE_URL=s3://…`): a redirect to a presigned URL of the store, valid 60 seconds, that serves the file the same way (attachment, `application/octet-stream`).',
+      headers: {
+        Location: {
+          description: 'The presigned URL.',
+          schema: { type: 'string', format: 'uri' },
+        },
+        'X-Content-Type-Options': {
+          description: 'Always `nosniff`.',
+          schema: { type: 'string', example: 'nosniff' },
         },
       },
     }),
