@@ -8,7 +8,13 @@
 //   receiving the very same request bodies on a socket and writing them to a file with an
 //   fsync before it answers (target: ≥ 0.5x).
 // Every upload must be answered 200, and every stored file must have its full size.
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { request as httpRequest, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -180,6 +186,16 @@ async function main(): Promise<number> {
       }
     }
     clearInterval(sampler);
+    // Every acknowledged upload is on disk, whole.
+    const stored = readdirSync(join(dir, 'files', 'forms'), {
+      recursive: true,
+      withFileTypes: true,
+    }).filter((entry) => entry.isFile());
+    const whole = stored.filter(
+      (entry) =>
+        statSync(join(entry.parentPath, entry.name)).size === FILE_BYTES,
+    ).length;
+    const acknowledged = formgate.length * UPLOADS - failures.length;
     const rssGrowth = Math.round((peak - rssBefore) * 10) / 10;
     const ratio = Math.round((median(formgate) / median(rawRates)) * 100) / 100;
     const summary = {
@@ -193,6 +209,7 @@ async function main(): Promise<number> {
       rssPeakMb: Math.round(peak * 10) / 10,
       rssGrowthMb: rssGrowth,
       non200: failures.length,
+      storedWhole: whole,
     };
     console.log(
       [
@@ -210,6 +227,10 @@ async function main(): Promise<number> {
     if (ratio < TARGETS.throughputRatio)
       misses.push(
         `throughput ${ratio}x the raw pipeline (target ≥ ${TARGETS.throughputRatio}x)`,
+      );
+    if (whole !== acknowledged || stored.length !== acknowledged)
+      misses.push(
+        `${acknowledged} uploads acknowledged, ${stored.length} files stored, ${whole} of them whole`,
       );
     if (failures.length > 0)
       misses.push(
