@@ -52,7 +52,9 @@ describe('file uploads (e2e)', () => {
     t = await createTestApp({
       env: { UPLOAD_MAX_FILE_SIZE: '1000000', SUBMIT_RATE_LIMIT: '1000' },
     });
-    root = t.config.uploads.storage.root;
+    const storage = t.config.uploads.storage;
+    if (storage.kind !== 'file') throw new Error('tests store on local disk');
+    root = storage.root;
     accountId = (await createAccount(t)).account.id;
     form = await createForm(t, accountId, { fields: FIELDS });
   });

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import { DownloadLinks } from './download-links.js';
 import { FormChangesModule } from '../forms/form-changes.module.js';
 import { FormRepositoryModule } from '../forms/form-repository.module.js';
 import { FormsModule } from '../forms/forms.module.js';
@@ -19,10 +21,16 @@ import { StoredFileRepository } from './stored-file.repository.js';
   providers: [
     FILE_STORAGE_PROVIDER,
     StoredFileRepository,
+    {
+      provide: DownloadLinks,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new DownloadLinks(config.appSecret, config.publicUrl),
+    },
     FilesService,
     FileDeletion,
     OrphanFileSweep,
   ],
-  exports: [FILE_STORAGE_PROVIDER, StoredFileRepository],
+  exports: [FILE_STORAGE_PROVIDER, StoredFileRepository, DownloadLinks],
 })
 export class FilesModule {}

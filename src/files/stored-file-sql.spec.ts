@@ -27,6 +27,11 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
       expect(sql.deleteOfSubmissions(FORM, SUBMISSIONS)).toMatchSnapshot();
     });
 
+    it('reads a file by its id, and the file ids of submissions by the submission index', () => {
+      expect(sql.findById('file1')).toMatchSnapshot();
+      expect(sql.idsOfSubmissions(SUBMISSIONS)).toMatchSnapshot();
+    });
+
     it('finds which objects have rows, by primary key, and sums an account', () => {
       expect(sql.existing(['a', 'b'])).toMatchSnapshot();
       expect(sql.accountBytes('account1')).toMatchSnapshot();

@@ -111,6 +111,23 @@ export class StoredFileSql {
     };
   }
 
+  /** One file by its id alone (a signed link names only the file). */
+  findById(id: string): SqlStatement {
+    return {
+      sql: `SELECT ${this.columns} FROM ${this.e('stored_file')} WHERE ${this.e('id')} = ?`,
+      params: [id],
+    };
+  }
+
+  /** The ids of the files of some submissions, whatever their forms (the notifications'). */
+  idsOfSubmissions(submissionIds: readonly string[]): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql: `SELECT ${e('id')}, ${e('submissionId')} FROM ${e('stored_file')} WHERE ${e('submissionId')} IN (${submissionIds.map(() => '?').join(', ')})`,
+      params: [...submissionIds],
+    };
+  }
+
   /** Which of these file ids have a row (the orphan sweep's question, by primary key). */
   existing(ids: readonly string[]): SqlStatement {
     const e = (name: string) => this.e(name);

@@ -44,6 +44,31 @@ export class StoredFileRepository {
     return rows.map(toRow);
   }
 
+  async findById(id: string): Promise<StoredFileRow | null> {
+    const { sql, params } = this.sql.findById(id);
+    const rows = (await this.dataSource.query(sql, params)) as RawRow[];
+    return rows.length > 0 ? toRow(rows[0]) : null;
+  }
+
+  /** The ids of the stored files of each of these submissions. */
+  async idsBySubmission(
+    submissionIds: readonly string[],
+  ): Promise<Map<string, Set<string>>> {
+    const found = new Map<string, Set<string>>();
+    if (submissionIds.length === 0) return found;
+    const { sql, params } = this.sql.idsOfSubmissions(submissionIds);
+    const rows = (await this.dataSource.query(sql, params)) as Array<{
+      id: string;
+      submissionId: string;
+    }>;
+    for (const row of rows) {
+      const ids = found.get(row.submissionId) ?? new Set<string>();
+      ids.add(row.id);
+      found.set(row.submissionId, ids);
+    }
+    return found;
+  }
+
   /** The ids among `ids` that have a row. */
   async existing(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
