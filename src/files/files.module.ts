@@ -5,6 +5,7 @@ import { FormChangesModule } from '../forms/form-changes.module.js';
 import { FormRepositoryModule } from '../forms/form-repository.module.js';
 import { FormsModule } from '../forms/forms.module.js';
 import { FileDeletion } from './file-deletion.js';
+import { FileLinksController } from './file-links.controller.js';
 import { FilesController } from './files.controller.js';
 import { FilesService } from './files.service.js';
 import { OrphanFileSweep } from './orphan-sweep.js';
@@ -17,7 +18,7 @@ import { StoredFileRepository } from './stored-file.repository.js';
  */
 @Module({
   imports: [FormsModule, FormChangesModule, FormRepositoryModule],
-  controllers: [FilesController],
+  controllers: [FilesController, FileLinksController],
   providers: [
     FILE_STORAGE_PROVIDER,
     StoredFileRepository,

@@ -41,7 +41,21 @@ export class FilesService {
     }
     const file = await this.files.findOne(form.id, submissionId, fileId);
     if (file === null) throw new NotFoundException(FILE_NOT_FOUND);
-    const key = fileKey(form.id, submissionId, fileId);
+    return this.serve(file);
+  }
+
+  /**
+   * The file a signed link names (DownloadLinks verified it): 404 "File not found" when it
+   * is gone (its submission deleted since the link was sent).
+   */
+  async openLinked(fileId: string): Promise<Download> {
+    const file = await this.files.findById(fileId);
+    if (file === null) throw new NotFoundException(FILE_NOT_FOUND);
+    return this.serve(file);
+  }
+
+  private async serve(file: StoredFileRow): Promise<Download> {
+    const key = fileKey(file.formId, file.submissionId, file.id);
     if (this.storage.presignedUrl) {
       const redirect = await this.storage.presignedUrl(
         key,
