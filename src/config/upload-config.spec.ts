@@ -10,6 +10,7 @@ describe('parseUploadConfig', () => {
       bodyLimit: 25 * MIB,
       orphanAgeSeconds: 3600,
       idleTimeoutMs: 15_000,
+      clamavUrl: undefined,
     });
   });
 
@@ -27,6 +28,7 @@ describe('parseUploadConfig', () => {
       bodyLimit: 5_242_880,
       orphanAgeSeconds: 60,
       idleTimeoutMs: 2000,
+      clamavUrl: undefined,
     });
   });
 
@@ -67,6 +69,22 @@ describe('parseUploadConfig', () => {
       ],
     ] as const) {
       expect(() => parseUploadConfig(env)).toThrow(variable);
+    }
+  });
+
+  it('reads the address of clamd, and refuses one that is not tcp://host:port', () => {
+    expect(
+      parseUploadConfig({ CLAMAV_URL: 'tcp://127.0.0.1:3310' }).clamavUrl,
+    ).toBe('tcp://127.0.0.1:3310');
+    for (const url of [
+      'http://clamd:3310',
+      'clamd:3310',
+      'tcp://',
+      'tcp://h:3310/x',
+    ]) {
+      expect(() => parseUploadConfig({ CLAMAV_URL: url })).toThrow(
+        'CLAMAV_URL',
+      );
     }
   });
 

@@ -28,6 +28,8 @@ export interface UploadConfig {
    * that keeps arriving is never cut by the request timeout.
    */
   idleTimeoutMs: number;
+  /** CLAMAV_URL: clamd to stream each file to (tcp://host:port), or none. */
+  clamavUrl?: string;
 }
 
 export const MIB = 1024 * 1024;
@@ -112,6 +114,24 @@ export function parseStorageUrl(
   );
 }
 
+function clamavUrl(env: Env): string | undefined {
+  const raw = read(env, 'CLAMAV_URL');
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = new URL('invalid:');
+  }
+  if (url.protocol !== 'tcp:' || url.hostname === '' || url.pathname !== '') {
+    throw new ConfigError(
+      'CLAMAV_URL',
+      `must be tcp://host:port (clamd's TCP socket, usually port 3310), got "${raw}"`,
+    );
+  }
+  return raw;
+}
+
 export function parseUploadConfig(env: Env): UploadConfig {
   const maxFileSize = wholeNumber(
     env,
@@ -145,5 +165,6 @@ export function parseUploadConfig(env: Env): UploadConfig {
       100,
       600_000,
     ),
+    clamavUrl: clamavUrl(env),
   };
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
+import { ClamavScanner } from './clamav-scanner.js';
 import { DownloadLinks } from './download-links.js';
 import { FormChangesModule } from '../forms/form-changes.module.js';
 import { FormRepositoryModule } from '../forms/form-repository.module.js';
@@ -11,6 +12,9 @@ import { FilesService } from './files.service.js';
 import { OrphanFileSweep } from './orphan-sweep.js';
 import { FILE_STORAGE_PROVIDER } from './storage/file-storage.provider.js';
 import { StoredFileRepository } from './stored-file.repository.js';
+
+/** The clamd client when CLAMAV_URL is set, else null. */
+export const CLAMAV_SCANNER = Symbol('ClamavScanner');
 
 /**
  * Uploaded files (docs/files.md): the storage, the stored_file rows, downloads, their
@@ -28,10 +32,23 @@ import { StoredFileRepository } from './stored-file.repository.js';
       useFactory: (config: AppConfig) =>
         new DownloadLinks(config.appSecret, config.publicUrl),
     },
+    {
+      provide: CLAMAV_SCANNER,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        config.uploads.clamavUrl === undefined
+          ? null
+          : new ClamavScanner(config.uploads.clamavUrl),
+    },
     FilesService,
     FileDeletion,
     OrphanFileSweep,
   ],
-  exports: [FILE_STORAGE_PROVIDER, StoredFileRepository, DownloadLinks],
+  exports: [
+    FILE_STORAGE_PROVIDER,
+    StoredFileRepository,
+    DownloadLinks,
+    CLAMAV_SCANNER,
+  ],
 })
 export class FilesModule {}

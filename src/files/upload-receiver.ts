@@ -7,8 +7,14 @@
 import { Readable } from 'node:stream';
 import {
   FileTooLargeException,
+  ServiceUnavailableError,
   ValidationFailedException,
 } from '../common/errors.js';
+import {
+  ScannerUnavailableError,
+  type ClamavScan,
+  type ClamavScanner,
+} from './clamav-scanner.js';
 import {
   detectFormat,
   HEAD_BYTES,
@@ -38,6 +44,20 @@ export interface ReceivedFile {
   type: string;
   sha256: string;
   key: string;
+}
+
+export const SCANNER_UNAVAILABLE =
+  'Uploaded files cannot be checked for viruses right now, please retry shortly';
+
+/** The bytes of `source`, each chunk also sent to clamd before it is passed on. */
+async function* scanned(
+  source: Readable,
+  scan: ClamavScan,
+): AsyncGenerator<Buffer> {
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    await scan.write(chunk);
+    yield chunk;
+  }
 }
 
 /** Files one submission may carry, all fields together. */
@@ -76,6 +96,8 @@ export class UploadReceiver {
     readonly formId: string,
     readonly submissionId: string,
     private readonly policies: ReadonlyMap<string, FileFieldPolicy>,
+    /** clamd, when CLAMAV_URL is set: every file is streamed to it as it is stored. */
+    private readonly scanner?: ClamavScanner,
   ) {}
 
   /** The files stored, in the order they arrived. */
@@ -160,12 +182,23 @@ export class UploadReceiver {
     const inspected = this.judgedStream(field, stream, filename ?? '', policy);
     const id = newFileId();
     const key = fileKey(this.formId, this.submissionId, id);
+    const scan = await this.startScan();
     let object;
     try {
-      object = await this.storage.write(key, inspected.stream, {
-        maxBytes: policy.maxSize,
-      });
+      object = await this.storage.write(
+        key,
+        scan
+          ? Readable.from(scanned(inspected.stream, scan), {
+              objectMode: false,
+            })
+          : inspected.stream,
+        { maxBytes: policy.maxSize },
+      );
     } catch (error) {
+      scan?.abort();
+      if (error instanceof ScannerUnavailableError) {
+        throw new ServiceUnavailableError(SCANNER_UNAVAILABLE);
+      }
       if (error instanceof FileTooLargeError) {
         throw new FileTooLargeException(
           [`${shown(field)}: larger than ${policy.maxSize} bytes`],
@@ -175,6 +208,9 @@ export class UploadReceiver {
       throw error;
     }
     this.written.push(key);
+    if (scan && (await this.verdict(scan)).infected) {
+      throw refused(field, 'file rejected');
+    }
     if (object.size === 0) {
       if ((filename ?? '') === '') {
         // An empty file input: no file chosen. Nothing to keep.
@@ -195,6 +231,20 @@ export class UploadReceiver {
     };
     this.slots[slot] = file;
     return file;
+  }
+
+  /** A scan for the next file, when scanning is on; 503 when clamd cannot be reached. */
+  private async startScan(): Promise<ClamavScan | undefined> {
+    if (this.scanner === undefined) return undefined;
+    return this.scanner.start().catch(() => {
+      throw new ServiceUnavailableError(SCANNER_UNAVAILABLE);
+    });
+  }
+
+  private verdict(scan: ClamavScan): ReturnType<ClamavScan['finish']> {
+    return scan.finish().catch(() => {
+      throw new ServiceUnavailableError(SCANNER_UNAVAILABLE);
+    });
   }
 
   private countFile(field: string, policy: FileFieldPolicy): void {

@@ -8,6 +8,8 @@ import {
   type FileStorage,
 } from '../files/storage/file-storage.js';
 import { UploadReceiver } from '../files/upload-receiver.js';
+import { CLAMAV_SCANNER } from '../files/files.module.js';
+import type { ClamavScanner } from '../files/clamav-scanner.js';
 import { newSubmissionId } from '../submissions/submission-id.js';
 import { FormConfigCache } from './form-config.cache.js';
 import { FORM_ID } from './submit.service.js';
@@ -19,6 +21,9 @@ export function submitUploads(
   const storage = app.get<symbol, FileStorage>(FILE_STORAGE, {
     strict: false,
   });
+  const scanner =
+    app.get<symbol, ClamavScanner | null>(CLAMAV_SCANNER, { strict: false }) ??
+    undefined;
   return async (request) => {
     const { formId } = (request.params ?? {}) as { formId?: unknown };
     if (typeof formId !== 'string' || !FORM_ID.test(formId)) return undefined;
@@ -29,6 +34,7 @@ export function submitUploads(
       form.id,
       newSubmissionId(Date.now()),
       form.files,
+      scanner,
     );
   };
 }
