@@ -392,6 +392,30 @@ describe('file uploads (e2e)', () => {
     }
   });
 
+  it('accepts a submission whose only value is a file', async () => {
+    const only = await createForm(t, accountId, {
+      name: 'Only a file',
+      fields: [{ id: 'doc', type: 'file', required: true }],
+    });
+    const response = await request(`${t.url}/api/submit/${only.form.id}`, {
+      body: multipart([{ name: 'doc', filename: 'doc.pdf', bytes: PDF }]),
+      headers: { 'content-type': MULTIPART_TYPE },
+    });
+    expect(response.status).toBe(200);
+    const [row] = await t.dataSource
+      .getRepository(Submission)
+      .findBy({ formId: only.form.id });
+    expect(row.data).toEqual({
+      doc: {
+        id: expect.any(String),
+        name: 'doc.pdf',
+        size: PDF.length,
+        type: 'application/pdf',
+        sha256: sha256(PDF),
+      },
+    });
+  });
+
   it('refuses a form whose maxSize exceeds UPLOAD_MAX_FILE_SIZE', async () => {
     const response = await request(`${t.url}/api/v1/forms`, {
       apiKey: form.apiKey,

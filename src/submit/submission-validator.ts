@@ -386,7 +386,7 @@ export function compileSubmissionValidator(
       }
     }
     if (errors.length > 0) return { ok: false, errors, issues };
-    if (entries.length === 0) {
+    if (entries.length === 0 && !withFiles?.size) {
       return {
         ok: false,
         errors: [EMPTY_SUBMISSION_MESSAGE],

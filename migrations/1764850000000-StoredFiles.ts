@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
 /** Uploaded files: one row per file of a submission; the bytes live in the file storage. */
-export class StoredFiles1764830000000 implements MigrationInterface {
+export class StoredFiles1764850000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.createTable(
       new Table({
