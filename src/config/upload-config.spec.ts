@@ -10,6 +10,7 @@ describe('parseUploadConfig', () => {
       bodyLimit: 25 * MIB,
       orphanAgeSeconds: 3600,
       idleTimeoutMs: 15_000,
+      maxStoragePerAccount: 1024 * MIB,
     });
   });
 
@@ -20,6 +21,7 @@ describe('parseUploadConfig', () => {
       UPLOAD_BODY_LIMIT: '5242880',
       UPLOAD_ORPHAN_AGE_SECONDS: '60',
       UPLOAD_IDLE_TIMEOUT_MS: '2000',
+      MAX_STORAGE_PER_ACCOUNT: '0',
     });
     expect(config).toEqual({
       storage: { kind: 'file', root: '/var/lib/formgate/files' },
@@ -27,6 +29,7 @@ describe('parseUploadConfig', () => {
       bodyLimit: 5_242_880,
       orphanAgeSeconds: 60,
       idleTimeoutMs: 2000,
+      maxStoragePerAccount: 0,
     });
   });
 

@@ -19,6 +19,8 @@ export interface UploadConfig {
    * that keeps arriving is never cut by the request timeout.
    */
   idleTimeoutMs: number;
+  /** Bytes an account's stored files may add up to; an upload past it is refused (413). */
+  maxStoragePerAccount: number;
 }
 
 export const MIB = 1024 * 1024;
@@ -97,6 +99,13 @@ export function parseUploadConfig(env: Env): UploadConfig {
       15_000,
       100,
       600_000,
+    ),
+    maxStoragePerAccount: wholeNumber(
+      env,
+      'MAX_STORAGE_PER_ACCOUNT',
+      1024 * MIB,
+      0,
+      Number.MAX_SAFE_INTEGER,
     ),
   };
 }

@@ -76,6 +76,8 @@ export class UploadReceiver {
     readonly formId: string,
     readonly submissionId: string,
     private readonly policies: ReadonlyMap<string, FileFieldPolicy>,
+    /** Bytes the account may still store (MAX_STORAGE_PER_ACCOUNT less what it holds). */
+    private remaining = Number.MAX_SAFE_INTEGER,
   ) {}
 
   /** The files stored, in the order they arrived. */
@@ -161,19 +163,26 @@ export class UploadReceiver {
     const id = newFileId();
     const key = fileKey(this.formId, this.submissionId, id);
     let object;
+    // The account's room is shared by the files of this submission, in arrival order.
+    const room = Math.max(0, this.remaining);
+    const maxBytes = Math.min(policy.maxSize, room);
+    this.remaining -= maxBytes;
     try {
-      object = await this.storage.write(key, inspected.stream, {
-        maxBytes: policy.maxSize,
-      });
+      object = await this.storage.write(key, inspected.stream, { maxBytes });
     } catch (error) {
       if (error instanceof FileTooLargeError) {
         throw new FileTooLargeException(
-          [`${shown(field)}: larger than ${policy.maxSize} bytes`],
+          [
+            maxBytes < policy.maxSize
+              ? `${shown(field)}: this account's file storage is full (MAX_STORAGE_PER_ACCOUNT)`
+              : `${shown(field)}: larger than ${policy.maxSize} bytes`,
+          ],
           [{ field }],
         );
       }
       throw error;
     }
+    this.remaining += maxBytes - object.size;
     this.written.push(key);
     if (object.size === 0) {
       if ((filename ?? '') === '') {

@@ -287,7 +287,11 @@ export function multipartParser(
     payload.pause();
     options
       .uploadsFor(request)
-      .catch(() => undefined) // the form's lookup fails again, and answers, in submit
+      .catch((error: Error) => {
+        // The database away (503): the body is not read.
+        payload.resume();
+        throw error;
+      })
       .then((uploads) => {
         if (uploads !== undefined) {
           (request.raw as { [OWN_BODY_DEADLINE]?: boolean })[
