@@ -13,7 +13,11 @@
 // and — in the same rounds, back to back with each /api/submit run on the same process (the
 // order alternating from round to round) — the Formspree-compatible POST /f/:formId (same
 // body, headers as @formspree/core sends them): the median of the per-round pair ratios
-// /f ÷ /api/submit (a pair run within seconds sees nearly the same machine load; target ≥ 0.95x).
+// /f ÷ /api/submit (a pair run within seconds sees nearly the same machine load; target ≥ 0.95x);
+// and, the same way, /api/submit with an Idempotency-Key header, a new key on every request (each
+// stores its record in the submission's commit batch): the median of the per-round ratios
+// keyed ÷ unkeyed (target ≥ 0.9x). The keyed runs rebuild each request in the load generator,
+// which the unkeyed ones do not: the ratio errs on the low side.
 //
 // BENCH_MARIADB_URL (default mariadb://root@127.0.0.1:3306) names the server; a database
 // formgate_bench_submit is created afresh. Prints a table and a BENCH_JSON line; the exit code
@@ -48,6 +52,7 @@ const TARGETS = {
   sqliteRatio: 1.0,
   sqliteCeilingRatio: 0.9,
   formspreeRatio: 0.95,
+  idempotencyRatio: 0.9,
   idleRssMb: 120,
   coldStartMs: 1000,
 };
@@ -55,6 +60,13 @@ const TARGETS = {
 function rssMb(child: Server['child']): number {
   return Math.round(procStatusMb(child.pid ?? 0, 'VmRSS') * 10) / 10;
 }
+
+/** A server loaded on a route, with an Idempotency-Key per request when `keyed`. */
+type Target = Server & { keyed?: boolean };
+
+/** Every Idempotency-Key this process sends is new. */
+let keysSent = 0;
+const KEY_PREFIX = `bench-${process.pid}-${Date.now().toString(36)}`;
 
 interface Run {
   requestsPerSecond: number;
@@ -64,7 +76,7 @@ interface Run {
   errors: number;
 }
 
-async function load(server: Server, seconds: number): Promise<Run> {
+async function load(server: Target, seconds: number): Promise<Run> {
   const result = await autocannon({
     url: `${server.url}${server.route ?? '/api/submit/'}${server.formId}`,
     method: 'POST',
@@ -77,6 +89,21 @@ async function load(server: Server, seconds: number): Promise<Run> {
         : {}),
     },
     body: BODY,
+    ...(server.keyed
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => {
+                request.headers = {
+                  ...request.headers,
+                  'idempotency-key': `${KEY_PREFIX}-${++keysSent}`,
+                };
+                return request;
+              },
+            },
+          ],
+        }
+      : {}),
     connections: CONNECTIONS,
     duration: seconds,
   });
@@ -174,33 +201,31 @@ async function main(): Promise<number> {
       name: `${server.name} /f`,
       route: '/f/',
     });
-    const order = [
-      floor,
-      mariadbCeiling,
-      mariadb,
-      formspree(mariadb),
-      sqliteCeiling,
-      sqlite,
-      formspree(sqlite),
+    // And with a new Idempotency-Key on every request.
+    const keyed = (server: Server): Target => ({
+      ...server,
+      name: `${server.name} +key`,
+      keyed: true,
+    });
+    // Each Formgate process's routes run back to back, in reverse in even rounds.
+    const groups: Target[][] = [
+      [floor],
+      [mariadbCeiling],
+      [mariadb, formspree(mariadb), keyed(mariadb)],
+      [sqliteCeiling],
+      [sqlite, formspree(sqlite), keyed(sqlite)],
     ];
+    const order = groups.flat();
 
     log(`warming up (${WARMUP_SECONDS} s each)`);
     for (const server of order) await load(server, WARMUP_SECONDS);
     const runs = new Map<string, Run[]>(order.map((s) => [s.name, []]));
     const pairRatios = { mariadb: [] as number[], sqlite: [] as number[] };
+    const keyRatios = { mariadb: [] as number[], sqlite: [] as number[] };
     for (let round = 1; round <= ROUNDS; round += 1) {
-      // Each process's two routes back to back, /f first in even rounds.
       const roundOrder =
         round % 2 === 0
-          ? [
-              order[0],
-              order[1],
-              order[3],
-              order[2],
-              order[4],
-              order[6],
-              order[5],
-            ]
+          ? groups.flatMap((group) => [...group].reverse())
           : order;
       for (const server of roundOrder) {
         const run = await load(server, SECONDS);
@@ -215,6 +240,15 @@ async function main(): Promise<number> {
       );
       pairRatios.sqlite.push(
         last('formgate-sqlite /f') / last('formgate-sqlite'),
+      );
+      keyRatios.mariadb.push(
+        last('formgate-mariadb +key') / last('formgate-mariadb'),
+      );
+      keyRatios.sqlite.push(
+        last('formgate-sqlite +key') / last('formgate-sqlite'),
+      );
+      log(
+        `round ${round} with ÷ without Idempotency-Key: MariaDB ${keyRatios.mariadb.at(-1)!.toFixed(2)}x, SQLite ${keyRatios.sqlite.at(-1)!.toFixed(2)}x`,
       );
       log(
         `round ${round} /f ÷ /api/submit: MariaDB ${pairRatios.mariadb.at(-1)!.toFixed(2)}x, SQLite ${pairRatios.sqlite.at(-1)!.toFixed(2)}x`,
@@ -259,7 +293,10 @@ async function main(): Promise<number> {
         ),
         formspreeMariadb: ratio(medianOf(pairRatios.mariadb), 1),
         formspreeSqlite: ratio(medianOf(pairRatios.sqlite), 1),
+        idempotencyMariadb: ratio(medianOf(keyRatios.mariadb), 1),
+        idempotencySqlite: ratio(medianOf(keyRatios.sqlite), 1),
       },
+      keyRatiosByRound: keyRatios,
       idleRssMb: idleRss,
       idleRssAfter30sMb: settledRss,
       rssAfterLoadMb: loadedRss,
@@ -280,6 +317,7 @@ async function main(): Promise<number> {
         '',
         `Formgate ÷ its database's ceiling: MariaDB ${summary.ratios.mariadbCeiling}x, SQLite ${summary.ratios.sqliteCeiling}x`,
         `/f/:formId ÷ /api/submit/:formId, median of the pairs run back to back on one process: MariaDB ${summary.ratios.formspreeMariadb}x, SQLite ${summary.ratios.formspreeSqlite}x`,
+        `/api/submit with ÷ without an Idempotency-Key (a new key per request), median of the pairs: MariaDB ${summary.ratios.idempotencyMariadb}x, SQLite ${summary.ratios.idempotencySqlite}x`,
         `idle RSS 1 s after ready: MariaDB ${idleRss.mariadb} MB, SQLite ${idleRss.sqlite} MB; after 30 s idle: ${settledRss.mariadb} MB, ${settledRss.sqlite} MB (after load: ${loadedRss.mariadb} MB, ${loadedRss.sqlite} MB)`,
         `cold start to /health/ready on SQLite: ${coldStart} ms`,
       ].join('\n'),
@@ -324,9 +362,20 @@ async function main(): Promise<number> {
           `/f on ${database} ${value}x /api/submit (target ${TARGETS.formspreeRatio}x)`,
         );
     }
+    for (const [database, value] of [
+      ['MariaDB', summary.ratios.idempotencyMariadb],
+      ['SQLite', summary.ratios.idempotencySqlite],
+    ] as const) {
+      if (value < TARGETS.idempotencyRatio)
+        misses.push(
+          `Idempotency-Key on ${database} ${value}x without (target ${TARGETS.idempotencyRatio}x)`,
+        );
+    }
     for (const name of [
       'formgate-mariadb /f',
       'formgate-sqlite /f',
+      'formgate-mariadb +key',
+      'formgate-sqlite +key',
       'ceiling-mariadb',
       'ceiling-sqlite',
     ]) {
