@@ -11,7 +11,7 @@ import { AccessibleForm } from '../forms/accessible-form.decorator.js';
 import type { Form } from '../forms/form.entity.js';
 import { FORM_ID_PARAM } from '../forms/form-route.openapi.js';
 import { UNAVAILABLE_RESPONSE } from '../submissions/submissions.openapi.js';
-import { attachmentDisposition } from './content-disposition.js';
+import { sendDownload } from './download-reply.js';
 import { DownloadFileDocs } from './files.openapi.js';
 import { FilesService } from './files.service.js';
 
@@ -34,18 +34,9 @@ export class FilesController {
     @Param('fileId') fileId: string,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const download = await this.files.open(form, submissionId, fileId);
-    void reply
-      .header('content-disposition', attachmentDisposition(download.file.name))
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, no-store');
-    if ('redirect' in download) {
-      await reply.redirect(download.redirect, 302);
-      return;
-    }
-    await reply
-      .header('content-type', 'application/octet-stream')
-      .header('content-length', String(download.file.size))
-      .send(download.stream);
+    await sendDownload(
+      reply,
+      await this.files.open(form, submissionId, fileId),
+    );
   }
 }

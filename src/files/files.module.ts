@@ -23,6 +23,6 @@ import { StoredFileRepository } from './stored-file.repository.js';
     FileDeletion,
     OrphanFileSweep,
   ],
-  exports: [FILE_STORAGE_PROVIDER, StoredFileRepository],
+  exports: [FILE_STORAGE_PROVIDER, StoredFileRepository, FilesService],
 })
 export class FilesModule {}
