@@ -433,3 +433,47 @@ describe('file uploads (e2e)', () => {
     });
   });
 });
+
+describe('an account that has filled its file storage (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { MAX_STORAGE_PER_ACCOUNT: '30000', SUBMIT_RATE_LIMIT: '1000' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses an upload past MAX_STORAGE_PER_ACCOUNT with 413, and keeps nothing of it', async () => {
+    const accountId = (await createAccount(t)).account.id;
+    const first = await createForm(t, accountId, { fields: FIELDS });
+    const second = await createForm(t, accountId, {
+      name: 'Second',
+      fields: FIELDS,
+    });
+    const send = (formId: string, size: number) =>
+      request(`${t.url}/api/submit/${formId}`, {
+        body: multipart([
+          { name: 'name', value: 'Jo' },
+          { name: 'cv', filename: 'cv.png', bytes: png(size) },
+        ]),
+        headers: { 'content-type': MULTIPART_TYPE },
+      });
+    expect((await send(first.form.id, 20_000)).status).toBe(200);
+    // The cap is the account's, across its forms.
+    const refused = await send(second.form.id, 20_000);
+    expect(refused.status).toBe(413);
+    expect(refused.body).toEqual({
+      error: 'File too large',
+      errors: [
+        "cv: this account's file storage is full (MAX_STORAGE_PER_ACCOUNT)",
+      ],
+    });
+    expect(await t.dataSource.getRepository(StoredFile).count()).toBe(1);
+    expect(await filesUnder(t.config.uploads.storage.root)).toHaveLength(1);
+    // What is left still takes a smaller file.
+    expect((await send(second.form.id, 5_000)).status).toBe(200);
+  });
+});

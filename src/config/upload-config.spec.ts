@@ -11,6 +11,7 @@ describe('parseUploadConfig', () => {
       orphanAgeSeconds: 3600,
       idleTimeoutMs: 15_000,
       clamavUrl: undefined,
+      maxStoragePerAccount: 1024 * MIB,
     });
   });
 
@@ -21,6 +22,7 @@ describe('parseUploadConfig', () => {
       UPLOAD_BODY_LIMIT: '5242880',
       UPLOAD_ORPHAN_AGE_SECONDS: '60',
       UPLOAD_IDLE_TIMEOUT_MS: '2000',
+      MAX_STORAGE_PER_ACCOUNT: '0',
     });
     expect(config).toEqual({
       storage: { kind: 'file', root: '/var/lib/formgate/files' },
@@ -29,6 +31,7 @@ describe('parseUploadConfig', () => {
       orphanAgeSeconds: 60,
       idleTimeoutMs: 2000,
       clamavUrl: undefined,
+      maxStoragePerAccount: 0,
     });
   });
 

@@ -30,6 +30,8 @@ export interface UploadConfig {
   idleTimeoutMs: number;
   /** CLAMAV_URL: clamd to stream each file to (tcp://host:port), or none. */
   clamavUrl?: string;
+  /** Bytes an account's stored files may add up to; an upload past it is refused (413). */
+  maxStoragePerAccount: number;
 }
 
 export const MIB = 1024 * 1024;
@@ -166,5 +168,12 @@ export function parseUploadConfig(env: Env): UploadConfig {
       600_000,
     ),
     clamavUrl: clamavUrl(env),
+    maxStoragePerAccount: wholeNumber(
+      env,
+      'MAX_STORAGE_PER_ACCOUNT',
+      1024 * MIB,
+      0,
+      Number.MAX_SAFE_INTEGER,
+    ),
   };
 }

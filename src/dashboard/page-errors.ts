@@ -49,6 +49,9 @@ const PROPERTY_NAMES: Record<string, string> = {
   required: 'Required',
   maxLength: 'Max length',
   options: 'Options',
+  maxSize: 'Largest file',
+  accept: 'Accepted formats',
+  maxFiles: 'Files at most',
 };
 
 /**

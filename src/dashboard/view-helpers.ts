@@ -87,6 +87,29 @@ export function cell(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** The uploaded files a value holds (a file field's value), or null for any other value. */
+export function filesOf(
+  value: unknown,
+): Array<{ id: string; name: string; size: number }> | null {
+  const list = Array.isArray(value) ? value : [value];
+  const isFile = (item: unknown) =>
+    typeof item === 'object' &&
+    item !== null &&
+    typeof (item as { id?: unknown }).id === 'string' &&
+    typeof (item as { name?: unknown }).name === 'string' &&
+    typeof (item as { sha256?: unknown }).sha256 === 'string';
+  return list.length > 0 && list.every(isFile)
+    ? (list as Array<{ id: string; name: string; size: number }>)
+    : null;
+}
+
+/** A byte count as people read it: 834 bytes, 12.4 KB, 3.1 MB. */
+export function bytes(size: number): string {
+  if (size < 1000) return `${size} bytes`;
+  if (size < 1_000_000) return `${(size / 1000).toFixed(1)} KB`;
+  return `${(size / 1_000_000).toFixed(1)} MB`;
+}
+
 export function typeLabel(type: string): string {
   return ownEntry(FIELD_TYPE_LABELS, type) ?? type;
 }
@@ -107,4 +130,6 @@ export const viewHelpers = {
   cell,
   typeLabel,
   own,
+  filesOf,
+  bytes,
 };

@@ -1,10 +1,11 @@
-// How every download answers: the bytes as an attachment that no browser renders
-// (octet-stream, nosniff, RFC 6266 name), or a 302 to the store's presigned URL, which
-// serves them the same way.
 import type { FastifyReply } from 'fastify';
 import { attachmentDisposition } from './content-disposition.js';
 import type { Download } from './files.service.js';
 
+/**
+ * Sends a download as the API and the dashboard both do: always an attachment, never
+ * sniffed, never cached; the bytes, or a 302 to where the store serves them.
+ */
 export async function sendDownload(
   reply: FastifyReply,
   download: Download,

@@ -5,7 +5,7 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { NoDeadline } from '../common/deadline.interceptor.js';
+import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
 import { DownloadLinks } from './download-links.js';
 import { sendDownload } from './download-reply.js';
 import { FILE_NOT_FOUND, FilesService } from './files.service.js';
@@ -21,6 +21,7 @@ const EXPIRED_PAGE = `<!doctype html>
 
 // Not part of the management API: the links are made by Formgate and only followed.
 @ApiExcludeController()
+@WithDeadline()
 @Controller('files')
 export class FileLinksController {
   constructor(

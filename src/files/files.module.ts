@@ -47,6 +47,7 @@ export const CLAMAV_SCANNER = Symbol('ClamavScanner');
   exports: [
     FILE_STORAGE_PROVIDER,
     StoredFileRepository,
+    FilesService,
     DownloadLinks,
     CLAMAV_SCANNER,
   ],

@@ -96,6 +96,8 @@ export class UploadReceiver {
     readonly formId: string,
     readonly submissionId: string,
     private readonly policies: ReadonlyMap<string, FileFieldPolicy>,
+    /** Bytes the account may still store (MAX_STORAGE_PER_ACCOUNT less what it holds). */
+    private remaining = Number.MAX_SAFE_INTEGER,
     /** clamd, when CLAMAV_URL is set: every file is streamed to it as it is stored. */
     private readonly scanner?: ClamavScanner,
   ) {}
@@ -184,6 +186,10 @@ export class UploadReceiver {
     const key = fileKey(this.formId, this.submissionId, id);
     const scan = await this.startScan();
     let object;
+    // The account's room is shared by the files of this submission, in arrival order.
+    const room = Math.max(0, this.remaining);
+    const maxBytes = Math.min(policy.maxSize, room);
+    this.remaining -= maxBytes;
     try {
       object = await this.storage.write(
         key,
@@ -192,7 +198,7 @@ export class UploadReceiver {
               objectMode: false,
             })
           : inspected.stream,
-        { maxBytes: policy.maxSize },
+        { maxBytes },
       );
     } catch (error) {
       scan?.abort();
@@ -201,12 +207,17 @@ export class UploadReceiver {
       }
       if (error instanceof FileTooLargeError) {
         throw new FileTooLargeException(
-          [`${shown(field)}: larger than ${policy.maxSize} bytes`],
+          [
+            maxBytes < policy.maxSize
+              ? `${shown(field)}: this account's file storage is full (MAX_STORAGE_PER_ACCOUNT)`
+              : `${shown(field)}: larger than ${policy.maxSize} bytes`,
+          ],
           [{ field }],
         );
       }
       throw error;
     }
+    this.remaining += maxBytes - object.size;
     this.written.push(key);
     if (scan && (await this.verdict(scan)).infected) {
       throw refused(field, 'file rejected');

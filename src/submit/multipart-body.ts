@@ -1,27 +1,20 @@
 // multipart/form-data bodies (what `new FormData(form)` and `<form enctype="multipart/
 // form-data">` send), parsed by @fastify/busboy into the very shape the form-encoded parser
-// gives: a null-prototype object of strings, a repeated key becoming a list. Registered on
-// the root instance, where Nest puts every route, but it only runs for multipart bodies,
-// so JSON and form-encoded posts never reach it; any route but submit answers 415 as before.
+// gives: a null-prototype object of strings, a repeated key becoming a list; files go to
+// storage as they arrive (files/upload-receiver.ts). The parser Fastify runs for them:
+// multipart-parser.ts.
 import { BadRequestException, RequestTimeoutException } from '@nestjs/common';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
-import { errorCodes, type FastifyRequest } from 'fastify';
+import { errorCodes } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ValidationFailedException } from '../common/errors.js';
-import { OWN_BODY_DEADLINE } from '../common/header-deadline.js';
 import {
   MAX_FILES,
   type ReceivedFile,
   type UploadReceiver,
 } from '../files/upload-receiver.js';
 import { MAX_CONTROL_KEYS, MAX_KEYS } from './submission-validator.js';
-
-type ContentTypeParser = (
-  request: FastifyRequest,
-  payload: Readable,
-  done: (error: Error | null, body: unknown) => void,
-) => void;
 
 /** File parts met in a multipart body, by field name; kept out of `Object.keys(body)`. */
 export const FILE_FIELDS = Symbol('fileFields');
@@ -249,67 +242,4 @@ export function parseMultipart(
     });
     payload.pipe(parser);
   });
-}
-
-/** How the submit routes read multipart bodies. */
-export interface MultipartParserOptions {
-  /** Largest body without files (SUBMIT_BODY_LIMIT), and the text of one with files. */
-  limit: number;
-  /** Largest body carrying files (UPLOAD_BODY_LIMIT). */
-  uploadLimit: number;
-  /** An upload that sends nothing this long is cut (408). */
-  idleTimeoutMs: number;
-  accepts: (url: string) => boolean;
-  /** Where the request's files go: undefined when its form takes none. */
-  uploadsFor: (request: FastifyRequest) => Promise<UploadReceiver | undefined>;
-}
-
-/**
- * The content-type parser of multipart bodies: parsed for the URLs `accepts` (the submit
- * routes), refused with 415 everywhere else, as when no parser existed. A form that
- * takes files gets its files streamed to storage, under UPLOAD_BODY_LIMIT and an idle
- * deadline in place of the whole-request one.
- */
-export function multipartParser(
-  options: MultipartParserOptions,
-): ContentTypeParser {
-  return (request, payload, done) => {
-    if (!options.accepts(request.url)) {
-      payload.resume();
-      done(
-        new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(
-          request.headers['content-type'],
-        ),
-        undefined,
-      );
-      return;
-    }
-    payload.pause();
-    options
-      .uploadsFor(request)
-      .catch(() => undefined) // the form's lookup fails again, and answers, in submit
-      .then((uploads) => {
-        if (uploads !== undefined) {
-          (request.raw as { [OWN_BODY_DEADLINE]?: boolean })[
-            OWN_BODY_DEADLINE
-          ] = true;
-        }
-        return parseMultipart(
-          request.headers,
-          payload,
-          uploads === undefined
-            ? { limit: options.limit }
-            : {
-                limit: options.uploadLimit,
-                textLimit: options.limit,
-                uploads,
-                idleTimeoutMs: options.idleTimeoutMs,
-              },
-        );
-      })
-      .then(
-        (body) => done(null, body),
-        (error: Error) => done(error, undefined),
-      );
-  };
 }

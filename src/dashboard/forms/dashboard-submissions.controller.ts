@@ -14,6 +14,8 @@ import type { FastifyReply } from 'fastify';
 import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
 import type { FieldDefinition } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
+import { sendDownload } from '../../files/download-reply.js';
+import { FilesService } from '../../files/files.service.js';
 import type { SubmissionDto } from '../../submissions/dto/submission.dto.js';
 import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
@@ -71,6 +73,7 @@ export class DashboardSubmissionsController {
     private readonly forms: FormsService,
     private readonly submissions: SubmissionsService,
     private readonly stats: SubmissionStatsService,
+    private readonly files: FilesService,
   ) {}
 
   // Static paths first: "delete" is never read as a submission id.
@@ -176,6 +179,26 @@ export class DashboardSubmissionsController {
     );
     await this.submissions.remove(form, submissionId);
     return redirectToForm(reply, form.id, { done: 'submission-deleted' });
+  }
+
+  /** A file of the submission, as the API's download route sends it (docs/files.md). */
+  @Get(':submissionId/files/:fileId')
+  @NoDeadline()
+  async file(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Param('formId') formId: string,
+    @Param('submissionId') submissionId: string,
+    @Param('fileId') fileId: string,
+  ) {
+    const form = await this.forms.findAccessible(
+      ownerPrincipal(context),
+      formId,
+    );
+    await sendDownload(
+      reply,
+      await this.files.open(form, submissionId, fileId),
+    );
   }
 
   private async find(

@@ -13,6 +13,10 @@ export interface EditorRow {
   maxLength: string;
   /** One option per line (select fields). */
   options: string;
+  /** File fields: the largest file in bytes, the accepted formats (comma list), files per submission. */
+  maxSize: string;
+  accept: string;
+  maxFiles: string;
 }
 
 export type EditorOp =
@@ -36,6 +40,7 @@ export const FIELD_TYPE_LABELS: Record<string, string> = {
   date: 'Date',
   select: 'Choice (select)',
   checkbox: 'Checkbox',
+  file: 'File upload',
 };
 
 export function blankRow(): EditorRow {
@@ -46,6 +51,9 @@ export function blankRow(): EditorRow {
     required: false,
     maxLength: '',
     options: '',
+    maxSize: '',
+    accept: '',
+    maxFiles: '',
   };
 }
 
@@ -57,6 +65,9 @@ export function rowsFromFields(fields: FieldDefinition[]): EditorRow[] {
     required: field.required === true,
     maxLength: field.maxLength === undefined ? '' : String(field.maxLength),
     options: (field.options ?? []).join('\n'),
+    maxSize: field.maxSize === undefined ? '' : String(field.maxSize),
+    accept: (field.accept ?? []).join(', '),
+    maxFiles: field.maxFiles === undefined ? '' : String(field.maxFiles),
   }));
 }
 
@@ -77,6 +88,9 @@ export function rowsFromBody(body: Record<string, unknown>): EditorRow[] {
       required: Object.hasOwn(body, `f${i}.required`),
       maxLength: text(body, `f${i}.maxLength`).trim(),
       options: text(body, `f${i}.options`),
+      maxSize: text(body, `f${i}.maxSize`).trim(),
+      accept: text(body, `f${i}.accept`).trim(),
+      maxFiles: text(body, `f${i}.maxFiles`).trim(),
     });
   }
   return rows;
@@ -136,7 +150,15 @@ export function idFromLabel(label: string): string {
 
 /** Rows that are entirely empty are ignored, so a spare blank row never blocks saving. */
 function isBlank(row: EditorRow): boolean {
-  return !row.id && !row.label && !row.options.trim() && !row.maxLength;
+  return (
+    !row.id &&
+    !row.label &&
+    !row.options.trim() &&
+    !row.maxLength &&
+    !row.maxSize &&
+    !row.accept &&
+    !row.maxFiles
+  );
 }
 
 /**
@@ -157,10 +179,15 @@ export function fieldsFromRows(rows: EditorRow[]): {
     };
     if (row.label) field.label = row.label;
     if (row.required) field.required = true;
-    if (row.maxLength) {
-      field.maxLength = /^\d{1,9}$/.test(row.maxLength)
-        ? Number(row.maxLength)
-        : row.maxLength;
+    if (row.maxLength) field.maxLength = numberOrText(row.maxLength);
+    if (row.type === 'file') {
+      if (row.maxSize) field.maxSize = numberOrText(row.maxSize);
+      if (row.maxFiles) field.maxFiles = numberOrText(row.maxFiles);
+      const accept = row.accept
+        .split(/[,\s]+/)
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      if (accept.length > 0) field.accept = accept;
     }
     if (row.type === 'select') {
       field.options = row.options
@@ -172,6 +199,11 @@ export function fieldsFromRows(rows: EditorRow[]): {
     rowOfField.push(index);
   });
   return { fields, rowOfField };
+}
+
+/** A whole number as a number; anything else as typed, for the validation to refuse. */
+function numberOrText(value: string): number | string {
+  return /^\d{1,10}$/.test(value) ? Number(value) : value;
 }
 
 export function isFieldType(value: string): boolean {
