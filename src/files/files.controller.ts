@@ -6,7 +6,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyAuth } from '../auth/api-key-auth.decorator.js';
-import { NoDeadline } from '../common/deadline.interceptor.js';
+import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
 import { AccessibleForm } from '../forms/accessible-form.decorator.js';
 import type { Form } from '../forms/form.entity.js';
 import { FORM_ID_PARAM } from '../forms/form-route.openapi.js';
@@ -20,6 +20,7 @@ import { FilesService } from './files.service.js';
 @ApiKeyAuth()
 @ApiParam(FORM_ID_PARAM)
 @ApiServiceUnavailableResponse(UNAVAILABLE_RESPONSE)
+@WithDeadline()
 @Controller('api/v1/forms/:id/submissions/:submissionId/files')
 export class FilesController {
   constructor(private readonly files: FilesService) {}
