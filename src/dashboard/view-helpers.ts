@@ -1,7 +1,6 @@
 // Formatting helpers every template can call as `it.h.<name>(...)`. They return plain
 // text; templates still output it escaped.
 import { ownEntry } from '../common/own-entry.js';
-import { FIELD_TYPE_LABELS } from './forms/form-editor.js';
 
 const MONTHS = [
   'Jan',
@@ -87,10 +86,6 @@ export function cell(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function typeLabel(type: string): string {
-  return ownEntry(FIELD_TYPE_LABELS, type) ?? type;
-}
-
 /** A value of a record by a name from data (a submission key, a form id), own entries only. */
 export function own(record: unknown, key: unknown): unknown {
   return record !== null && typeof record === 'object'
@@ -105,6 +100,5 @@ export const viewHelpers = {
   ago,
   plural,
   cell,
-  typeLabel,
   own,
 };

@@ -237,21 +237,35 @@ export class WebhooksService {
   /** The URL as stored, or 400 with the reason it is refused. */
   private async checkUrl(raw: string): Promise<string> {
     const shape = checkUrlShape(raw.trim());
-    if (!shape.ok) throw new ValidationFailedException([shape.problem]);
+    if (!shape.ok) {
+      throw new ValidationFailedException(
+        [`url ${shape.problem}`],
+        [{ field: 'url', code: 'url', detail: shape.problem }],
+      );
+    }
     if (this.config.webhookAllowPrivate) return shape.url.toString();
     const host = hostOf(shape.url);
     try {
       await resolvePublic(host, this.config.dnsServers);
     } catch (error) {
-      if (error instanceof BlockedAddressError) {
-        throw new ValidationFailedException([`url: ${error.message}`]);
-      }
-      throw new ValidationFailedException([
-        `url: the host ${host} could not be resolved`,
-      ]);
+      throw unreachable(
+        error instanceof BlockedAddressError
+          ? error.message
+          : `the host ${host} could not be resolved`,
+      );
     }
     return shape.url.toString();
   }
+}
+
+/** The code of a URL refused for where it leads (the ValidationFailedException's issue). */
+export const WEBHOOK_URL_UNREACHABLE = 'unreachable';
+
+function unreachable(detail: string): ValidationFailedException {
+  return new ValidationFailedException(
+    [`url: ${detail}`],
+    [{ field: 'url', code: WEBHOOK_URL_UNREACHABLE, detail }],
+  );
 }
 
 function emptyToNull(value: string | null | undefined): string | null {
