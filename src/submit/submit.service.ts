@@ -28,7 +28,7 @@ import {
 } from './commit/commit-queue.js';
 import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
 import { normalizeClientIp } from '../rate-limit/client-ip.js';
-import { newSubmissionId } from '../submissions/submission-id.js';
+import { newUlid } from '../common/ulid.js';
 import { fileFieldsOf } from './multipart-body.js';
 import {
   EMPTY_SUBMISSION_MESSAGE,
@@ -236,7 +236,7 @@ export class SubmitService {
     if (captcha === 'unavailable') reasons.unshift('captcha-unavailable');
     const spam = reasons.length > 0;
     const submission = {
-      id: newSubmissionId(createdAt),
+      id: newUlid(createdAt),
       formId: form.id,
       data: JSON.stringify(result.data),
       ip,

@@ -14,7 +14,6 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccountsService,
-  isPlausibleEmail,
   type CreatedAccountKey,
 } from '../../accounts/accounts.service.js';
 import { normalizeAddress } from '../../erasure/address-match.js';
@@ -22,6 +21,7 @@ import type { AccountApiKey } from '../../accounts/account-api-key.entity.js';
 import { ErasureService } from '../../erasure/erasure.service.js';
 import { passwordProblems } from '../../accounts/password.js';
 import { ValidationFailedException } from '../../common/errors.js';
+import { isEmailAddress } from '../../common/email-address.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { isChecked, textOf } from '../form-body.js';
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';
@@ -295,7 +295,7 @@ export class DashboardAccountController {
     | { errors: PageErrors; state: AccountState } {
     const typed = textOf(body, 'erasureEmail');
     const address = normalizeAddress(typed);
-    if (isPlausibleEmail(address)) return { address };
+    if (isEmailAddress(address)) return { address };
     const errors = new PageErrors().add(
       'Enter the email address of the person the request is from',
       'erasureEmail',

@@ -13,7 +13,7 @@ import { SecretBox } from '../../auth/secret-box.js';
 import { ValidationFailedException } from '../../common/errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
-import { newSubmissionId } from '../../submissions/submission-id.js';
+import { newUlid } from '../../common/ulid.js';
 import { DeliveriesService } from '../deliveries.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
 import { DeliveryCleanup } from '../delivery-cleanup.js';
@@ -23,7 +23,7 @@ import { Delivery } from '../delivery.entity.js';
 import { DeliverySignal } from '../delivery-signal.js';
 import type { DeliveryResponseDto } from '../dto/delivery-response.dto.js';
 import { WEBHOOK_TEST } from '../outbox.js';
-import { Webhook } from '../webhook.entity.js';
+import { Webhook } from './webhook.entity.js';
 import {
   BlockedAddressError,
   checkUrlShape,
@@ -209,7 +209,7 @@ export class WebhooksService {
     if (form === undefined) throw new NotFoundException(WEBHOOK_NOT_FOUND);
     const now = new Date();
     const delivery = Object.assign(new Delivery(), {
-      id: newSubmissionId(now.getTime()),
+      id: newUlid(now.getTime()),
       formId,
       accountId: form.accountId,
       submissionId: null,
