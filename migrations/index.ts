@@ -13,6 +13,7 @@ import { DeliverySubmissionIndex1764710000000 } from './1764710000000-DeliverySu
 import { MailQuotas1764800000000 } from './1764800000000-MailQuotas.js';
 import { AccountEmailVerification1764810000000 } from './1764810000000-AccountEmailVerification.js';
 import { IdempotencyRecords1764820000000 } from './1764820000000-IdempotencyRecords.js';
+import { FormRetention1764840000000 } from './1764840000000-FormRetention.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   MailQuotas1764800000000,
   AccountEmailVerification1764810000000,
   IdempotencyRecords1764820000000,
+  FormRetention1764840000000,
 ];

@@ -113,11 +113,29 @@ describe('erasure and data-subject export (e2e)', () => {
       },
       holds: false,
     };
+    // In a sentence of free text: a longer address that contains it is another address.
+    contactRows[23] = {
+      data: {
+        name: 'X',
+        email: 'x@example.org',
+        message: `Write to x${ADDRESS.toUpperCase()} or to ${ADDRESS}.uk instead.`,
+      },
+      holds: false,
+    };
     const contactIds = await seed(contact, contactRows);
     await seed(feedback, [
       { data: { text: `From: Ada <${ADDRESS}>`, rating: 5 }, holds: true },
       { data: { text: 'nothing here', rating: 3 }, holds: false },
     ]);
+    // The spam folder is searched too (its own range of the index).
+    const [spam] = await insertSubmissions(t, feedback.form.id, [
+      {
+        createdAt: at(30),
+        data: { text: `Mail me: ${ADDRESS.replace('ada', 'AdA')}!`, rating: 1 },
+        spamReasons: ['too-many-links'],
+      },
+    ]);
+    holding[feedback.form.id].push(spam.id);
     await insertSubmissions(t, strangerForm.form.id, [
       { createdAt: at(1), data: { name: 'Ada', email: ADDRESS } },
     ]);
@@ -222,7 +240,7 @@ describe('erasure and data-subject export (e2e)', () => {
       json: { email: 'ADA.LOVELACE@example.com', dryRun: true },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ deleted: 4, forms: 2 });
+    expect(res.body).toEqual({ deleted: 5, forms: 2 });
     expect(await storedIds(allHolding())).toEqual(allHolding());
   });
 
@@ -259,6 +277,12 @@ describe('erasure and data-subject export (e2e)', () => {
     // Form by form, oldest first within a form.
     const contactLines = lines.filter((l) => l.formId === contact.form.id);
     expect(contactLines.map((l) => l.id)).toEqual(holding[contact.form.id]);
+    // The spam folder comes after the other submissions of its form.
+    const feedbackLines = lines.filter((l) => l.formId === feedback.form.id);
+    expect(feedbackLines.map((l) => [l.id, l.spam])).toEqual([
+      [holding[feedback.form.id][0], false],
+      [holding[feedback.form.id][1], true],
+    ]);
     expect(contactLines[0].data).toEqual({
       name: 'Ada',
       email: 'Ada.Lovelace@Example.COM',
@@ -287,7 +311,7 @@ describe('erasure and data-subject export (e2e)', () => {
       json: { email: ` ${ADDRESS.toUpperCase()} ` },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ deleted: 4, forms: 2 });
+    expect(res.body).toEqual({ deleted: 5, forms: 2 });
 
     expect(await storedIds(allHolding())).toEqual([]);
     expect(await storedIds(keep)).toEqual(keptBefore);
@@ -340,7 +364,7 @@ describe('erasure and data-subject export (e2e)', () => {
       t.logs.some(
         (line) =>
           line.includes(`Erasure for account ${owner.account.id}`) &&
-          line.includes('4 submissions deleted in 2 forms'),
+          line.includes('5 submissions deleted in 2 forms'),
       ),
     ).toBe(true);
     // The export's request line was logged, with the parameter redacted.

@@ -230,9 +230,16 @@ describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
         'name',
         'notifyEmails',
         'redirectUrl',
+        'retentionDays',
         'spamFilter',
         'successMessage',
       ]);
+      expect(schemas.CreateFormDto.properties.retentionDays).toMatchObject({
+        type: 'integer',
+        nullable: true,
+        minimum: 1,
+        maximum: 3650,
+      });
       expect(schemas.FieldDefinitionDto.required).toEqual(['id', 'type']);
       expect(schemas.FieldDefinitionDto.properties.type.enum).toEqual([
         'text',

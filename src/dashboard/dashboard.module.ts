@@ -8,6 +8,7 @@ import { NotificationsModule } from '../notifications/notifications.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
 import { DashboardAccountController } from './account/dashboard-account.controller.js';
 import { DashboardAuthController } from './session/dashboard-auth.controller.js';
+import { DashboardRetentionController } from './forms/dashboard-retention.controller.js';
 import { DashboardFormSettingsController } from './forms/dashboard-form-settings.controller.js';
 import { DashboardFormsController } from './forms/dashboard-forms.controller.js';
 import { FormPageBuilder } from './forms/form-page.builder.js';
@@ -49,6 +50,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DashboardAuthController,
     DashboardFormsController,
     DashboardFormSettingsController,
+    DashboardRetentionController,
     DashboardSubmissionsController,
     DashboardNotificationsController,
     DashboardSpamController,

@@ -137,35 +137,48 @@ export class ErasureService {
     formIds?: string[],
   ): AsyncGenerator<Matches> {
     const address = normalizeAddress(email);
-    const onLoop = this.submissions.isSqlite;
     for (const formId of formIds ??
       (await this.forms.idsOfAccount(accountId))) {
-      let after: SubmissionPosition | undefined;
-      let limit = FIRST_ERASURE_WINDOW;
-      for (;;) {
-        await takeTurn();
-        const started = performance.now();
-        const rows = await this.submissions.addressWindow(
-          formId,
-          after,
-          limit,
-          address,
-        );
-        const ids = rows
-          .filter(
-            (row) =>
-              row.data !== null &&
-              row.data !== undefined &&
-              dataHoldsAddress(toData(row.data), address),
-          )
-          .map((row) => row.id);
-        const busyMs = onLoop ? performance.now() - started : 0;
-        if (ids.length > 0) yield { formId, ids };
-        if (rows.length < limit) break;
-        const last = rows[rows.length - 1];
-        after = { createdAt: toDate(last.createdAt), id: last.id };
-        limit = nextErasureWindow(limit, rows.length, busyMs);
+      // Folder by folder: each is one range of the keyset index, read in its order.
+      for (const spam of [false, true]) {
+        yield* this.folderMatches(formId, spam, address);
       }
+    }
+  }
+
+  /** Window by window, the submissions of one folder of a form that hold `address`. */
+  private async *folderMatches(
+    formId: string,
+    spam: boolean,
+    address: string,
+  ): AsyncGenerator<Matches> {
+    const onLoop = this.submissions.isSqlite;
+    let after: SubmissionPosition | undefined;
+    let limit = FIRST_ERASURE_WINDOW;
+    for (;;) {
+      await takeTurn();
+      const started = performance.now();
+      const rows = await this.submissions.addressWindow(
+        formId,
+        spam,
+        after,
+        limit,
+        address,
+      );
+      const ids = rows
+        .filter(
+          (row) =>
+            row.data !== null &&
+            row.data !== undefined &&
+            dataHoldsAddress(toData(row.data), address),
+        )
+        .map((row) => row.id);
+      const busyMs = onLoop ? performance.now() - started : 0;
+      if (ids.length > 0) yield { formId, ids };
+      if (rows.length < limit) return;
+      const last = rows[rows.length - 1];
+      after = { createdAt: toDate(last.createdAt), id: last.id };
+      limit = nextErasureWindow(limit, rows.length, busyMs);
     }
   }
 }

@@ -112,6 +112,13 @@ export class Form {
   @Column({ type: 'varchar', length: 500, nullable: true })
   successMessage: string | null;
 
+  /**
+   * Days a submission is kept, then deleted by the "retention" sweep (docs/sweeps.md);
+   * null keeps them until deleted.
+   */
+  @Column({ type: 'integer', nullable: true })
+  retentionDays: number | null;
+
   /** The CAPTCHA submissions must pass (spam-settings.ts), or null for none. */
   @Column({ type: 'json', nullable: true })
   captcha: CaptchaSettings | null;

@@ -5,7 +5,7 @@
 // path's commit queue adds to `honeypotHits` in its batch, with its own prepared statement.)
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, MoreThan, Repository } from 'typeorm';
+import { In, MoreThan, Not, IsNull, Repository } from 'typeorm';
 import { recordKeyUse } from '../auth/key-use.js';
 import type { FieldDefinition } from './form.entity.js';
 import { Form } from './form.entity.js';
@@ -45,6 +45,7 @@ export type NewForm = Pick<
   | 'domainVerification'
   | 'redirectUrl'
   | 'successMessage'
+  | 'retentionDays'
   | 'notifyEmails'
   | 'spamFilter'
   | 'captcha'
@@ -63,6 +64,7 @@ export type FormChanges = Partial<
     | 'domainVerification'
     | 'redirectUrl'
     | 'successMessage'
+    | 'retentionDays'
     | 'notifyEmails'
     | 'spamFilter'
     | 'captcha'
@@ -254,6 +256,22 @@ export class FormRepository {
       take: limit,
     });
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * Up to `limit` forms after `after` in id order that keep their submissions a limited
+   * time, with that time (the retention sweep walks them so).
+   */
+  retainingAfter(
+    after: string,
+    limit: number,
+  ): Promise<Array<Pick<Form, 'id' | 'retentionDays'>>> {
+    return this.forms.find({
+      select: { id: true, retentionDays: true },
+      where: { id: MoreThan(after), retentionDays: Not(IsNull()) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
   }
 
   /** Name and account of each form that still exists, by id. */

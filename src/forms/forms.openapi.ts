@@ -99,7 +99,7 @@ export const ReplaceFormDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Replace a form',
       description:
-        'Replaces every writable property; omitted fields, domainVerification, notifyEmails, redirectUrl and successMessage become [], false, [], null and null. Use PATCH to change only some properties.',
+        'Replaces every writable property; omitted fields, domainVerification, notifyEmails, redirectUrl, successMessage and retentionDays become [], false, [], null, null and null. Use PATCH to change only some properties.',
     }),
     ApiParam(FORM_ID_PARAM),
     ApiBody({

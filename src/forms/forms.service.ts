@@ -8,10 +8,8 @@ import { generateApiKey, generateFormId } from '../auth/api-keys.js';
 import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { AppConfig } from '../config/app-config.js';
-import type {
-  FormResponseDto,
-  PreviousApiKeyDto,
-} from './dto/form-response.dto.js';
+import type { FormResponseDto } from './dto/form-response.dto.js';
+import { previousKeyColumns, previousKeyOf } from './previous-key.js';
 import { FormChangesService } from './form-changes.service.js';
 import { storedFields, toStoredField } from './stored-fields.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
@@ -51,6 +49,8 @@ export interface FormInput {
   domainVerification?: boolean;
   redirectUrl?: string | null;
   successMessage?: string | null;
+  /** Days submissions are kept; null keeps them. */
+  retentionDays?: number | null;
   /** Lower-cased, unique, valid addresses (the DTO checks them). */
   notifyEmails?: string[];
   /** The properties given; the others take their defaults (create, PUT) or stay (PATCH). */
@@ -59,23 +59,22 @@ export interface FormInput {
   captcha?: CaptchaInput | null;
 }
 
+/** What PATCH writes as given (the spam filter is merged into the stored one). */
+const REPLACED_ON_PATCH = [
+  'name',
+  'fields',
+  'domainVerification',
+  'redirectUrl',
+  'successMessage',
+  'retentionDays',
+  'notifyEmails',
+  'captcha',
+] as const satisfies ReadonlyArray<keyof FormInput>;
+
 export interface CreatedForm {
   form: Form;
   /** The full key, returned once at creation (the dashboard can decrypt it later). */
   apiKey: string;
-}
-
-/** The replaced key still accepted after a rotation with grace, or null. */
-function previousKeyOf(form: Form): PreviousApiKeyDto | null {
-  const expiresAt = form.previousApiKeyExpiresAt;
-  if (!form.previousApiKeyPrefix || !expiresAt || expiresAt <= new Date()) {
-    return null;
-  }
-  return {
-    prefix: form.previousApiKeyPrefix,
-    expiresAt: expiresAt.toISOString(),
-    lastUsedAt: form.previousApiKeyLastUsedAt?.toISOString() ?? null,
-  };
 }
 
 @Injectable()
@@ -120,6 +119,7 @@ export class FormsService {
       domainVerification: Boolean(form.domainVerification),
       redirectUrl: form.redirectUrl ?? null,
       successMessage: form.successMessage ?? null,
+      retentionDays: form.retentionDays ?? null,
       notifyEmails,
       notifyEmailStatus: Object.fromEntries(
         notifyEmails.map((address) => [
@@ -158,6 +158,7 @@ export class FormsService {
       domainVerification: input.domainVerification ?? false,
       redirectUrl: input.redirectUrl ?? null,
       successMessage: input.successMessage ?? null,
+      retentionDays: input.retentionDays ?? null,
       notifyEmails: input.notifyEmails ?? [],
       spamFilter: input.spamFilter
         ? mergeSpamFilter(DEFAULT_SPAM_FILTER, input.spamFilter)
@@ -234,6 +235,7 @@ export class FormsService {
       domainVerification: input.domainVerification ?? false,
       redirectUrl: input.redirectUrl ?? null,
       successMessage: input.successMessage ?? null,
+      retentionDays: input.retentionDays ?? null,
       notifyEmails: input.notifyEmails ?? [],
       spamFilter: input.spamFilter ?? {},
       captcha: input.captcha ?? null,
@@ -243,20 +245,10 @@ export class FormsService {
   /** PATCH: only the properties present change. */
   patch(form: Form, input: Partial<FormInput>): Promise<FormResponseDto> {
     const changes: Partial<FormInput> = {};
-    if (input.name !== undefined) changes.name = input.name;
-    if (input.fields !== undefined) changes.fields = input.fields;
-    if (input.domainVerification !== undefined) {
-      changes.domainVerification = input.domainVerification;
+    for (const key of REPLACED_ON_PATCH) {
+      if (input[key] !== undefined)
+        Object.assign(changes, { [key]: input[key] });
     }
-    if (input.redirectUrl !== undefined)
-      changes.redirectUrl = input.redirectUrl;
-    if (input.successMessage !== undefined) {
-      changes.successMessage = input.successMessage;
-    }
-    if (input.notifyEmails !== undefined) {
-      changes.notifyEmails = input.notifyEmails;
-    }
-    if (input.captcha !== undefined) changes.captcha = input.captcha;
     if (input.spamFilter !== undefined) {
       changes.spamFilter = mergeSpamFilter(
         storedSpamFilter(form.spamFilter),
@@ -286,22 +278,6 @@ export class FormsService {
       const current = await this.forms.currentKey(form.id, form.accountId);
       if (!current) throw new NotFoundException(FORM_NOT_FOUND);
       const now = new Date();
-      const previous =
-        graceSeconds > 0
-          ? {
-              previousApiKeyHash: current.apiKeyHash,
-              previousApiKeyPrefix: current.apiKeyPrefix,
-              previousApiKeyExpiresAt: new Date(
-                now.getTime() + graceSeconds * 1000,
-              ),
-              previousApiKeyLastUsedAt: current.apiKeyLastUsedAt,
-            }
-          : {
-              previousApiKeyHash: null,
-              previousApiKeyPrefix: null,
-              previousApiKeyExpiresAt: null,
-              previousApiKeyLastUsedAt: null,
-            };
       const replaced = await this.forms.replaceKey(
         form.id,
         form.accountId,
@@ -311,7 +287,7 @@ export class FormsService {
           apiKeyEncrypted: this.secretBox.encrypt(key.key),
           apiKeyPrefix: key.prefix,
           apiKeyLastUsedAt: null,
-          ...previous,
+          ...previousKeyColumns(current, graceSeconds, now),
           updatedAt: now,
         },
       );

@@ -5,12 +5,11 @@
 // expiry) and the counts of turned-away posts older than STATS_DAYS.
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, LessThan, Repository } from 'typeorm';
+import { In, LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { FormRepository } from '../forms/form.repository.js';
-import { SubmissionDeletion } from '../submissions/submission-deletion.js';
-import { SubmissionRepository } from '../submissions/submission.repository.js';
-import { inBatches, type BatchOptions } from '../sweeps/batches.js';
+import { SubmissionExpiry } from '../submissions/submission-expiry.js';
+import { inBatches } from '../sweeps/batches.js';
 import type { SweepCounts } from '../sweeps/sweep.js';
 import { SweepsService } from '../sweeps/sweeps.service.js';
 import { FormSpamStat } from './form-spam-stat.entity.js';
@@ -32,10 +31,8 @@ export interface SpamSweepCounts extends SweepCounts {
 @Injectable()
 export class SpamRetention implements OnModuleInit {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly forms: FormRepository,
-    private readonly submissions: SubmissionRepository,
-    private readonly deletion: SubmissionDeletion,
+    private readonly expiry: SubmissionExpiry,
     @InjectRepository(UsedCaptchaToken)
     private readonly tokens: Repository<UsedCaptchaToken>,
     @InjectRepository(FormSpamStat)
@@ -59,10 +56,7 @@ export class SpamRetention implements OnModuleInit {
     now = Date.now(),
     signal?: AbortSignal,
   ): Promise<SpamSweepCounts> {
-    const options: BatchOptions = {
-      signal,
-      onEventLoop: this.dataSource.options.type === 'better-sqlite3',
-    };
+    const options = this.expiry.batchOptions(signal);
     const cutoff = new Date(now - this.config.spam.spamRetentionDays * DAY_MS);
     const counts: SpamSweepCounts = {
       submissions: 0,
@@ -74,19 +68,12 @@ export class SpamRetention implements OnModuleInit {
       const page = await this.forms.idsAfter(after, FORMS_PAGE);
       for (const formId of page) {
         if (signal?.aborted) return counts;
-        await inBatches(async (limit) => {
-          const ids = (
-            await this.submissions.rows({
-              formId,
-              filters: { spam: true, to: cutoff },
-              direction: 'ASC',
-              limit,
-              columns: ['id'],
-            })
-          ).map((row) => row.id);
-          counts.submissions += await this.deletion.deleteIds(formId, ids);
-          return ids.length;
-        }, options);
+        counts.submissions += await this.expiry.deleteCreatedBefore(
+          formId,
+          true,
+          cutoff,
+          options,
+        );
       }
       if (page.length < FORMS_PAGE) break;
       after = page[page.length - 1];

@@ -139,10 +139,10 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
 
     it('scans a window for an address (erasure), ASCII and not', () => {
       expect(
-        sql.addressWindow(FORM, undefined, 500, 'ada@example.com'),
+        sql.addressWindow(FORM, false, undefined, 500, 'ada@example.com'),
       ).toMatchSnapshot();
       expect(
-        sql.addressWindow(FORM, POSITION, 2000, 'zoë@exämple.com'),
+        sql.addressWindow(FORM, true, POSITION, 2000, 'zoë@exämple.com'),
       ).toMatchSnapshot();
     });
 

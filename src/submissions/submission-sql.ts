@@ -231,14 +231,17 @@ export class SubmissionSql {
   }
 
   /**
-   * Erasure's scan: the next `limit` submissions of a form after `after`, oldest first
-   * along IDX_submission_form_created_id, each with its `data` only when the stored JSON
+   * Erasure's scan: the next `limit` submissions of one folder of a form (spam, or clean)
+   * after `after`, oldest first along the keyset index — naming the folder keeps the
+   * order the index's own, so a window reads `limit` entries instead of sorting the
+   * form's rows — each with its `data` only when the stored JSON
    * text holds `needle` (lower-case) — a cheap prefilter, which the caller confirms on
    * the values. On SQLite an ASCII needle is found by the built-in instr() on the
    * ASCII-lowered text; any other goes through the search function, which folds Unicode.
    */
   addressWindow(
     formId: string,
+    spam: boolean,
     after: SubmissionPosition | undefined,
     limit: number,
     needle: string,
@@ -258,8 +261,8 @@ export class SubmissionSql {
       predicate = `${SQLITE_SEARCH_FUNCTION}(${data}, ?) = 1`;
       pattern = needle;
     }
-    const params: unknown[] = [pattern, formId];
-    const where = [`${e('formId')} = ?`];
+    const params: unknown[] = [pattern, formId, spam ? 1 : 0];
+    const where = [`${e('formId')} = ?`, `${e('spam')} = ?`];
     if (after) {
       const at = sqlDatetime(after.createdAt);
       where.push(

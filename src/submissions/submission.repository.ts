@@ -101,17 +101,18 @@ export class SubmissionRepository {
 
   /**
    * One window of erasure's scan (SubmissionSql.addressWindow): the ids and positions
-   * of the next `limit` submissions, with `data` set only on those whose stored text
+   * of the next `limit` submissions of one folder, with `data` set only on those whose stored text
    * holds `needle`.
    */
   addressWindow(
     formId: string,
+    spam: boolean,
     after: SubmissionPosition | undefined,
     limit: number,
     needle: string,
   ): Promise<Array<Pick<SubmissionRow, 'id' | 'createdAt' | 'data'>>> {
     this.registerSqliteSearch();
-    return this.run(this.sql.addressWindow(formId, after, limit, needle));
+    return this.run(this.sql.addressWindow(formId, spam, after, limit, needle));
   }
 
   /** Every column of the listed submissions of a form, oldest first. */

@@ -12,6 +12,7 @@ export const FORM_KEYS = [
   'domainVerification',
   'redirectUrl',
   'successMessage',
+  'retentionDays',
   'notifyEmails',
   'notifyEmailStatus',
   'captcha',

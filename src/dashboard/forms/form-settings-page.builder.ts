@@ -1,5 +1,5 @@
 // The data of a form's settings page (form-settings.eta: name and fields, after-submit,
-// domains) and of its delete confirmation (form-delete.eta), with what was typed when a
+// retention, domains) and of its delete confirmation (form-delete.eta), with what was typed when a
 // post is shown again with its errors.
 import { Injectable } from '@nestjs/common';
 import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
@@ -29,6 +29,10 @@ export const SETTINGS_NOTICES: Record<string, string> = {
   'domain-verified': 'Domain verified: its sites can now submit.',
   'after-submit-saved':
     'Saved. Visitors who post the form from your site now see this after sending it.',
+  'retention-saved':
+    'Retention saved. Submissions older than that are deleted within a few minutes, and from then on as they reach it.',
+  'retention-off':
+    'Submissions of this form are now kept until you delete them.',
   'spam-saved':
     'Spam protection saved. New submissions are checked with these settings.',
   'domain-not-verified':
@@ -41,6 +45,8 @@ export interface SettingsPageState {
   editor?: EditorView;
   redirectUrl?: string;
   successMessage?: string;
+  /** The "Keep submissions for" days as typed. */
+  retentionDays?: string;
   domain?: string;
   /** The "Spam protection" section as typed. */
   spam?: SpamSettingsView;
@@ -61,6 +67,8 @@ export interface SettingsPageView extends EditorView {
   domain?: string;
   redirectUrl: string;
   successMessage: string;
+  /** The retention box: as typed, else the stored days ('' for "keep forever"). */
+  retentionDays: string;
   spam: SpamSettingsView;
   providerChoices: typeof PROVIDER_CHOICES;
   notice?: string;
@@ -101,6 +109,9 @@ export class FormSettingsPageBuilder {
       domain: state.domain,
       redirectUrl: state.redirectUrl ?? form.redirectUrl ?? '',
       successMessage: state.successMessage ?? form.successMessage ?? '',
+      retentionDays:
+        state.retentionDays ??
+        (form.retentionDays === null ? '' : String(form.retentionDays)),
       spam: state.spam ?? spamSettingsView(form),
       providerChoices: PROVIDER_CHOICES,
       errors: state.errors ?? editor.errors,

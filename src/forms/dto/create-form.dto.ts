@@ -4,11 +4,14 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
+  IsInt,
   IsObject,
   IsOptional,
   IsString,
   Length,
+  Max,
   MaxLength,
+  Min,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -30,6 +33,9 @@ export const MAX_NAME_LENGTH = 200;
 export const MAX_FIELDS = 100;
 export const MAX_SUCCESS_MESSAGE_LENGTH = 500;
 export const MAX_NOTIFY_EMAILS = 10;
+/** The longest retention a form may set: about ten years. */
+export const MAX_RETENTION_DAYS = 3650;
+const RETENTION_RANGE = `$property must be 1 to ${MAX_RETENTION_DAYS} days, or null to keep submissions`;
 
 const trimmed = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim() : value;
@@ -138,6 +144,20 @@ export class CreateFormDto {
   @IsOptional()
   @Transform(trimmedOrNull)
   successMessage?: string | null;
+
+  @ApiPropertyOptional({
+    description: `How many days a submission is kept (1 to ${MAX_RETENTION_DAYS}): a background sweep deletes submissions older than that, spam included, with their notification deliveries. \`null\` keeps them until deleted (\`null\` when omitted on create or replace).`,
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_RETENTION_DAYS,
+    example: 365,
+  })
+  @Max(MAX_RETENTION_DAYS, { message: RETENTION_RANGE })
+  @Min(1, { message: RETENTION_RANGE })
+  @IsInt({ message: '$property must be a whole number of days, or null' })
+  @IsOptional()
+  retentionDays?: number | null;
 
   @ApiPropertyOptional({
     description: `Addresses told of every submission by email (at most ${MAX_NOTIFY_EMAILS}; stored lower-cased; \`[]\` when omitted on create or replace). Each address first receives one message with a confirmation link and gets nothing else until it is confirmed (see \`notifyEmailStatus\`). Needs SMTP_URL and MAIL_FROM on the server.`,

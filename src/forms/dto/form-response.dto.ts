@@ -75,6 +75,17 @@ export class FormResponseDto {
 
   @ApiProperty({
     description:
+      'How many days a submission is kept before a background sweep deletes it (spam included, with its deliveries), or null to keep submissions until deleted.',
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: 3650,
+    example: 365,
+  })
+  retentionDays: number | null;
+
+  @ApiProperty({
+    description:
       'Addresses told of every submission by email once confirmed (lower-cased).',
     type: [String],
     example: ['owner@example.com', 'sales@example.com'],

@@ -1,0 +1,48 @@
+// A form's previous key: what a rotation keeps of the replaced key (for graceSeconds), and
+// what the API shows of it while it is still accepted.
+import type { PreviousApiKeyDto } from './dto/form-response.dto.js';
+import type { Form } from './form.entity.js';
+import type { CurrentKey, KeyChanges } from './form.repository.js';
+
+type PreviousKeyColumns = Pick<
+  KeyChanges,
+  | 'previousApiKeyHash'
+  | 'previousApiKeyPrefix'
+  | 'previousApiKeyExpiresAt'
+  | 'previousApiKeyLastUsedAt'
+>;
+
+/** The replaced key kept valid `graceSeconds` from `now`; with 0, none (refused at once). */
+export function previousKeyColumns(
+  current: CurrentKey,
+  graceSeconds: number,
+  now: Date,
+): PreviousKeyColumns {
+  if (graceSeconds <= 0) {
+    return {
+      previousApiKeyHash: null,
+      previousApiKeyPrefix: null,
+      previousApiKeyExpiresAt: null,
+      previousApiKeyLastUsedAt: null,
+    };
+  }
+  return {
+    previousApiKeyHash: current.apiKeyHash,
+    previousApiKeyPrefix: current.apiKeyPrefix,
+    previousApiKeyExpiresAt: new Date(now.getTime() + graceSeconds * 1000),
+    previousApiKeyLastUsedAt: current.apiKeyLastUsedAt,
+  };
+}
+
+/** The replaced key still accepted after a rotation with grace, or null. */
+export function previousKeyOf(form: Form): PreviousApiKeyDto | null {
+  const expiresAt = form.previousApiKeyExpiresAt;
+  if (!form.previousApiKeyPrefix || !expiresAt || expiresAt <= new Date()) {
+    return null;
+  }
+  return {
+    prefix: form.previousApiKeyPrefix,
+    expiresAt: expiresAt.toISOString(),
+    lastUsedAt: form.previousApiKeyLastUsedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,197 @@
+// The ceilings of the submit benchmark: the floor server (floor-server.ts) batching its
+// INSERTs the way a commit queue does, which is the most this design can reach on a database.
+// Requests that arrive while a batch is being written wait for the next one; every request
+// is answered only after the batch holding its row has committed.
+//
+// - MySQL/MariaDB (`CEILING_DATABASE_URL=mysql://…`): one multi-row INSERT per batch (one
+//   transaction), up to four batches at once on a mysql2 pool of 10, as Formgate's queue.
+// - SQLite (`CEILING_DATABASE_URL=sqlite:/path`): one transaction of prepared INSERTs per
+//   batch on better-sqlite3 (the driver Formgate loads on this Node), WAL with
+//   synchronous=FULL, as Formgate opens it.
+//
+// No rate limit, CORS, logging or framework beyond Fastify.
+//
+//   CEILING_DATABASE_URL=… CEILING_FORM_ID=… CEILING_PORT=… [CEILING_SOURCE=…] node ceiling-server.js
+import Fastify from 'fastify';
+import { createRequire } from 'node:module';
+import { createPool } from 'mysql2/promise';
+import { ulid } from 'ulid';
+import type { Database } from 'better-sqlite3';
+import { sqliteDriverModule } from '../../src/database/sqlite-driver.js';
+import { sqlDatetime } from '../../src/submissions/submission-rows.js';
+import { compileSubmissionValidator } from '../../src/submit/submission-validator.js';
+import type { FieldDefinition } from '../../src/forms/form.entity.js';
+
+const databaseUrl = process.env.CEILING_DATABASE_URL ?? '';
+const formId = process.env.CEILING_FORM_ID ?? '';
+const port = Number(process.env.CEILING_PORT ?? 3901);
+const MAX_BATCH = 500;
+
+type Row = [string, string, string, string, string | null, string | null, Date];
+interface Waiting {
+  row: Row;
+  done: (error?: unknown) => void;
+}
+
+/** Writes one batch of rows as one transaction. */
+type WriteBatch = (rows: Row[]) => Promise<void>;
+
+interface Store {
+  fields: FieldDefinition[];
+  write: WriteBatch;
+  parallelBatches: number;
+  close(): Promise<void>;
+}
+
+function parseFields(stored: unknown): FieldDefinition[] {
+  return (
+    typeof stored === 'string' ? JSON.parse(stored) : stored
+  ) as FieldDefinition[];
+}
+
+async function mysqlStore(url: URL): Promise<Store> {
+  const pool = createPool({
+    host: url.hostname,
+    port: Number(url.port || 3306),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database: decodeURIComponent(url.pathname.slice(1)),
+    connectionLimit: 10,
+    timezone: 'Z',
+    charset: 'utf8mb4_unicode_ci',
+  });
+  const [rows] = await pool.query<import('mysql2').RowDataPacket[]>(
+    'SELECT fields FROM form WHERE id = ?',
+    [formId],
+  );
+  if (rows.length === 0) throw new Error(`form ${formId} not found`);
+  return {
+    fields: parseFields(rows[0].fields),
+    parallelBatches: 4,
+    write: async (batch) => {
+      await pool.query(
+        'INSERT INTO submission (id, formId, data, ip, userAgent, origin, createdAt) VALUES ?',
+        [batch],
+      );
+    },
+    close: () => pool.end(),
+  };
+}
+
+function sqliteStore(path: string): Store {
+  const Driver = (sqliteDriverModule() ??
+    createRequire(import.meta.url)('better-sqlite3')) as new (
+    file: string,
+  ) => Database;
+  // Its own copy of Formgate's database (CEILING_SOURCE), so that Formgate's background
+  // work never holds the lock while the ceiling is loaded.
+  const source = process.env.CEILING_SOURCE;
+  if (source) {
+    const original = new Driver(source);
+    original.exec(`VACUUM INTO '${path.replaceAll("'", "''")}'`);
+    original.close();
+  }
+  const db = new Driver(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  const form = db
+    .prepare('SELECT "fields" FROM "form" WHERE "id" = ?')
+    .get(formId) as { fields: string } | undefined;
+  if (!form) throw new Error(`form ${formId} not found`);
+  const insert = db.prepare(
+    'INSERT INTO "submission" ("id", "formId", "data", "ip", "userAgent", "origin", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const transaction = db.transaction((batch: Row[]) => {
+    for (const [id, form, data, ip, userAgent, origin, createdAt] of batch) {
+      insert.run(id, form, data, ip, userAgent, origin, sqlDatetime(createdAt));
+    }
+  });
+  return {
+    fields: parseFields(form.fields),
+    parallelBatches: 1,
+    write: (batch) => {
+      transaction.immediate(batch);
+      return Promise.resolve();
+    },
+    close: () => {
+      db.close();
+      return Promise.resolve();
+    },
+  };
+}
+
+const store = databaseUrl.startsWith('sqlite:')
+  ? sqliteStore(databaseUrl.slice('sqlite:'.length))
+  : await mysqlStore(new URL(databaseUrl));
+const validate = compileSubmissionValidator(store.fields);
+
+// The commit queue: whatever waits when a batch slot is free goes in the next batch.
+const waiting: Waiting[] = [];
+let writing = 0;
+let scheduled = false;
+
+function schedule(): void {
+  if (scheduled || writing >= store.parallelBatches) return;
+  scheduled = true;
+  setImmediate(flush);
+}
+
+function flush(): void {
+  scheduled = false;
+  while (waiting.length > 0 && writing < store.parallelBatches) {
+    const batch = waiting.splice(0, MAX_BATCH);
+    writing += 1;
+    store.write(batch.map((w) => w.row)).then(
+      () => finish(batch),
+      (error: unknown) => finish(batch, error),
+    );
+  }
+}
+
+function finish(batch: Waiting[], error?: unknown): void {
+  writing -= 1;
+  for (const w of batch) w.done(error);
+  if (waiting.length > 0) schedule();
+}
+
+function commit(row: Row): Promise<void> {
+  return new Promise((resolve, reject) => {
+    waiting.push({
+      row,
+      done: (error) => (error === undefined ? resolve() : reject(error)),
+    });
+    schedule();
+  });
+}
+
+const app = Fastify({ logger: false });
+app.post<{ Params: { formId: string } }>(
+  '/api/submit/:formId',
+  async (request, reply) => {
+    if (request.params.formId !== formId) {
+      return reply.code(404).send({ error: 'Form not found' });
+    }
+    const result = validate(request.body);
+    if (!result.ok) {
+      return reply
+        .code(400)
+        .send({ error: 'Validation failed', errors: result.errors });
+    }
+    await commit([
+      ulid(),
+      formId,
+      JSON.stringify(result.data),
+      request.ip,
+      request.headers['user-agent'] ?? null,
+      request.headers.origin ?? null,
+      new Date(),
+    ]);
+    return { success: true, message: 'Submission received' };
+  },
+);
+await app.listen({ port, host: '127.0.0.1' });
+process.stdout.write('ready\n');
+process.on('SIGTERM', () => {
+  void app.close().then(() => store.close().then(() => process.exit(0)));
+});
