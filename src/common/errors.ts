@@ -9,6 +9,8 @@ export interface ErrorIssue {
    * a page that names the field its own way; absent when the message does not start so.
    */
   detail?: string;
+  /** The message is about every entry of the list (`each entry of $property …`). */
+  entries?: boolean;
 }
 
 /**

@@ -32,13 +32,15 @@ export interface FlatValidationErrors {
   issues: ErrorIssue[];
 }
 
+/** "each entry of $property must …": a message about every entry of a list. */
+const EACH_ENTRY = 'each entry of ';
 /** "$property.3 must …": a message about one entry of a list. */
 const ENTRY_MESSAGE = /^\.(\d{1,9}) /;
 
 /**
  * What a message is about. class-validator's messages start with the property ($property
- * must …, or $property.<i> … for an entry of a list): a page that names the field its
- * own way shows the rest.
+ * must …, $property.<i> … for an entry of a list, each entry of $property … for all of
+ * them): a page that names the field its own way shows the rest.
  */
 function issueOf(
   path: string,
@@ -47,6 +49,11 @@ function issueOf(
   message: string,
 ): ErrorIssue {
   const issue: ErrorIssue = { field: path, code };
+  if (message.startsWith(`${EACH_ENTRY}${property} `)) {
+    issue.entries = true;
+    issue.detail = message.slice(EACH_ENTRY.length + property.length + 1);
+    return issue;
+  }
   if (!message.startsWith(property)) return issue;
   const rest = message.slice(property.length);
   const entry = ENTRY_MESSAGE.exec(rest);

@@ -100,6 +100,7 @@ export class DashboardSpamController {
     const input = spamSettingsInput(typed, textOf(body, 'captchaSecret'));
     const result = await validateFormInput(input, 'patch');
     let errors = result.errors;
+    let issues = result.issues;
     if (result.value) {
       try {
         await this.forms.patch(form, {
@@ -114,11 +115,12 @@ export class DashboardSpamController {
       } catch (error) {
         if (!(error instanceof ValidationFailedException)) throw error;
         errors = error.errors;
+        issues = error.issues;
       }
     }
     const data = await this.settings.settings(form, {
       spam: typed,
-      errors: spamSettingsErrors(errors),
+      errors: spamSettingsErrors(errors, issues),
     });
     return reply.status(400).view('form-settings', data);
   }
