@@ -11,7 +11,7 @@ import {
 import { StoredFileRepository } from '../files/stored-file.repository.js';
 import { UploadReceiver } from '../files/upload-receiver.js';
 import { AppConfig } from '../config/app-config.js';
-import { newSubmissionId } from '../submissions/submission-id.js';
+import { newUlid } from '../common/ulid.js';
 import { FormConfigCache } from './form-config.cache.js';
 import { FORM_ID } from './submit.service.js';
 
@@ -35,7 +35,7 @@ export function submitUploads(
     return new UploadReceiver(
       storage,
       form.id,
-      newSubmissionId(Date.now()),
+      newUlid(Date.now()),
       form.files,
       cap - used,
     );
