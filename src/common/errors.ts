@@ -4,6 +4,13 @@ import { HttpException, HttpStatus } from '@nestjs/common';
 export interface ErrorIssue {
   field?: string;
   code?: string;
+  /**
+   * The message without the field's name that leads it ("must be an email address"), for
+   * a page that names the field its own way; absent when the message does not start so.
+   */
+  detail?: string;
+  /** The message is about every entry of the list (`each entry of $property …`). */
+  entries?: boolean;
 }
 
 /**

@@ -1,7 +1,6 @@
 // Formatting helpers every template can call as `it.h.<name>(...)`. They return plain
 // text; templates still output it escaped.
 import { ownEntry } from '../common/own-entry.js';
-import { FIELD_TYPE_LABELS } from './forms/form-editor.js';
 
 const MONTHS = [
   'Jan',
@@ -110,10 +109,6 @@ export function bytes(size: number): string {
   return `${(size / 1_000_000).toFixed(1)} MB`;
 }
 
-export function typeLabel(type: string): string {
-  return ownEntry(FIELD_TYPE_LABELS, type) ?? type;
-}
-
 /** A value of a record by a name from data (a submission key, a form id), own entries only. */
 export function own(record: unknown, key: unknown): unknown {
   return record !== null && typeof record === 'object'
@@ -128,7 +123,6 @@ export const viewHelpers = {
   ago,
   plural,
   cell,
-  typeLabel,
   own,
   filesOf,
   bytes,

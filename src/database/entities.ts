@@ -8,7 +8,7 @@ import { Form } from '../forms/form.entity.js';
 import { DeliveryAttempt } from '../notifications/delivery-attempt.entity.js';
 import { Delivery } from '../notifications/delivery.entity.js';
 import { OutboxEvent } from '../notifications/outbox-event.entity.js';
-import { Webhook } from '../notifications/webhook.entity.js';
+import { Webhook } from '../notifications/webhooks/webhook.entity.js';
 import { EmailRecipient } from '../notifications/email/email-recipient.entity.js';
 import { MailQuota } from '../notifications/email/mail-quota.entity.js';
 import { FormSpamStat } from '../spam/form-spam-stat.entity.js';

@@ -67,6 +67,7 @@ describe('validateFormInput', () => {
     for (const mode of ['create', 'replace'] as const) {
       expect(await validateFormInput({}, mode)).toEqual({
         errors: ['name is required'],
+        issues: [{ field: 'name', code: 'isPresent', detail: 'is required' }],
       });
     }
     const patch = await validateFormInput({}, 'patch');
@@ -84,6 +85,16 @@ describe('validateFormInput', () => {
       errors: [
         'name must be a string',
         'fields.0.id must not start with "_": that prefix is reserved for control keys such as _honeypot',
+      ],
+      // Parallel to the messages: the property each is about, for pages that place them.
+      issues: [
+        { field: 'name', code: 'isString', detail: 'must be a string' },
+        {
+          field: 'fields.0.id',
+          code: 'fieldId',
+          detail:
+            'must not start with "_": that prefix is reserved for control keys such as _honeypot',
+        },
       ],
     });
   });

@@ -222,10 +222,6 @@ export class FormsService {
     return form;
   }
 
-  async get(principal: ApiPrincipal, id: string): Promise<FormResponseDto> {
-    return this.toDetailedResponse(await this.findAccessible(principal, id));
-  }
-
   /** The response for a form already resolved for its principal (see AccessibleForm). */
   describe(form: Form): Promise<FormResponseDto> {
     return this.toDetailedResponse(form);
@@ -247,15 +243,7 @@ export class FormsService {
   }
 
   /** PATCH: only the properties present change. */
-  async patch(
-    principal: ApiPrincipal,
-    id: string,
-    input: Partial<FormInput>,
-  ): Promise<FormResponseDto> {
-    return this.patchForm(await this.findAccessible(principal, id), input);
-  }
-
-  patchForm(form: Form, input: Partial<FormInput>): Promise<FormResponseDto> {
+  patch(form: Form, input: Partial<FormInput>): Promise<FormResponseDto> {
     const changes: Partial<FormInput> = {};
     for (const key of REPLACED_ON_PATCH) {
       if (input[key] !== undefined)
@@ -271,26 +259,10 @@ export class FormsService {
   }
 
   /** Deletes the form; its submissions and domains go with it (ON DELETE CASCADE), and so does its key. */
-  async remove(principal: ApiPrincipal, id: string): Promise<void> {
-    return this.removeForm(await this.findAccessible(principal, id));
-  }
-
-  async removeForm(form: Form): Promise<void> {
+  async remove(form: Form): Promise<void> {
     const deleted = await this.forms.delete(form.id, form.accountId);
     this.changes.changed(form.id);
     if (!deleted) throw new NotFoundException(FORM_NOT_FOUND);
-  }
-
-  /** regenerateFormKey for the form `id` as the principal reaches it. */
-  async regenerateKey(
-    principal: ApiPrincipal,
-    id: string,
-    graceSeconds = 0,
-  ): Promise<string> {
-    return this.regenerateFormKey(
-      await this.findAccessible(principal, id),
-      graceSeconds,
-    );
   }
 
   /**
@@ -298,7 +270,7 @@ export class FormsService {
    * are by hash); with `graceSeconds` it keeps matching that long as the form's previous
    * key (a key still in grace from an earlier rotation is dropped).
    */
-  async regenerateFormKey(form: Form, graceSeconds = 0): Promise<string> {
+  async regenerateKey(form: Form, graceSeconds = 0): Promise<string> {
     const key = generateApiKey('form');
     // Two rotations at once: each swaps only the key it read, so neither keeps a key
     // that the other has already replaced.

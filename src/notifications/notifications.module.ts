@@ -25,7 +25,7 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
 import { NotificationOutbox } from './notification-outbox.js';
 import { NotificationTargets } from './notification-targets.js';
-import { Webhook } from './webhook.entity.js';
+import { Webhook } from './webhooks/webhook.entity.js';
 import { DeliveryPreparer } from './worker/delivery-preparer.js';
 import { DeliveryWorker } from './worker/delivery-worker.js';
 import { OutboxExpander } from './worker/outbox-expander.js';

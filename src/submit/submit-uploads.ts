@@ -13,7 +13,7 @@ import { UploadReceiver } from '../files/upload-receiver.js';
 import { CLAMAV_SCANNER } from '../files/files.module.js';
 import type { ClamavScanner } from '../files/clamav-scanner.js';
 import { AppConfig } from '../config/app-config.js';
-import { newSubmissionId } from '../submissions/submission-id.js';
+import { newUlid } from '../common/ulid.js';
 import { FormConfigCache } from './form-config.cache.js';
 import { FORM_ID } from './submit.service.js';
 
@@ -40,7 +40,7 @@ export function submitUploads(
     return new UploadReceiver(
       storage,
       form.id,
-      newSubmissionId(Date.now()),
+      newUlid(Date.now()),
       form.files,
       cap - used,
       scanner,

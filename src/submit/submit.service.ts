@@ -32,7 +32,7 @@ import type { CommitItem } from './commit/submission-writer.js';
 import type { UploadReceiver } from '../files/upload-receiver.js';
 import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
 import { normalizeClientIp } from '../rate-limit/client-ip.js';
-import { newSubmissionId } from '../submissions/submission-id.js';
+import { newUlid } from '../common/ulid.js';
 import { fileFieldsOf, uploadsOf } from './multipart-body.js';
 import {
   EMPTY_SUBMISSION_MESSAGE,
@@ -256,7 +256,7 @@ export class SubmitService {
     const spam = reasons.length > 0;
     const submission = {
       // Its files are already stored under the id they were given on arrival.
-      id: uploads?.submissionId ?? newSubmissionId(createdAt),
+      id: uploads?.submissionId ?? newUlid(createdAt),
       formId: form.id,
       data: JSON.stringify({ ...result.data, ...uploads?.dataValues() }),
       ip,

@@ -6,6 +6,7 @@ import {
   opFromBody,
   rowsFromBody,
   rowsFromFields,
+  typeLabel,
 } from './form-editor.js';
 
 const row = (id: string, extra: Partial<ReturnType<typeof blankRow>> = {}) => ({
@@ -101,6 +102,11 @@ describe('fields editor', () => {
   it('derives ids a field may have', () => {
     expect(idFromLabel('  Ünïcode Name! ')).toBe('unicode_name');
     expect(idFromLabel('___')).toBe('');
+  });
+
+  it('labels known field types and passes unknown names through', () => {
+    expect(typeLabel('tel')).toBe('Phone');
+    expect(typeLabel('constructor')).toBe('constructor');
   });
 });
 

@@ -1,6 +1,7 @@
 // The fields editor of the new-form and settings pages, without JavaScript: every row is a
 // set of inputs named `f<i>.<property>`, and "Add field" / "Move up" / "Remove" are submit
 // buttons (`op=add`, `op=up:2`, ...) that re-render the page with the rows rearranged.
+import { ownEntry } from '../../common/own-entry.js';
 import { FIELD_TYPES, type FieldDefinition } from '../../forms/form.entity.js';
 
 export const MAX_EDITOR_ROWS = 100;
@@ -42,6 +43,20 @@ export const FIELD_TYPE_LABELS: Record<string, string> = {
   checkbox: 'Checkbox',
   file: 'File upload',
 };
+
+/** A type the editor offers, with the name the page shows for it. */
+export interface FieldTypeChoice {
+  value: string;
+  label: string;
+}
+
+export function typeLabel(type: string): string {
+  return ownEntry(FIELD_TYPE_LABELS, type) ?? type;
+}
+
+export const FIELD_TYPE_CHOICES: readonly FieldTypeChoice[] = FIELD_TYPES.map(
+  (type) => ({ value: type, label: typeLabel(type) }),
+);
 
 export function blankRow(): EditorRow {
   return {

@@ -194,6 +194,13 @@ export function ApiSubmitRoute(): MethodDecorator {
       'This form does not exist',
     ),
     answer(
+      408,
+      'A multipart body carrying files to a form with `file` fields sent nothing for UPLOAD_IDLE_TIMEOUT_MS (15 s by default); nothing of it is kept.',
+      ErrorDto,
+      error('The request took too long to arrive'),
+      'The upload stopped',
+    ),
+    answer(
       409,
       'Another request with the same `Idempotency-Key` is still being stored; retry after the given delay.',
       ErrorDto,
