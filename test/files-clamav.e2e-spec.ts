@@ -11,7 +11,11 @@ import {
   type ClamdServer,
 } from './support/clamd-server.js';
 import { countRows } from './support/stored-rows.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import {
+  createTestApp,
+  uploadsRoot,
+  type TestApp,
+} from './support/test-app.js';
 
 describe('virus scanning of uploads (e2e)', () => {
   let clamd: ClamdServer;
@@ -43,9 +47,7 @@ describe('virus scanning of uploads (e2e)', () => {
     t = await createTestApp({
       env: { CLAMAV_URL: clamd.url, SUBMIT_RATE_LIMIT: '1000' },
     });
-    const storage = t.config.uploads.storage;
-    if (storage.kind !== 'file') throw new Error('tests store on local disk');
-    root = storage.root;
+    root = uploadsRoot(t);
     const { account } = await createAccount(t);
     form = await createForm(t, account.id, {
       fields: [

@@ -8,7 +8,11 @@ import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { multipart, MULTIPART_TYPE, png } from './support/files.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import {
+  createTestApp,
+  uploadsRoot,
+  type TestApp,
+} from './support/test-app.js';
 
 interface Answer {
   ms: number;
@@ -125,7 +129,7 @@ describe('upload bodies and time (e2e)', () => {
     const stored = await t.dataSource
       .getRepository(StoredFile)
       .findBy({ formId: form.form.id });
-    const root = t.config.uploads.storage.root;
+    const root = uploadsRoot(t);
     const entries = await readdir(root, {
       recursive: true,
       withFileTypes: true,

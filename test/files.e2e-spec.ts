@@ -13,7 +13,11 @@ import { createForm, type TestForm } from './factories/forms.js';
 import { MULTIPART_TYPE, multipart, PDF, png } from './support/files.js';
 import { request } from './support/http.js';
 import { waitFor } from './support/server-process.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import {
+  createTestApp,
+  uploadsRoot,
+  type TestApp,
+} from './support/test-app.js';
 
 const FIELDS: FieldDefinition[] = [
   { id: 'name', type: 'text', required: true },
@@ -52,9 +56,7 @@ describe('file uploads (e2e)', () => {
     t = await createTestApp({
       env: { UPLOAD_MAX_FILE_SIZE: '1000000', SUBMIT_RATE_LIMIT: '1000' },
     });
-    const storage = t.config.uploads.storage;
-    if (storage.kind !== 'file') throw new Error('tests store on local disk');
-    root = storage.root;
+    root = uploadsRoot(t);
     accountId = (await createAccount(t)).account.id;
     form = await createForm(t, accountId, { fields: FIELDS });
   });
@@ -472,9 +474,7 @@ describe('an account that has filled its file storage (e2e)', () => {
       ],
     });
     expect(await t.dataSource.getRepository(StoredFile).count()).toBe(1);
-    const storage = t.config.uploads.storage;
-    if (storage.kind !== 'file') throw new Error('tests store on local disk');
-    expect(await filesUnder(storage.root)).toHaveLength(1);
+    expect(await filesUnder(uploadsRoot(t))).toHaveLength(1);
     // What is left still takes a smaller file.
     expect((await send(second.form.id, 5_000)).status).toBe(200);
   });

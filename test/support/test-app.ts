@@ -78,3 +78,12 @@ export async function createTestApp(
     },
   };
 }
+
+/** The directory a test app stores uploaded files in (its STORAGE_URL is a file: one). */
+export function uploadsRoot(t: TestApp): string {
+  const storage = t.config.uploads.storage;
+  if (storage.kind !== 'file') {
+    throw new Error('this test app stores files in a bucket, not on disk');
+  }
+  return storage.root;
+}
