@@ -4,6 +4,10 @@ import { AccountKeysModule } from './accounts/account-keys.module.js';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
+import {
+  ERROR_ANSWER_WRITERS,
+  type ErrorAnswerWriter,
+} from './common/error-answer.js';
 import { AppValidationPipe } from './common/validation.pipe.js';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
@@ -17,8 +21,15 @@ import { HealthModule } from './health/health.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { SubmissionDeletionModule } from './submissions/submission-deletion.module.js';
 import { SubmissionsModule } from './submissions/submissions.module.js';
+import { submitErrorAnswers } from './submit/submit-answer.js';
 import { SubmitModule } from './submit/submit.module.js';
 import { SweepsModule } from './sweeps/sweeps.module.js';
+
+/**
+ * The routes that answer their failures their own way (common/error-answer.ts): the
+ * exception filter and Fastify's framework errors (app.setup.ts) both ask these.
+ */
+export const ERROR_WRITERS: readonly ErrorAnswerWriter[] = [submitErrorAnswers];
 
 @Module({})
 export class AppModule {
@@ -44,6 +55,10 @@ export class AppModule {
         HealthModule,
       ],
       providers: [
+        {
+          provide: ERROR_ANSWER_WRITERS,
+          useValue: ERROR_WRITERS,
+        },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: AppValidationPipe },
       ],

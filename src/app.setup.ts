@@ -13,7 +13,6 @@ import {
   type FastifyRequest,
 } from 'fastify';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
-import { AppModule } from './app.module.js';
 import { writeClientError } from './common/client-error.js';
 import { cutSlowHeaders } from './common/header-deadline.js';
 import { toErrorResponse } from './common/error-response.js';
@@ -21,11 +20,10 @@ import { createLogger, PinoNestLogger } from './common/logger.js';
 import { configureManagementApiContent } from './common/management-api-content.js';
 import { setupSwagger } from './common/swagger.js';
 import type { AppConfig, TrustProxy } from './config/app-config.js';
-import {
-  configureSubmit,
-  isPublicSubmitUrl,
-  SUBMIT_CORS_HEADERS,
-} from './submit/submit-cors.js';
+import { sendErrorAnswer } from './common/error-answer.js';
+import { configureSubmit } from './submit/submit.setup.js';
+import { isPublicSubmitUrl } from './submit/submit-urls.js';
+import { AppModule, ERROR_WRITERS } from './app.module.js';
 import { configureDashboard } from './dashboard/dashboard.setup.js';
 
 /**
@@ -113,13 +111,13 @@ export function createFastifyAdapter(
       request: FastifyRequest,
       reply: FastifyReply,
     ) => {
-      const { status, body, headers } = toErrorResponse(error);
-      // The submit route promises its CORS headers on every response, these included.
-      const cors = isPublicSubmitUrl(request.url) ? SUBMIT_CORS_HEADERS : {};
-      void reply
-        .status(status)
-        .headers({ ...headers, ...cors })
-        .send(body);
+      sendErrorAnswer(
+        request,
+        reply,
+        toErrorResponse(error),
+        error,
+        ERROR_WRITERS,
+      );
     },
   });
 }

@@ -1,19 +1,40 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  Inject,
+  Logger,
+  Optional,
+} from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ERROR_ANSWER_WRITERS,
+  sendErrorAnswer,
+  type ErrorAnswerWriter,
+} from './error-answer.js';
 import { redactUrl } from './logger.js';
 import { toErrorResponse } from './error-response.js';
 
-/** The one place every failure becomes `{error}` / `{error, errors}` JSON. */
+/**
+ * The one place every failure becomes `{error}` / `{error, errors}` JSON (or the answer of
+ * the route's own writer, error-answer.ts).
+ */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+
+  constructor(
+    @Optional()
+    @Inject(ERROR_ANSWER_WRITERS)
+    private readonly writers: readonly ErrorAnswerWriter[] = [],
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    const { status, body, headers, unexpected, clientGone } =
-      toErrorResponse(exception);
+    const answer = toErrorResponse(exception);
+    const { status, unexpected, clientGone } = answer;
     if (clientGone) {
       // Routine on the internet (a closed tab, a dropped mobile link), not an outage.
       this.logger.debug(
@@ -32,10 +53,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
       );
     }
     if (reply.sent) return;
-    reply
-      .status(status)
-      .headers(headers)
-      .type('application/json; charset=utf-8')
-      .send(body);
+    sendErrorAnswer(request, reply, answer, exception, this.writers);
   }
 }

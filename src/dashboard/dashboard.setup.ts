@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyView from '@fastify/view';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '../config/app-config.js';
-import { isPublicSubmitUrl } from '../submit/submit-cors.js';
+import { isPublicSubmitUrl } from '../submit/submit-urls.js';
 import { ASSETS_PREFIX, PUBLIC_DIR, VIEWS_DIR } from './dashboard-paths.js';
 import { dashboardViews } from './dashboard-views.js';
 import { sendErrorPage } from './error-page.js';

@@ -1,21 +1,14 @@
 // multipart/form-data bodies (what `new FormData(form)` and `<form enctype="multipart/
 // form-data">` send), parsed by @fastify/busboy into the very shape the form-encoded parser
-// gives: a null-prototype object of strings, a repeated key becoming a list. Registered on
-// the root instance, where Nest puts every route, but it only runs for multipart bodies,
-// so JSON and form-encoded posts never reach it; any route but submit answers 415 as before.
+// gives: a null-prototype object of strings, a repeated key becoming a list. The parser
+// Fastify runs for them: multipart-parser.ts.
 import { BadRequestException } from '@nestjs/common';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
-import { errorCodes, type FastifyRequest } from 'fastify';
+import { errorCodes } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ValidationFailedException } from '../common/errors.js';
 import { MAX_CONTROL_KEYS, MAX_KEYS } from './submission-validator.js';
-
-type ContentTypeParser = (
-  request: FastifyRequest,
-  payload: Readable,
-  done: (error: Error | null, body: unknown) => void,
-) => void;
 
 /** File parts met in a multipart body, by field name; kept out of `Object.keys(body)`. */
 export const FILE_FIELDS = Symbol('fileFields');
@@ -144,30 +137,4 @@ export function parseMultipart(
     });
     payload.pipe(parser);
   });
-}
-
-/**
- * The content-type parser of multipart bodies: parsed for the URLs `accepts` (the submit
- * route), refused with 415 everywhere else, as when no parser existed.
- */
-export function multipartParser(
-  limit: number,
-  accepts: (url: string) => boolean,
-): ContentTypeParser {
-  return (request, payload, done) => {
-    if (!accepts(request.url)) {
-      payload.resume();
-      done(
-        new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(
-          request.headers['content-type'],
-        ),
-        undefined,
-      );
-      return;
-    }
-    parseMultipart(request.headers, payload, limit).then(
-      (body) => done(null, body),
-      (error: Error) => done(error, undefined),
-    );
-  };
 }

@@ -1,7 +1,5 @@
-// A person's browser leaving the page through a native form post gets HTML instead of JSON:
-// the same status with a page a visitor understands, or 303 See Other to the form's
-// redirect target after a success. Every other client gets the JSON answers unchanged.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// Whether a request is a person's browser leaving the page through a native form post
+// (it then gets HTML instead of JSON: submit-answer.ts), and where its success may send it.
 import type { IncomingHttpHeaders } from 'node:http';
 import { matchVerifiedDomain } from '../domain-verification/origin-policy.js';
 import {
@@ -9,12 +7,6 @@ import {
   MAX_REDIRECT_URL_LENGTH,
   parseAbsoluteHttpUrl,
 } from '../forms/redirect-url.js';
-import {
-  PAGE_HEADERS,
-  refusalPage,
-  thankYouPage,
-  validationPage,
-} from './pages/submit-pages.js';
 
 export const JSON_TYPE = 'application/json';
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -89,67 +81,4 @@ export function redirectTarget(
     }
   }
   return policy.redirectUrl;
-}
-
-/** How a navigation's success is answered: a redirect, or the thank-you page. */
-export interface SuccessPage {
-  location: string | null;
-  message: string | null;
-}
-
-// Keyed by request, so requests that never get a page keep their shape.
-const successPages = new WeakMap<FastifyRequest, SuccessPage>();
-
-export function answerWithPage(
-  request: FastifyRequest,
-  page: SuccessPage,
-): void {
-  successPages.set(request, page);
-}
-
-function errorBody(payload: unknown): { error?: string; errors?: string[] } {
-  if (typeof payload !== 'string') return {};
-  try {
-    const parsed = JSON.parse(payload) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? parsed : {};
-  } catch {
-    return {};
-  }
-}
-
-function referer(request: FastifyRequest): string | undefined {
-  return request.headers.referer;
-}
-
-/**
- * The payload a submit answer is sent with: unchanged for scripts, a page (or an empty
- * 303) for navigations. Called from the route's onSend hook.
- */
-export function pageFor(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  payload: unknown,
-): unknown {
-  const status = reply.statusCode;
-  if (status < 400) {
-    const success = successPages.get(request);
-    if (success === undefined) return payload;
-    if (success.location !== null) {
-      void reply
-        .code(303)
-        .header('location', success.location)
-        .header('cache-control', 'no-store')
-        .removeHeader('content-type');
-      return '';
-    }
-    void reply.headers(PAGE_HEADERS);
-    return thankYouPage(success.message, referer(request));
-  }
-  if (!isNavigation(request.headers)) return payload;
-  const body = errorBody(payload);
-  void reply.headers(PAGE_HEADERS);
-  if (status === 400 && Array.isArray(body.errors)) {
-    return validationPage(body.errors, referer(request));
-  }
-  return refusalPage(status, body.error, referer(request));
 }

@@ -15,15 +15,13 @@ import {
 } from '../idempotency/idempotency-key.js';
 import { ApiSubmitRoute } from './dto/submit-openapi.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
+import { sendSubmitted } from './submit-answer.js';
 import { SubmitService } from './submit.service.js';
 import {
-  answerWithPage,
   FORM_TYPE,
-  isNavigation,
   JSON_TYPE,
   mediaTypeOf,
   MULTIPART_TYPE,
-  redirectTarget,
 } from './submit-navigation.js';
 
 /** Worded as Fastify's own 415 (error-response.ts), which answers every other type. */
@@ -49,8 +47,9 @@ export function acceptedMediaType(request: FastifyRequest): string | undefined {
 
 /**
  * The public submit route: POST /api/submit/:formId. CORS and the rate limit (decided
- * before the body is read): see submit-cors.ts; the pages a browser gets after a native
- * form post: submit-navigation.ts. Unlike the other controllers it has no request-deadline interceptor: the form cache and the commit
+ * before the body is read): see submit.setup.ts; what it answers — JSON, or the page or
+ * redirect a browser gets after a native form post — submit-answer.ts. Unlike the other
+ * controllers it has no request-deadline interceptor: the form cache and the commit
  * queue bound their own database work, and the hot path skips the interceptor machinery.
  */
 @ApiTags('Submit')
@@ -63,9 +62,9 @@ export class SubmitController {
   @ApiSubmitRoute()
   async submit(
     @Req() request: FastifyRequest<{ Params: { formId: string } }>,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<SubmitResponseDto> {
-    const type = acceptedMediaType(request);
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    acceptedMediaType(request);
     const idempotencyKey = idempotencyKeyOf(request.headers);
     const { form, replayed } = await this.submitService.submit({
       formId: request.params.formId,
@@ -78,15 +77,10 @@ export class SubmitController {
     });
     // A repeat of a committed request: the kept answer, said to be one.
     if (replayed !== undefined) void reply.header(REPLAYED_HEADER, 'true');
-    if (type !== JSON_TYPE && isNavigation(request.headers, type)) {
-      answerWithPage(request, {
-        location: redirectTarget(form, request.body),
-        message: form.successMessage,
-      });
-    }
-    if (replayed !== undefined && replayed.body !== '') {
-      return JSON.parse(replayed.body) as SubmitResponseDto;
-    }
-    return RECEIVED;
+    const body =
+      replayed !== undefined && replayed.body !== ''
+        ? (JSON.parse(replayed.body) as SubmitResponseDto)
+        : RECEIVED;
+    sendSubmitted(request, reply, body, form);
   }
 }

@@ -16,7 +16,7 @@ import { SubmitController } from './submit.controller.js';
 import { SubmitService } from './submit.service.js';
 
 /**
- * The public hot path, `POST /api/submit/:formId`: its rate limit, CORS (submit-cors.ts),
+ * The public hot path, `POST /api/submit/:formId`: its rate limit, CORS (submit.setup.ts), its answers (submit-answer.ts),
  * the cached form configuration and the commit queue, the one writer of submissions;
  * and the ALTCHA challenges of its forms (`GET /api/submit/:formId/challenge`); the same
  * path behind the Formspree-compatible `POST /f/:formId` (formspree/).

@@ -38,10 +38,10 @@ describe('formspreeErrors', () => {
     expect(
       formspreeErrors(
         400,
-        JSON.stringify({
+        {
           error: 'Validation failed',
           errors: ['name is required', 'captcha: missing'],
-        }),
+        },
         [{ field: 'name', code: 'REQUIRED_FIELD_MISSING' }, {}],
       ),
     ).toEqual({
@@ -61,7 +61,7 @@ describe('formspreeErrors', () => {
     expect(
       formspreeErrors(
         400,
-        '{"error":"Validation failed","errors":["x"]}',
+        { error: 'Validation failed', errors: ['x'] },
         undefined,
       ),
     ).toEqual({ error: 'Validation failed', errors: [{ message: 'x' }] });
@@ -69,28 +69,30 @@ describe('formspreeErrors', () => {
 
   it('codes 403, 404 and an empty JSON body; the rest carry their message', () => {
     expect(
-      formspreeErrors(404, '{"error":"Form not found"}', undefined),
+      formspreeErrors(404, { error: 'Form not found' }, undefined),
     ).toEqual({
       error: 'Form not found',
       errors: [{ code: 'FORM_NOT_FOUND', message: 'Form not found' }],
     });
-    expect(formspreeErrors(403, '{"error":"No"}', undefined).errors).toEqual([
+    expect(formspreeErrors(403, { error: 'No' }, undefined).errors).toEqual([
       { code: 'BLOCKED', message: 'No' },
     ]);
     expect(
       formspreeErrors(
         400,
-        '{"error":"Request body is empty but declared as JSON"}',
+        { error: 'Request body is empty but declared as JSON' },
         undefined,
       ).errors[0].code,
     ).toBe('EMPTY');
-    expect(formspreeErrors(429, '{"error":"Too many"}', undefined)).toEqual({
+    expect(formspreeErrors(429, { error: 'Too many' }, undefined)).toEqual({
       error: 'Too many',
       errors: [{ message: 'Too many' }],
     });
-    expect(formspreeErrors(503, 'not json', undefined)).toEqual({
-      error: 'The request was refused',
-      errors: [{ message: 'The request was refused' }],
+    expect(
+      formspreeErrors(503, { error: 'Database unavailable' }, undefined),
+    ).toEqual({
+      error: 'Database unavailable',
+      errors: [{ message: 'Database unavailable' }],
     });
   });
 });

@@ -2,8 +2,8 @@
 // /api/submit with Formspree's control fields, its CORS headers and the JSON shapes
 // `@formspree/core` parses. This file holds what that route answers differently; the
 // checks, the commit and the pages for navigating browsers are the submit route's own.
-import type { FastifyRequest } from 'fastify';
 import type { ErrorIssue } from '../../common/errors.js';
+import type { ErrorResponse } from '../../common/error-response.js';
 
 /** The route, as registered (Nest controller `f`). */
 export const FORMSPREE_ROUTE = '/f/:formId';
@@ -52,27 +52,6 @@ export interface FormspreeError {
   message: string;
 }
 
-// The field and kind of each validation message, kept by request from the handler (which
-// caught the exception) to the onSend hook (which writes the answer).
-const issuesByRequest = new WeakMap<FastifyRequest, readonly ErrorIssue[]>();
-
-export function rememberIssues(
-  request: FastifyRequest,
-  issues: readonly ErrorIssue[],
-): void {
-  issuesByRequest.set(request, issues);
-}
-
-function parsed(payload: unknown): { error?: unknown; errors?: unknown } {
-  if (typeof payload !== 'string') return {};
-  try {
-    const value = JSON.parse(payload) as unknown;
-    return typeof value === 'object' && value !== null ? value : {};
-  } catch {
-    return {};
-  }
-}
-
 /** The form-level code of a refusal, by status. */
 const CODES: Readonly<Record<number, string>> = {
   403: 'BLOCKED',
@@ -87,15 +66,13 @@ const CODES: Readonly<Record<number, string>> = {
  */
 export function formspreeErrors(
   status: number,
-  payload: unknown,
+  body: ErrorResponse['body'],
   issues: readonly ErrorIssue[] | undefined,
 ): { error: string; errors: FormspreeError[] } {
-  const body = parsed(payload);
-  const error =
-    typeof body.error === 'string' ? body.error : 'The request was refused';
-  if (Array.isArray(body.errors)) {
-    const errors = body.errors.map((message: unknown, index) => {
-      const entry: FormspreeError = { message: String(message) };
+  const error = body.error;
+  if (body.errors !== undefined) {
+    const errors = body.errors.map((message, index) => {
+      const entry: FormspreeError = { message };
       const issue = issues?.[index];
       if (issue?.field !== undefined) entry.field = issue.field;
       if (issue?.code !== undefined) entry.code = issue.code;
@@ -111,15 +88,4 @@ export function formspreeErrors(
       code === undefined ? { message: error } : { code, message: error },
     ],
   };
-}
-
-/** The payload of an error answer of the route to a script (not a navigating browser). */
-export function formspreeErrorPayload(
-  request: FastifyRequest,
-  status: number,
-  payload: unknown,
-): string {
-  return JSON.stringify(
-    formspreeErrors(status, payload, issuesByRequest.get(request)),
-  );
 }

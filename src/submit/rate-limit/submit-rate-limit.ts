@@ -3,20 +3,26 @@
 // once. A guard would run only after Fastify had read and parsed the body, so a client
 // over its limit could still make the server parse 100 KB of multipart for every refusal.
 // Every response of the route carries the rate-limit headers (set here, or read without
-// spending by submit-cors.ts's onSend hook for a request this hook did not count).
+// spending by an onSend hook for a request this hook did not count).
 import type {
+  FastifyInstance,
   FastifyReply,
   FastifyRequest,
   onRequestHookHandler,
 } from 'fastify';
 import { rateLimitBucket } from '../../rate-limit/client-ip.js';
 import type { RateLimitStorage } from '../../rate-limit/rate-limit.storage.js';
+import { sendSubmitError } from '../submit-answer.js';
 import {
   FORM_TYPE,
   JSON_TYPE,
   mediaTypeOf,
   MULTIPART_TYPE,
 } from '../submit-navigation.js';
+import {
+  isPublicSubmitUrl,
+  RATE_LIMITED_SUBMIT_ROUTES,
+} from '../submit-urls.js';
 import { rateLimitHeaders } from './rate-limit.headers.js';
 
 /** The storage key of a client's submit budget (shared by every instance via Redis). */
@@ -100,15 +106,86 @@ export function submitRateLimitHook(
             done();
             return;
           }
-          void reply.code(429).send({
-            error: tooManySubmissionsMessage(
-              limit,
-              windowSeconds,
-              resetSeconds,
-            ),
+          sendSubmitError(request, reply, {
+            status: 429,
+            body: {
+              error: tooManySubmissionsMessage(
+                limit,
+                windowSeconds,
+                resetSeconds,
+              ),
+            },
+            headers: {},
+            unexpected: false,
           });
         },
         (error: Error) => done(error),
       );
   };
+}
+
+/**
+ * The rate limit on the submit routes: the hook above handed to each of them as Nest
+ * registers it (when the app initialises, after this), so no other request pays for it;
+ * and, on an answer to a POST the hook did not count (refused from its headers alone, or
+ * an unknown path under /api/submit), the client's budget read without spending from it.
+ */
+export function configureSubmitRateLimit(
+  fastify: FastifyInstance,
+  options: SubmitRateLimitOptions,
+): void {
+  const { limit, windowSeconds, storage } = options;
+  const rateLimit = submitRateLimitHook(options);
+  fastify.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (
+      !methods.includes('POST') ||
+      !RATE_LIMITED_SUBMIT_ROUTES.has(route.url)
+    ) {
+      return;
+    }
+    const existing = route.onRequest;
+    route.onRequest = [
+      ...(existing === undefined
+        ? []
+        : Array.isArray(existing)
+          ? existing
+          : [existing]),
+      rateLimit,
+    ];
+  });
+  const windowMs = windowSeconds * 1000;
+  fastify.addHook(
+    'onSend',
+    (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+      done: (error: null, payload: unknown) => void,
+    ) => {
+      if (
+        request.method !== 'POST' ||
+        // Only the hook above sets this header.
+        reply.hasHeader('x-ratelimit-limit') ||
+        !isPublicSubmitUrl(request.url)
+      ) {
+        done(null, payload);
+        return;
+      }
+      storage.peek(submitRateLimitKey(request.ip), windowMs).then(
+        (snapshot) => {
+          void reply.headers(
+            rateLimitHeaders({
+              limit,
+              windowSeconds,
+              remaining: limit - snapshot.totalHits,
+              resetSeconds: snapshot.timeToExpire,
+            }),
+          );
+          done(null, payload);
+        },
+        () => done(null, payload),
+      );
+    },
+  );
 }

@@ -1,0 +1,32 @@
+// What the public submit routes need of Fastify beyond their controllers: the rate limit
+// (decided before the body is read), CORS and the preflight, the 405 a GET gets, the
+// multipart parser, and the ALTCHA widget's script. What they answer: submit-answer.ts.
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppConfig } from '../config/app-config.js';
+import {
+  RATE_LIMIT_STORAGE,
+  type RateLimitStorage,
+} from '../rate-limit/rate-limit.storage.js';
+import { serveAltchaWidget } from './altcha/altcha-widget.js';
+import { addMultipartParser } from './multipart-parser.js';
+import { configureSubmitRateLimit } from './rate-limit/submit-rate-limit.js';
+import { configureSubmitCors } from './submit-cors.js';
+import { addSubmitGetRoutes } from './submit-get.js';
+
+export function configureSubmit(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  const config = app.get(AppConfig);
+  const storage = app.get<symbol, RateLimitStorage>(RATE_LIMIT_STORAGE, {
+    strict: false,
+  });
+  configureSubmitRateLimit(fastify, {
+    limit: config.submitRateLimit,
+    windowSeconds: config.submitRateWindowSeconds,
+    bodyLimit: config.submitBodyLimit,
+    storage,
+  });
+  configureSubmitCors(fastify);
+  addSubmitGetRoutes(fastify);
+  addMultipartParser(fastify, config.submitBodyLimit);
+  serveAltchaWidget(fastify);
+}
