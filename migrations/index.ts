@@ -14,6 +14,7 @@ import { MailQuotas1764800000000 } from './1764800000000-MailQuotas.js';
 import { AccountEmailVerification1764810000000 } from './1764810000000-AccountEmailVerification.js';
 import { IdempotencyRecords1764820000000 } from './1764820000000-IdempotencyRecords.js';
 import { FormRetention1764840000000 } from './1764840000000-FormRetention.js';
+import { StoredFiles1764850000000 } from './1764850000000-StoredFiles.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   AccountEmailVerification1764810000000,
   IdempotencyRecords1764820000000,
   FormRetention1764840000000,
+  StoredFiles1764850000000,
 ];

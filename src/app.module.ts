@@ -15,6 +15,7 @@ import { DashboardModule } from './dashboard/dashboard.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { ErasureModule } from './erasure/erasure.module.js';
 import { DomainVerificationModule } from './domain-verification/domain-verification.module.js';
+import { FilesModule } from './files/files.module.js';
 import { FormsModule } from './forms/forms.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -48,6 +49,7 @@ export class AppModule {
         SubmitModule,
         SubmissionDeletionModule,
         SubmissionsModule,
+        FilesModule,
         DomainVerificationModule,
         NotificationsModule,
         ErasureModule,

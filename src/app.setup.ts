@@ -89,13 +89,14 @@ export function createFastifyAdapter(
     loggerInstance: logger,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: config.submitBodyLimit,
-    requestTimeout: REQUEST_TIMEOUT_MS,
-    // Given to Node's server at creation: set only afterwards (as requestTimeout alone
-    // is), a body trickling in was never cut off, and headers only at Node's next check,
-    // every 30 s by default.
+    // Node's whole-request timeout is off: it cannot spare an upload that keeps arriving.
+    // cutSlowHeaders (header-deadline.ts) gives every other body REQUEST_TIMEOUT_MS.
+    requestTimeout: 0,
+    // Given to Node's server at creation: set only afterwards, headers were checked only
+    // at Node's next check, every 30 s by default.
     http: {
       headersTimeout: REQUEST_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
+      requestTimeout: 0,
       connectionsCheckingInterval: 1000,
     },
     connectionTimeout: 60_000,

@@ -22,21 +22,31 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-function folderOf(file: string): string {
-  const parts = relative(SRC, file).split(sep);
-  return parts.length > 1 ? parts[0] : ROOT;
+/** The folder of `file` right under `base`, or `top` for a file directly in it. */
+function folderOf(base: string, file: string, top: string): string {
+  const parts = relative(base, file).split(sep);
+  return parts.length > 1 ? parts[0] : top;
 }
 
-/** folder -> folder -> the imports (file -> file) that make the arrow. */
-function folderImports(): Map<string, Map<string, string[]>> {
+/**
+ * folder -> folder -> the imports (file -> file) that make the arrow, between the folders
+ * right under `base`; the files directly in it are the node `top`, but for `composers`
+ * (which import the rest to put it together, as app.module.ts does), which are left out.
+ */
+function folderImports(
+  base: string,
+  top: string,
+  composers: readonly string[] = [],
+): Map<string, Map<string, string[]>> {
   const graph = new Map<string, Map<string, string[]>>();
-  for (const file of sourceFiles(SRC)) {
+  for (const file of sourceFiles(base)) {
+    if (composers.includes(relative(base, file))) continue;
     const text = readFileSync(file, 'utf8');
     for (const [, specifier] of text.matchAll(RELATIVE_IMPORT)) {
       const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
-      if (relative(SRC, target).startsWith('..')) continue;
-      const from = folderOf(file);
-      const to = folderOf(target);
+      if (relative(base, target).startsWith('..')) continue;
+      const from = folderOf(base, file, top);
+      const to = folderOf(base, target, top);
       if (from === to) continue;
       const arrows = graph.get(from) ?? new Map<string, string[]>();
       graph.set(from, arrows);
@@ -68,8 +78,20 @@ function cycles(graph: Map<string, Map<string, string[]>>): string[][] {
   return found;
 }
 
+function explain(graph: Map<string, Map<string, string[]>>): string[] {
+  return cycles(graph).map((loop) =>
+    loop
+      .slice(1)
+      .map((to, i) => {
+        const from = loop[i];
+        return `${from} -> ${to} (${graph.get(from)!.get(to)![0]})`;
+      })
+      .join(', '),
+  );
+}
+
 describe('the folders of src/', () => {
-  const graph = folderImports();
+  const graph = folderImports(SRC, ROOT);
 
   it('reads the imports between folders', () => {
     expect(graph.get('submit')?.has('forms')).toBe(true);
@@ -77,15 +99,29 @@ describe('the folders of src/', () => {
   });
 
   it('import one another without a cycle', () => {
-    const explained = cycles(graph).map((loop) =>
-      loop
-        .slice(1)
-        .map((to, i) => {
-          const from = loop[i];
-          return `${from} -> ${to} (${graph.get(from)!.get(to)![0]})`;
-        })
-        .join(', '),
-    );
-    expect(explained).toEqual([]);
+    expect(explain(graph)).toEqual([]);
+  });
+});
+
+// Inside dashboard/ the same rule holds: its shared files (the context, views, helpers,
+// error pages) sit below session/, which sits below forms/ and account/; the module and
+// the Fastify setup put them together.
+describe('the folders of dashboard/', () => {
+  const DASHBOARD = join(SRC, 'dashboard');
+  const graph = folderImports(DASHBOARD, '(dashboard)', [
+    'dashboard.module.ts',
+  ]);
+
+  it('reads the imports between its folders', () => {
+    expect(graph.get('forms')?.has('(dashboard)')).toBe(true);
+    expect(graph.get('forms')?.has('session')).toBe(true);
+  });
+
+  it('import one another without a cycle', () => {
+    expect(explain(graph)).toEqual([]);
+  });
+
+  it('never import a sub-folder from the shared files', () => {
+    expect([...(graph.get('(dashboard)')?.keys() ?? [])]).toEqual([]);
   });
 });

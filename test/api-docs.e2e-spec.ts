@@ -2,6 +2,7 @@
 // with its documented example (or default), the path filled with a real form's ids. On a
 // form that has submissions, every read route must then answer with that real data.
 import { createAccount } from './factories/accounts.js';
+import { storeFile } from './factories/files.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { at, insertSubmissions } from './factories/submissions.js';
 import { request } from './support/http.js';
@@ -142,10 +143,16 @@ describe('API docs: Try it out (e2e)', () => {
   });
 
   it('answers every read route with the real data of a form that has some', async () => {
+    const file = await storeFile(t, {
+      formId: form.form.id,
+      submissionId: submissionIds[2],
+      accountId: form.form.accountId,
+    });
     const pathValues: Record<string, string> = {
       id: form.form.id,
       formId: form.form.id,
       submissionId: submissionIds[2],
+      fileId: file.id,
       domain: 'docs.example.com',
       webhookId,
     };
@@ -192,6 +199,11 @@ describe('API docs: Try it out (e2e)', () => {
         const lines = res.text.trim().split('\r\n');
         expect(lines).toHaveLength(4);
         expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      } else if (path.endsWith('{fileId}')) {
+        expect(res.text).toBe('hello, file\n');
+        expect(res.headers.get('content-disposition')).toBe(
+          `attachment; filename="notes.txt"; filename*=UTF-8''notes.txt`,
+        );
       } else if (path.endsWith('{submissionId}')) {
         expect(res.body.id).toBe(submissionIds[2]);
       } else if (path === '/api/v1/forms') {

@@ -4,7 +4,7 @@
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../src/accounts/accounts.service.js';
 import { Delivery } from '../src/notifications/delivery.entity.js';
-import { Webhook } from '../src/notifications/webhook.entity.js';
+import { Webhook } from '../src/notifications/webhooks/webhook.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { DashboardClient, textOf } from './support/dashboard-client.js';

@@ -358,10 +358,9 @@ describe('dashboard: submissions (e2e)', () => {
         `${base}?done=bulk-deleted&deleted=3&from=2026-05-01&to=2026-05-02`,
       );
       const left = await repo.findBy({ formId: form.form.id });
-      expect(left.map((s) => String(s.data.name)).sort(byText)).toEqual([
-        'Keep April',
-        'Keep May 3',
-      ]);
+      expect(
+        left.map((s) => String(s.data.name as string)).sort(byText),
+      ).toEqual(['Keep April', 'Keep May 3']);
       const after = await client.get(done.location!);
       expect(textOf(after.html)).toContain('Deleted 3 submissions.');
     });

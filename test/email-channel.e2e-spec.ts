@@ -92,15 +92,9 @@ describe('email channel (e2e)', () => {
     channel = t.app.get(EmailChannel);
     owner = await createAccount(t, 'boss@example.com');
     form = await createForm(t, owner.account.id, { fields: FIELDS });
-    await t.app
-      .get(FormsService)
-      .patch(
-        { kind: 'form', accountId: owner.account.id, formId: form.form.id },
-        form.form.id,
-        {
-          notifyEmails: [confirmedTo, pendingTo],
-        },
-      );
+    await t.app.get(FormsService).patch(form.form, {
+      notifyEmails: [confirmedTo, pendingTo],
+    });
     await t.app.get(EmailRecipientsService).settled();
     // The link flow has its own tests: here one address is confirmed directly.
     await t.dataSource

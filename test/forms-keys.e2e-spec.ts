@@ -251,7 +251,11 @@ describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
         'date',
         'select',
         'checkbox',
+        'file',
       ]);
+      expect(Object.keys(schemas.FieldDefinitionDto.properties)).toEqual(
+        expect.arrayContaining(['maxSize', 'accept', 'maxFiles']),
+      );
       expect(schemas.PatchFormDto.required ?? []).toEqual([]);
       expect(Object.keys(schemas.FormResponseDto.properties).sort()).toEqual(
         [...FORM_KEYS, 'warning'].sort(),

@@ -38,7 +38,7 @@ describe('forms API: validation (e2e)', () => {
       [
         'an unknown field type',
         { name: 'F', fields: [{ id: 'a', type: 'colour' }] },
-        'fields.0.type must be one of: text, email, textarea, number, url, tel, date, select, checkbox',
+        'fields.0.type must be one of: text, email, textarea, number, url, tel, date, select, checkbox, file',
       ],
       [
         'duplicate field ids',
@@ -213,7 +213,7 @@ describe('forms API: validation (e2e)', () => {
           'property accountId should not exist',
           'name must be 1 to 200 characters long',
           'fields.0.id must not start with "_": that prefix is reserved for control keys such as _honeypot',
-          'fields.1.type must be one of: text, email, textarea, number, url, tel, date, select, checkbox',
+          'fields.1.type must be one of: text, email, textarea, number, url, tel, date, select, checkbox, file',
           'fields.2.options is required for select fields',
         ]),
       );

@@ -2,7 +2,7 @@
 // failed for 5 days is turned off by the real worker, and the message that reaches the
 // owner's (verified) address through a real SMTP server names the form and the webhook by
 // their ids and links to the dashboard — no form name, no webhook URL, no submitted value.
-import { Webhook } from '../src/notifications/webhook.entity.js';
+import { Webhook } from '../src/notifications/webhooks/webhook.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
 import { request } from './support/http.js';

@@ -102,7 +102,7 @@ describe('patterns on request data answer in linear time (e2e)', () => {
     // Phrases that share 47 words with every stretch of the values, and values full
     // of link beginnings (within the 100 kB body limit): a naive search would compare
     // each phrase at each position.
-    await t.app.get(FormsService).patchForm(form, {
+    await t.app.get(FormsService).patch(form, {
       spamFilter: {
         maxLinks: 5,
         blockedWords: Array.from({ length: 200 }, (_, i) =>

@@ -10,7 +10,7 @@ import {
   FormConfigCache,
   FORM_TTL_MS,
 } from '../src/submit/form-config.cache.js';
-import { newSubmissionId } from '../src/submissions/submission-id.js';
+import { newUlid } from '../src/common/ulid.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
 import { request } from './support/http.js';
@@ -162,7 +162,7 @@ describe('submit hot path (e2e)', () => {
       const queue = t.app.get(CommitQueue);
       const row = (formId: string, n: number) => ({
         submission: {
-          id: newSubmissionId(),
+          id: newUlid(),
           formId,
           data: JSON.stringify({ n }),
           ip: '203.0.113.9',
@@ -204,7 +204,7 @@ describe('submit hot path (e2e)', () => {
       const { form } = await createForm(t, accountId, { fields: [] });
       const queue = t.app.get(CommitQueue);
       const row = (formId: string, n: number, notifies: boolean) => {
-        const id = newSubmissionId();
+        const id = newUlid();
         return {
           submission: {
             id,

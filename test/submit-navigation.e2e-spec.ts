@@ -74,11 +74,9 @@ describe('native form posts get HTML pages (e2e)', () => {
 
   it("shows the form's successMessage, escaped, and no link without a Referer", async () => {
     const form = await createForm(t, accountId);
-    await t.app
-      .get(FormsService)
-      .patch({ kind: 'account', accountId } as never, form.form.id, {
-        successMessage: 'Merci <b>beaucoup</b> & "à bientôt"',
-      });
+    await t.app.get(FormsService).patch(form.form, {
+      successMessage: 'Merci <b>beaucoup</b> & "à bientôt"',
+    });
     const res = await navigate(url(form.form.id), VALID);
     const text = expectPage(res, 200);
     expect(res.text).toContain(

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
 import { Delivery } from '../src/notifications/delivery.entity.js';
-import { Webhook } from '../src/notifications/webhook.entity.js';
+import { Webhook } from '../src/notifications/webhooks/webhook.entity.js';
 import { tooManyWebhooksMessage } from '../src/notifications/webhooks/webhooks.service.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
 import { insertDelivery } from './factories/deliveries.js';

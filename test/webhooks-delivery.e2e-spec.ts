@@ -6,7 +6,7 @@
 import { DataSource } from 'typeorm';
 import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
 import { Delivery } from '../src/notifications/delivery.entity.js';
-import { Webhook } from '../src/notifications/webhook.entity.js';
+import { Webhook } from '../src/notifications/webhooks/webhook.entity.js';
 import {
   FAILING_REASON,
   GONE_REASON,

@@ -7,7 +7,7 @@
 import { DataSource } from 'typeorm';
 import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
 import { Delivery } from '../src/notifications/delivery.entity.js';
-import { Webhook } from '../src/notifications/webhook.entity.js';
+import { Webhook } from '../src/notifications/webhooks/webhook.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { startDnsServer, type TestDnsServer } from './support/dns-server.js';

@@ -5,7 +5,6 @@ import {
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { ulid } from 'ulid';
 import { generateApiKey } from '../auth/api-keys.js';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
 import { ValidationFailedException } from '../common/errors.js';
@@ -18,22 +17,8 @@ import type { CreateAccountKeyDto } from './dto/create-account-key.dto.js';
 import { Account } from './account.entity.js';
 import { EXPIRES_AT_FORMAT, parseExpiry } from './key-expiry.js';
 import { hashPassword, passwordProblems, verifyPassword } from './password.js';
-
-/**
- * Something@domain.tld: the domain is dot-separated labels, so there is exactly one way
- * to match any input (`[^@]+\.[^@]+` let a run of dots split two ways and backtrack
- * quadratically).
- */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
-/** Longest address SMTP allows (RFC 5321 path limit); checked before the pattern. */
-export const MAX_EMAIL_LENGTH = 254;
-
-/** A plausible address, cheap to decide whatever the input's length. */
-export function isPlausibleEmail(normalized: string): boolean {
-  return (
-    normalized.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(normalized)
-  );
-}
+import { isEmailAddress } from '../common/email-address.js';
+import { newUlid } from '../common/ulid.js';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -65,7 +50,7 @@ export class AccountsService {
   async create(email: string, password: string): Promise<Account> {
     const normalized = normalizeEmail(email);
     const problems = [
-      ...(isPlausibleEmail(normalized)
+      ...(isEmailAddress(normalized)
         ? []
         : ['email must be a valid email address']),
       ...passwordProblems(password),
@@ -75,7 +60,7 @@ export class AccountsService {
       throw new ConflictException('An account with this email already exists');
     }
     const account = this.accounts.create({
-      id: ulid(),
+      id: newUlid(),
       email: normalized,
       passwordHash: await hashPassword(password),
     });
@@ -163,7 +148,7 @@ export class AccountsService {
     if (problems.length > 0) throw new ValidationFailedException(problems);
     const generated = generateApiKey('account');
     const key = this.keys.create({
-      id: ulid(),
+      id: newUlid(),
       accountId,
       name: trimmed,
       keyHash: generated.hash,

@@ -60,7 +60,7 @@ function fromHttpException(exception: HttpException): ErrorResponse {
   if (exception instanceof ValidationFailedException) {
     return {
       status,
-      body: { error: 'Validation failed', errors: exception.errors },
+      body: { error: exception.message, errors: exception.errors },
       headers,
       unexpected: false,
     };

@@ -4,6 +4,13 @@ import { HttpException, HttpStatus } from '@nestjs/common';
 export interface ErrorIssue {
   field?: string;
   code?: string;
+  /**
+   * The message without the field's name that leads it ("must be an email address"), for
+   * a page that names the field its own way; absent when the message does not start so.
+   */
+  detail?: string;
+  /** The message is about every entry of the list (`each entry of $property …`). */
+  entries?: boolean;
 }
 
 /**
@@ -15,8 +22,17 @@ export class ValidationFailedException extends HttpException {
   constructor(
     readonly errors: string[],
     readonly issues?: readonly ErrorIssue[],
+    status: number = HttpStatus.BAD_REQUEST,
+    message = 'Validation failed',
   ) {
-    super('Validation failed', HttpStatus.BAD_REQUEST);
+    super(message, status);
+  }
+}
+
+/** 413 `{error: "File too large", errors: ["<field>: larger than N bytes"]}`. */
+export class FileTooLargeException extends ValidationFailedException {
+  constructor(errors: string[], issues?: readonly ErrorIssue[]) {
+    super(errors, issues, HttpStatus.PAYLOAD_TOO_LARGE, 'File too large');
   }
 }
 

@@ -5,7 +5,7 @@
 // cut off 17–20 s after it connected; this timer answers 408 at the deadline itself. A
 // connection that sent nothing at all is closed without an answer, as browsers expect of
 // an idle pre-opened connection.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { writeClientError } from './client-error.js';
 
@@ -19,6 +19,44 @@ interface Watched {
 
 const watched = new WeakMap<Socket, Watched>();
 
+/**
+ * Set on a request whose body keeps its own deadline (an upload: cut when it stops
+ * arriving, not at a fixed time; see the multipart parser), so the body deadline skips it.
+ */
+export const OWN_BODY_DEADLINE = Symbol('ownBodyDeadline');
+
+function timeout(message: string): Error {
+  return Object.assign(new Error(message), {
+    code: 'ERR_HTTP_REQUEST_TIMEOUT',
+  });
+}
+
+/**
+ * A request's body is due `ms` after its headers, as Node's own `requestTimeout` would
+ * have it (which cannot spare a single request): 408, the connection closed. A request
+ * without a body has nothing to wait for.
+ */
+function bodyDeadline(request: IncomingMessage, socket: Socket, ms: number) {
+  const headers = request.headers;
+  if (
+    headers['content-length'] === undefined &&
+    headers['transfer-encoding'] === undefined
+  ) {
+    return;
+  }
+  const timer = setTimeout(() => {
+    const own = (
+      request as IncomingMessage & { [OWN_BODY_DEADLINE]?: boolean }
+    )[OWN_BODY_DEADLINE];
+    if (request.complete || own === true || socket.destroyed) return;
+    writeClientError(timeout('The request took too long to arrive'), socket);
+  }, ms);
+  timer.unref();
+  const clear = () => clearTimeout(timer);
+  request.once('end', clear);
+  request.once('close', clear);
+}
+
 function expire(socket: Socket, state: Watched): void {
   state.timer = undefined;
   if (state.open > 0 || socket.destroyed) return;
@@ -26,12 +64,7 @@ function expire(socket: Socket, state: Watched): void {
     socket.destroy();
     return;
   }
-  writeClientError(
-    Object.assign(new Error('Request headers took too long to arrive'), {
-      code: 'ERR_HTTP_REQUEST_TIMEOUT',
-    }),
-    socket,
-  );
+  writeClientError(timeout('Request headers took too long to arrive'), socket);
 }
 
 function arm(socket: Socket, state: Watched, ms: number): void {
@@ -43,7 +76,10 @@ function arm(socket: Socket, state: Watched, ms: number): void {
   state.timer.unref();
 }
 
-/** Cuts off a connection whose next request's headers are not all in within `ms`. */
+/**
+ * Cuts off a connection whose next request's headers are not all in within `ms`, and a
+ * request whose body is not (unless it keeps its own deadline: OWN_BODY_DEADLINE).
+ */
 export function cutSlowHeaders(server: Server, ms: number): void {
   server.on('connection', (socket: Socket) => {
     const state: Watched = { timer: undefined, open: 0, readBefore: 0 };
@@ -53,6 +89,7 @@ export function cutSlowHeaders(server: Server, ms: number): void {
   });
   server.on('request', (request, response) => {
     const socket = request.socket;
+    bodyDeadline(request, socket, ms);
     const state = watched.get(socket);
     if (state === undefined) return;
     state.open += 1;

@@ -112,7 +112,7 @@ describe('regular expressions of the server', () => {
   it('finds the patterns in the sources and templates', () => {
     const files = new Set(found.map((p) => p.where.split(':')[0]));
     expect(files).toContain('submit/submission-validator.ts');
-    expect(files).toContain('accounts/accounts.service.ts');
+    expect(files).toContain('common/email-address.ts');
     expect(files).toContain('dashboard/views/partials/input.eta');
     expect(found.length).toBeGreaterThan(40);
   });

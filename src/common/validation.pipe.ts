@@ -4,7 +4,7 @@ import {
   ValidationError,
   ValidationPipe,
 } from '@nestjs/common';
-import { ValidationFailedException } from './errors.js';
+import { ValidationFailedException, type ErrorIssue } from './errors.js';
 
 /** Deeper than this, a body is refused before class-transformer walks it recursively. */
 export const MAX_BODY_DEPTH = 16;
@@ -25,21 +25,63 @@ function depthOf(value: unknown, limit: number): number {
   return max;
 }
 
+/** One readable message per problem, and, parallel to it, what each is about. */
+export interface FlatValidationErrors {
+  messages: string[];
+  /** The property's path (`fields.2.id`), the constraint, and the message without the path. */
+  issues: ErrorIssue[];
+}
+
+/** "each entry of $property must …": a message about every entry of a list. */
+const EACH_ENTRY = 'each entry of ';
+/** "$property.3 must …": a message about one entry of a list. */
+const ENTRY_MESSAGE = /^\.(\d{1,9}) /;
+
+/**
+ * What a message is about. class-validator's messages start with the property ($property
+ * must …, $property.<i> … for an entry of a list, each entry of $property … for all of
+ * them): a page that names the field its own way shows the rest.
+ */
+function issueOf(
+  path: string,
+  property: string,
+  code: string,
+  message: string,
+): ErrorIssue {
+  const issue: ErrorIssue = { field: path, code };
+  if (message.startsWith(`${EACH_ENTRY}${property} `)) {
+    issue.entries = true;
+    issue.detail = message.slice(EACH_ENTRY.length + property.length + 1);
+    return issue;
+  }
+  if (!message.startsWith(property)) return issue;
+  const rest = message.slice(property.length);
+  const entry = ENTRY_MESSAGE.exec(rest);
+  if (rest.startsWith(' ')) issue.detail = rest.slice(1);
+  else if (entry) {
+    issue.field = `${path}.${entry[1]}`;
+    issue.detail = rest.slice(entry[0].length);
+  }
+  return issue;
+}
+
 /** Flattens class-validator's tree into one readable message per problem. */
 export function flattenValidationErrors(
   errors: ValidationError[],
   parent = '',
-): string[] {
-  const messages: string[] = [];
+  into: FlatValidationErrors = { messages: [], issues: [] },
+): FlatValidationErrors {
   for (const error of errors) {
     const path = parent ? `${parent}.${error.property}` : error.property;
-    for (const message of Object.values(error.constraints ?? {})) {
-      messages.push(message.replace(error.property, path));
+    for (const [code, message] of Object.entries(error.constraints ?? {})) {
+      into.messages.push(message.replace(error.property, path));
+      into.issues.push(issueOf(path, error.property, code, message));
     }
-    if (error.children?.length)
-      messages.push(...flattenValidationErrors(error.children, path));
+    if (error.children?.length) {
+      flattenValidationErrors(error.children, path, into);
+    }
   }
-  return messages;
+  return into;
 }
 
 const BODY_MAY_BE_ABSENT = Symbol('formgate:body-may-be-absent');
@@ -63,8 +105,10 @@ export class AppValidationPipe extends ValidationPipe {
       forbidUnknownValues: true,
       stopAtFirstError: true,
       validationError: { target: false, value: false },
-      exceptionFactory: (errors) =>
-        new ValidationFailedException(flattenValidationErrors(errors)),
+      exceptionFactory: (errors) => {
+        const { messages, issues } = flattenValidationErrors(errors);
+        return new ValidationFailedException(messages, issues);
+      },
     });
   }
 

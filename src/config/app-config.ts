@@ -8,6 +8,7 @@ import { LOG_FORMATS, type LogFormat } from '../common/log-destination.js';
 import { ConfigError } from './config-error.js';
 import { parseMail, parsePublicUrl, type MailConfig } from './mail-config.js';
 import { parseSpamConfig, type SpamConfig } from './spam-config.js';
+import { parseUploadConfig, type UploadConfig } from './upload-config.js';
 
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'mysql' | 'mariadb'; url: string };
@@ -58,6 +59,8 @@ export class AppConfig {
   deliveryRetentionDays: number;
   /** CAPTCHA verification and the spam folder. */
   spam: SpamConfig;
+  /** File uploads: storage and limits. */
+  uploads: UploadConfig;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -80,6 +83,7 @@ export function parseRetrySchedule(raw: string | undefined): number[] {
 export { ConfigError } from './config-error.js';
 export { describeSmtp, type MailConfig } from './mail-config.js';
 export type { SpamConfig } from './spam-config.js';
+export type { UploadConfig } from './upload-config.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -331,6 +335,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     3650,
   );
   config.spam = parseSpamConfig(env);
+  config.uploads = parseUploadConfig(env);
   const secret = resolveSecret(env, config.nodeEnv);
   config.appSecret = secret.secret;
   config.appSecretSource = secret.source;

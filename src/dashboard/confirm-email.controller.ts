@@ -9,6 +9,19 @@ import {
   type ConfirmationState,
 } from '../notifications/email/email-recipients.service.js';
 
+/** confirm-email.eta: a recipient confirming (or having confirmed) their address. */
+export interface ConfirmEmailPageView {
+  state: ConfirmationState;
+  status: number;
+  title: string;
+  token: string;
+  justConfirmed: boolean;
+  address: string | undefined;
+  /** The names of the forms the address is told of. */
+  forms: string[];
+  validDays: number;
+}
+
 const PAGES: Record<ConfirmationState, { status: number; title: string }> = {
   pending: { status: 200, title: 'Confirm this address' },
   confirmed: { status: 200, title: 'Address confirmed' },
@@ -67,6 +80,6 @@ export class ConfirmEmailController {
         address: subject?.address,
         forms: subject?.forms ?? [],
         validDays: CONFIRMATION_VALID_DAYS,
-      });
+      } satisfies ConfirmEmailPageView);
   }
 }

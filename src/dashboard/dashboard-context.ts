@@ -3,10 +3,7 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiPrincipal } from '../auth/principal.js';
-import type { DashboardSession } from './session/dashboard-session.entity.js';
-import { SESSION_TTL_MS } from './session/dashboard-sessions.service.js';
 
-export const SESSION_COOKIE = 'dashboard_session';
 /** Double-submit cookie protecting the signed-out forms (log in, sign up). */
 export const SIGNED_OUT_CSRF_COOKIE = 'dashboard_csrf';
 export const COOKIE_PATH = '/dashboard';
@@ -20,7 +17,6 @@ export interface DashboardOwner {
 
 export interface DashboardContext {
   owner: DashboardOwner;
-  session: DashboardSession;
   csrfToken: string;
 }
 
@@ -58,7 +54,7 @@ export const Dashboard = createParamDecorator(
 
 // @fastify/cookie's and @fastify/view's type augmentations do not merge with Fastify 5's
 // generic request/reply interfaces under `nodenext`, so the few members used are typed here.
-interface CookieOptions {
+export interface CookieOptions {
   path: string;
   httpOnly: boolean;
   sameSite: 'lax';
@@ -68,7 +64,7 @@ interface CookieOptions {
 interface WithCookies {
   cookies?: Record<string, string | undefined>;
 }
-interface CookieReply {
+export interface CookieReply {
   setCookie(name: string, value: string, options: CookieOptions): unknown;
   clearCookie(name: string, options: CookieOptions): unknown;
   locals?: Record<string, unknown>;
@@ -119,29 +115,6 @@ export function cookieOptions(
     secure: request.protocol === 'https',
     ...(maxAgeMs === undefined ? {} : { maxAge: Math.floor(maxAgeMs / 1000) }),
   };
-}
-
-export function setSessionCookie(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  token: string,
-): void {
-  setCookie(
-    reply,
-    SESSION_COOKIE,
-    token,
-    cookieOptions(request, SESSION_TTL_MS),
-  );
-}
-
-export function clearSessionCookie(
-  request: FastifyRequest,
-  reply: FastifyReply,
-): void {
-  (reply as unknown as CookieReply).clearCookie(
-    SESSION_COOKIE,
-    cookieOptions(request),
-  );
 }
 
 /** Where to go after signing in: only paths inside the dashboard, never another host. */

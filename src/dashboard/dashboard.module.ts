@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { DomainVerificationModule } from '../domain-verification/domain-verification.module.js';
 import { ErasureModule } from '../erasure/erasure.module.js';
+import { FilesModule } from '../files/files.module.js';
 import { FormsModule } from '../forms/forms.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
@@ -43,6 +44,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DomainVerificationModule,
     NotificationsModule,
     ErasureModule,
+    FilesModule,
     RateLimitStorageModule,
     EmailNotificationsModule,
   ],

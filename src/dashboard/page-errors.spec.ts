@@ -1,3 +1,4 @@
+import { validateFormInput } from '../forms/form-input.validation.js';
 import { formInputErrors, PageErrors } from './page-errors.js';
 
 describe('page errors', () => {
@@ -16,25 +17,41 @@ describe('page errors', () => {
     );
   });
 
-  it('maps API messages about fields[i] back to the editor row they came from', () => {
-    const errors = formInputErrors(
-      [
-        'fields.1.id must start with a letter or digit',
-        'name must be 1 to 200 characters long',
-      ],
-      [0, 3],
+  it('maps API messages about fields[i] back to the editor row they came from', async () => {
+    const result = await validateFormInput(
+      {
+        name: '',
+        fields: [
+          { id: 'a', type: 'text' },
+          { id: '-b', type: 'text' },
+        ],
+      },
+      'create',
     );
-    expect(errors.summary[0]).toEqual({
-      text: 'Field 4: id must start with a letter or digit',
+    expect(result.errors).toEqual([
+      'name must be 1 to 200 characters long',
+      'fields.1.id must start with a letter or digit and contain only letters, digits, "_", "." and "-"',
+    ]);
+    const errors = formInputErrors(result.errors, result.issues, [0, 3]);
+    expect(errors.summary[1]).toEqual({
+      text: 'Field 4: id must start with a letter or digit and contain only letters, digits, "_", "." and "-"',
       href: '#f3-id',
     });
-    expect(errors.fields['f3.id']).toBe('ID must start with a letter or digit');
+    expect(errors.fields['f3.id']).toBe(
+      'ID must start with a letter or digit and contain only letters, digits, "_", "." and "-"',
+    );
     expect(errors.fields.name).toBe('Name must be 1 to 200 characters long');
   });
 
-  it('marks the second of two rows with the same id', () => {
+  it('marks the second of two rows with the same id', async () => {
+    const fields = [
+      { id: 'a', type: 'text' },
+      { id: 'a', type: 'text' },
+    ];
+    const result = await validateFormInput({ name: 'F', fields }, 'create');
     const errors = formInputErrors(
-      ['fields must have unique ids, but "a" appears more than once'],
+      result.errors,
+      result.issues,
       [0, 2],
       ['a', 'a'],
     );

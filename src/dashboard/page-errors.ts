@@ -1,4 +1,5 @@
 // Errors of a submitted dashboard form: shown beside each field and summarised at the top.
+import type { ErrorIssue } from '../common/errors.js';
 import { ownEntry } from '../common/own-entry.js';
 
 export interface SummaryItem {
@@ -49,24 +50,37 @@ const PROPERTY_NAMES: Record<string, string> = {
   required: 'Required',
   maxLength: 'Max length',
   options: 'Options',
+  maxSize: 'Largest file',
+  accept: 'Accepted formats',
+  maxFiles: 'Files at most',
 };
 
+/** The path of a property: `fields.2.id` → ['fields', '2', 'id']. */
+function pathOf(issue: ErrorIssue | undefined): string[] {
+  return issue?.field === undefined ? [] : issue.field.split('.');
+}
+
 /**
- * Places the API's validation messages for a form body beside the dashboard's inputs.
- * `rowOfField[i]` is the editor row that became `fields[i]`.
+ * Places the API's validation messages for a form body beside the dashboard's inputs, by
+ * the property each is about (`issues`, parallel to `messages`). `rowOfField[i]` is the
+ * editor row that became `fields[i]`.
  */
 export function formInputErrors(
-  messages: string[],
+  messages: readonly string[],
+  issues: readonly ErrorIssue[] | undefined,
   rowOfField: number[] = [],
   fieldIds: unknown[] = [],
 ): PageErrors {
   const errors = new PageErrors();
-  for (const message of messages) {
-    if (message.startsWith('fields must have unique ids')) {
+  messages.forEach((message, index) => {
+    const issue = issues?.[index];
+    const path = pathOf(issue);
+    const [property, item, key] = path;
+    if (issue?.code === 'uniqueFieldIds') {
       const seen = new Set<unknown>();
-      fieldIds.forEach((id, index) => {
+      fieldIds.forEach((id, at) => {
         if (seen.has(id)) {
-          const row = rowOfField[index] ?? index;
+          const row = rowOfField[at] ?? at;
           errors.add(
             `Field ${row + 1}: id "${String(id)}" is already used by another field`,
             `f${row}.id`,
@@ -75,30 +89,27 @@ export function formInputErrors(
         }
         seen.add(id);
       });
-      continue;
+      return;
     }
-    const field = /^fields\.(\d+)\.(\w+) (.*)$/.exec(message);
-    if (field) {
-      const row = rowOfField[Number(field[1])] ?? Number(field[1]);
-      const property = field[2];
-      errors.add(
-        `Field ${row + 1}: ${property} ${field[3]}`,
-        `f${row}.${property}`,
-        `${ownEntry(PROPERTY_NAMES, property) ?? property} ${field[3]}`,
-      );
-      continue;
+    if (
+      property === 'fields' &&
+      item !== undefined &&
+      path.length <= 3 &&
+      issue?.detail !== undefined
+    ) {
+      const row = rowOfField[Number(item)] ?? Number(item);
+      if (key === undefined) {
+        errors.add(`Field ${row + 1}: ${issue.detail}`, `f${row}.id`);
+      } else {
+        errors.add(
+          `Field ${row + 1}: ${key} ${issue.detail}`,
+          `f${row}.${key}`,
+          `${ownEntry(PROPERTY_NAMES, key) ?? key} ${issue.detail}`,
+        );
+      }
+      return;
     }
-    const whole = /^fields\.(\d+) (.*)$/.exec(message);
-    if (whole) {
-      const row = rowOfField[Number(whole[1])] ?? Number(whole[1]);
-      errors.add(`Field ${row + 1}: ${whole[2]}`, `f${row}.id`);
-      continue;
-    }
-    if (message.startsWith('name ')) {
-      errors.add(sentence(message), 'name');
-      continue;
-    }
-    errors.add(sentence(message));
-  }
+    errors.add(sentence(message), property === 'name' ? 'name' : undefined);
+  });
   return errors;
 }

@@ -1,4 +1,4 @@
-import { cell, own, typeLabel } from './view-helpers.js';
+import { cell, own } from './view-helpers.js';
 
 describe('view helpers', () => {
   it('reads own values only', () => {
@@ -8,10 +8,5 @@ describe('view helpers', () => {
     expect(own(data, 'constructor')).toBeUndefined();
     expect(cell(own(data, 'valueOf'))).toBe('');
     expect(own(null, 'name')).toBeUndefined();
-  });
-
-  it('labels known field types and passes unknown names through', () => {
-    expect(typeLabel('tel')).toBe('Phone');
-    expect(typeLabel('constructor')).toBe('constructor');
   });
 });

@@ -1,7 +1,6 @@
 // Formatting helpers every template can call as `it.h.<name>(...)`. They return plain
 // text; templates still output it escaped.
 import { ownEntry } from '../common/own-entry.js';
-import { FIELD_TYPE_LABELS } from './forms/form-editor.js';
 
 const MONTHS = [
   'Jan',
@@ -87,8 +86,27 @@ export function cell(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function typeLabel(type: string): string {
-  return ownEntry(FIELD_TYPE_LABELS, type) ?? type;
+/** The uploaded files a value holds (a file field's value), or null for any other value. */
+export function filesOf(
+  value: unknown,
+): Array<{ id: string; name: string; size: number }> | null {
+  const list = Array.isArray(value) ? value : [value];
+  const isFile = (item: unknown) =>
+    typeof item === 'object' &&
+    item !== null &&
+    typeof (item as { id?: unknown }).id === 'string' &&
+    typeof (item as { name?: unknown }).name === 'string' &&
+    typeof (item as { sha256?: unknown }).sha256 === 'string';
+  return list.length > 0 && list.every(isFile)
+    ? (list as Array<{ id: string; name: string; size: number }>)
+    : null;
+}
+
+/** A byte count as people read it: 834 bytes, 12.4 KB, 3.1 MB. */
+export function bytes(size: number): string {
+  if (size < 1000) return `${size} bytes`;
+  if (size < 1_000_000) return `${(size / 1000).toFixed(1)} KB`;
+  return `${(size / 1_000_000).toFixed(1)} MB`;
 }
 
 /** A value of a record by a name from data (a submission key, a form id), own entries only. */
@@ -105,6 +123,7 @@ export const viewHelpers = {
   ago,
   plural,
   cell,
-  typeLabel,
   own,
+  filesOf,
+  bytes,
 };

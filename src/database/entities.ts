@@ -2,12 +2,13 @@ import { AccountApiKey } from '../accounts/account-api-key.entity.js';
 import { Account } from '../accounts/account.entity.js';
 import { DashboardSession } from '../dashboard/session/dashboard-session.entity.js';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
+import { StoredFile } from '../files/stored-file.entity.js';
 import { FormDomain } from '../domain-verification/form-domain.entity.js';
 import { Form } from '../forms/form.entity.js';
 import { DeliveryAttempt } from '../notifications/delivery-attempt.entity.js';
 import { Delivery } from '../notifications/delivery.entity.js';
 import { OutboxEvent } from '../notifications/outbox-event.entity.js';
-import { Webhook } from '../notifications/webhook.entity.js';
+import { Webhook } from '../notifications/webhooks/webhook.entity.js';
 import { EmailRecipient } from '../notifications/email/email-recipient.entity.js';
 import { MailQuota } from '../notifications/email/mail-quota.entity.js';
 import { FormSpamStat } from '../spam/form-spam-stat.entity.js';
@@ -31,4 +32,5 @@ export const ENTITIES = [
   UsedCaptchaToken,
   FormSpamStat,
   IdempotencyRecord,
+  StoredFile,
 ];

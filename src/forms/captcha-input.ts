@@ -1,7 +1,10 @@
 // A form's CAPTCHA as written through the API, turned into its columns: the settings,
 // and the provider's secret encrypted like the form's key. The secret is write-only; a
 // change that leaves it out keeps the stored one when the provider stays the same.
-import { ValidationFailedException } from '../common/errors.js';
+import {
+  ValidationFailedException,
+  type ErrorIssue,
+} from '../common/errors.js';
 import type { SecretBox } from '../auth/secret-box.js';
 import {
   THIRD_PARTY_PROVIDERS,
@@ -31,24 +34,30 @@ export function captchaColumns(
 ): CaptchaColumns {
   if (input === null) return { captcha: null, captchaSecretEncrypted: null };
   const errors: string[] = [];
+  const issues: ErrorIssue[] = [];
+  const refuse = (key: keyof CaptchaInput, detail: string): void => {
+    errors.push(`captcha.${key} ${detail}`);
+    issues.push({ field: `captcha.${key}`, detail });
+  };
   const thirdParty = THIRD_PARTY_PROVIDERS.has(input.provider);
   if (!thirdParty) {
     for (const key of ['siteKey', 'secret'] as const) {
       if (input[key] !== undefined) {
-        errors.push(`captcha.${key} is not used by altcha: leave it out`);
+        refuse(key, 'is not used by altcha: leave it out');
       }
     }
   }
   if (input.minScore !== undefined && input.provider !== 'recaptcha') {
-    errors.push('captcha.minScore is only used by recaptcha');
+    refuse('minScore', 'is only used by recaptcha');
   }
   const sameProvider = storedCaptcha(current)?.provider === input.provider;
   if (thirdParty && input.secret === undefined && !sameProvider) {
-    errors.push(
-      `captcha.secret is required for ${input.provider}: the secret key the provider gave you`,
+    refuse(
+      'secret',
+      `is required for ${input.provider}: the secret key the provider gave you`,
     );
   }
-  if (errors.length > 0) throw new ValidationFailedException(errors);
+  if (errors.length > 0) throw new ValidationFailedException(errors, issues);
   const captcha: CaptchaSettings = {
     provider: input.provider,
     siteKey: input.siteKey ?? null,

@@ -23,10 +23,51 @@ describe('validateFormInput', () => {
     });
   });
 
+  it('accepts a file field with its size, formats and count', async () => {
+    const field = {
+      id: 'cv',
+      type: 'file',
+      required: true,
+      maxSize: 5_000_000,
+      accept: ['application/pdf', 'image/*', '.docx'],
+      maxFiles: 3,
+    };
+    const result = await validateFormInput(
+      { name: 'Jobs', fields: [field] },
+      'create',
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.value?.fields?.[0]).toEqual(field);
+  });
+
+  it('refuses file settings on other fields and bad file settings', async () => {
+    const result = await validateFormInput(
+      {
+        name: 'Jobs',
+        fields: [
+          { id: 'name', type: 'text', maxSize: 10, accept: ['.pdf'] },
+          { id: 'cv', type: 'file', maxSize: 0, accept: ['pdf'], maxFiles: 11 },
+          { id: 'photo', type: 'file', accept: [], maxFiles: 1.5 },
+        ],
+      },
+      'create',
+    );
+    expect(result.errors).toEqual([
+      'fields.0.maxSize is only allowed on file fields',
+      'fields.0.accept is only allowed on file fields',
+      'fields.1.maxSize must be at least 1',
+      'each entry of fields.1.accept must be a MIME type (image/png), a family (image/*) or an extension (.pdf)',
+      'fields.1.maxFiles must be at most 10',
+      'fields.2.accept must not be empty',
+      'fields.2.maxFiles must be a whole number',
+    ]);
+  });
+
   it('requires a name to create or replace, but not to patch', async () => {
     for (const mode of ['create', 'replace'] as const) {
       expect(await validateFormInput({}, mode)).toEqual({
         errors: ['name is required'],
+        issues: [{ field: 'name', code: 'isPresent', detail: 'is required' }],
       });
     }
     const patch = await validateFormInput({}, 'patch');
@@ -44,6 +85,16 @@ describe('validateFormInput', () => {
       errors: [
         'name must be a string',
         'fields.0.id must not start with "_": that prefix is reserved for control keys such as _honeypot',
+      ],
+      // Parallel to the messages: the property each is about, for pages that place them.
+      issues: [
+        { field: 'name', code: 'isString', detail: 'must be a string' },
+        {
+          field: 'fields.0.id',
+          code: 'fieldId',
+          detail:
+            'must not start with "_": that prefix is reserved for control keys such as _honeypot',
+        },
       ],
     });
   });

@@ -2,14 +2,17 @@
 // controller (the dashboard's form editor). It runs the very pipe the API runs, so both
 // paths accept the same input and word every message the same way.
 import { AppValidationPipe } from '../common/validation.pipe.js';
-import { ValidationFailedException } from '../common/errors.js';
+import {
+  ValidationFailedException,
+  type ErrorIssue,
+} from '../common/errors.js';
 import { CreateFormDto } from './dto/create-form.dto.js';
 import { PatchFormDto } from './dto/patch-form.dto.js';
 import { UpdateFormDto } from './dto/update-form.dto.js';
 
 export type FormInputMode = 'create' | 'replace' | 'patch';
 
-interface FormInputByMode {
+export interface FormInputByMode {
   create: CreateFormDto;
   replace: UpdateFormDto;
   patch: PatchFormDto;
@@ -25,6 +28,8 @@ export interface FormInputResult<T> {
   /** The validated, transformed DTO; set only when `errors` is empty. */
   value?: T;
   errors: string[];
+  /** Parallel to `errors`: the property each is about (ErrorIssue), when known. */
+  issues?: readonly ErrorIssue[];
 }
 
 const pipe = new AppValidationPipe();
@@ -43,7 +48,7 @@ export async function validateFormInput<M extends FormInputMode>(
     return { value, errors: [] };
   } catch (error) {
     if (error instanceof ValidationFailedException) {
-      return { errors: error.errors };
+      return { errors: error.errors, issues: error.issues };
     }
     throw error;
   }

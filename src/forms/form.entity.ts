@@ -22,6 +22,7 @@ export const FIELD_TYPES = [
   'date',
   'select',
   'checkbox',
+  'file',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -32,6 +33,10 @@ export interface FieldDefinition {
   required?: boolean;
   maxLength?: number;
   options?: string[];
+  /** `file` fields: the largest file in bytes, the formats accepted, files per submission. */
+  maxSize?: number;
+  accept?: string[];
+  maxFiles?: number;
 }
 
 @Entity('form')

@@ -14,6 +14,7 @@ import { Form } from './form.entity.js';
 export type SubmitFormRow = Pick<
   Form,
   | 'id'
+  | 'accountId'
   | 'fields'
   | 'domainVerification'
   | 'redirectUrl'
@@ -235,6 +236,7 @@ export class FormRepository {
     return this.forms.findOne({
       select: {
         id: true,
+        accountId: true,
         fields: true,
         domainVerification: true,
         redirectUrl: true,

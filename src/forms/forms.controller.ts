@@ -82,14 +82,14 @@ export class FormsController {
     @AccessibleForm() form: Form,
     @Body() body: PatchFormDto,
   ): Promise<FormResponseDto> {
-    return this.forms.patchForm(form, body);
+    return this.forms.patch(form, body);
   }
 
   @Delete(':id')
   @HttpCode(HttpStatus.NO_CONTENT)
   @DeleteFormDocs()
   remove(@AccessibleForm() form: Form): Promise<void> {
-    return this.forms.removeForm(form);
+    return this.forms.remove(form);
   }
 
   @Post(':id/api-key')
@@ -100,7 +100,7 @@ export class FormsController {
     @Body() body: RegenerateKeyDto,
   ): Promise<ApiKeyResponseDto> {
     return {
-      apiKey: await this.forms.regenerateFormKey(form, body.graceSeconds ?? 0),
+      apiKey: await this.forms.regenerateKey(form, body.graceSeconds ?? 0),
     };
   }
 }

@@ -11,7 +11,7 @@ import { AppConfig } from '../config/app-config.js';
 import type { FormResponseDto } from './dto/form-response.dto.js';
 import { previousKeyColumns, previousKeyOf } from './previous-key.js';
 import { FormChangesService } from './form-changes.service.js';
-import { storedFields, toStoredField } from './stored-fields.js';
+import { checkedFields, storedFields, toStoredField } from './stored-fields.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
 import { FormRepository, type FormChanges } from './form.repository.js';
@@ -154,7 +154,7 @@ export class FormsService {
       id: generateFormId(),
       accountId,
       name: input.name,
-      fields: (input.fields ?? []).map(toStoredField),
+      fields: checkedFields(input.fields ?? [], this.config),
       domainVerification: input.domainVerification ?? false,
       redirectUrl: input.redirectUrl ?? null,
       successMessage: input.successMessage ?? null,
@@ -222,10 +222,6 @@ export class FormsService {
     return form;
   }
 
-  async get(principal: ApiPrincipal, id: string): Promise<FormResponseDto> {
-    return this.toDetailedResponse(await this.findAccessible(principal, id));
-  }
-
   /** The response for a form already resolved for its principal (see AccessibleForm). */
   describe(form: Form): Promise<FormResponseDto> {
     return this.toDetailedResponse(form);
@@ -247,15 +243,7 @@ export class FormsService {
   }
 
   /** PATCH: only the properties present change. */
-  async patch(
-    principal: ApiPrincipal,
-    id: string,
-    input: Partial<FormInput>,
-  ): Promise<FormResponseDto> {
-    return this.patchForm(await this.findAccessible(principal, id), input);
-  }
-
-  patchForm(form: Form, input: Partial<FormInput>): Promise<FormResponseDto> {
+  patch(form: Form, input: Partial<FormInput>): Promise<FormResponseDto> {
     const changes: Partial<FormInput> = {};
     for (const key of REPLACED_ON_PATCH) {
       if (input[key] !== undefined)
@@ -271,26 +259,10 @@ export class FormsService {
   }
 
   /** Deletes the form; its submissions and domains go with it (ON DELETE CASCADE), and so does its key. */
-  async remove(principal: ApiPrincipal, id: string): Promise<void> {
-    return this.removeForm(await this.findAccessible(principal, id));
-  }
-
-  async removeForm(form: Form): Promise<void> {
+  async remove(form: Form): Promise<void> {
     const deleted = await this.forms.delete(form.id, form.accountId);
     this.changes.changed(form.id);
     if (!deleted) throw new NotFoundException(FORM_NOT_FOUND);
-  }
-
-  /** regenerateFormKey for the form `id` as the principal reaches it. */
-  async regenerateKey(
-    principal: ApiPrincipal,
-    id: string,
-    graceSeconds = 0,
-  ): Promise<string> {
-    return this.regenerateFormKey(
-      await this.findAccessible(principal, id),
-      graceSeconds,
-    );
   }
 
   /**
@@ -298,7 +270,7 @@ export class FormsService {
    * are by hash); with `graceSeconds` it keeps matching that long as the form's previous
    * key (a key still in grace from an earlier rotation is dropped).
    */
-  async regenerateFormKey(form: Form, graceSeconds = 0): Promise<string> {
+  async regenerateKey(form: Form, graceSeconds = 0): Promise<string> {
     const key = generateApiKey('form');
     // Two rotations at once: each swaps only the key it read, so neither keeps a key
     // that the other has already replaced.
@@ -348,7 +320,9 @@ export class FormsService {
       ...(captcha !== undefined
         ? captchaColumns(captcha, form.captcha, this.secretBox)
         : {}),
-      ...(changes.fields ? { fields: changes.fields.map(toStoredField) } : {}),
+      ...(changes.fields
+        ? { fields: checkedFields(changes.fields, this.config) }
+        : {}),
       // A replacement (PUT) gives only what was sent: the rest takes its default.
       ...(spamFilter
         ? { spamFilter: mergeSpamFilter(DEFAULT_SPAM_FILTER, spamFilter) }

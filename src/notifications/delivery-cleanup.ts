@@ -6,7 +6,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { newSubmissionId } from '../submissions/submission-id.js';
+import { newUlid } from '../common/ulid.js';
 import { inBatches, type BatchOptions } from '../sweeps/batches.js';
 import type { SweepCounts } from '../sweeps/sweep.js';
 import { SweepsService } from '../sweeps/sweeps.service.js';
@@ -24,7 +24,7 @@ export interface DeletedDeliveries extends SweepCounts {
  * time) below it was made before `ms`.
  */
 export function firstIdAt(ms: number): string {
-  return newSubmissionId(ms).slice(0, 10) + '0'.repeat(16);
+  return newUlid(ms).slice(0, 10) + '0'.repeat(16);
 }
 
 @Injectable()

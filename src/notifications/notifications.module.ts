@@ -25,11 +25,12 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
 import { NotificationOutbox } from './notification-outbox.js';
 import { NotificationTargets } from './notification-targets.js';
-import { Webhook } from './webhook.entity.js';
+import { Webhook } from './webhooks/webhook.entity.js';
 import { DeliveryPreparer } from './worker/delivery-preparer.js';
 import { DeliveryWorker } from './worker/delivery-worker.js';
 import { OutboxExpander } from './worker/outbox-expander.js';
 import { SubmissionNotices } from './worker/submission-notices.js';
+import { FilesModule } from '../files/files.module.js';
 
 /**
  * Notifications of new submissions: the outbox (an event row the submit path's commit
@@ -45,6 +46,7 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
     TypeOrmModule.forFeature([Webhook, Delivery, DeliveryAttempt]),
     FormsModule,
     SubmissionsModule,
+    FilesModule,
     EmailNotificationsModule,
     RateLimitStorageModule,
   ],

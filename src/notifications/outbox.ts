@@ -2,7 +2,7 @@
 // listing its submissions that notify (with the email control values each carried); the
 // worker expands it into one delivery per submission and target of its form
 // (worker/outbox-expander.ts). See docs/notifications.md.
-import { newSubmissionId } from '../submissions/submission-id.js';
+import { newUlid } from '../common/ulid.js';
 import { sqlDatetime } from '../submissions/submission-rows.js';
 import type { ChannelName } from './notification-channel.js';
 
@@ -102,11 +102,7 @@ export function eventRow(
   const body = entries.map(({ submissionId, payload }) =>
     payload === null ? [submissionId] : [submissionId, payload],
   );
-  return [
-    newSubmissionId(now.getTime()),
-    JSON.stringify(body),
-    sqlDatetime(now),
-  ];
+  return [newUlid(now.getTime()), JSON.stringify(body), sqlDatetime(now)];
 }
 
 /** An event's body read back (text, or parsed already by MySQL's JSON type). */
@@ -145,7 +141,7 @@ export function submissionDeliveries(
 ): NewDelivery[] {
   const email = payload === null ? null : JSON.stringify(payload);
   return targets.map(({ channel, target }) => ({
-    id: newSubmissionId(submission.createdAt.getTime()),
+    id: newUlid(submission.createdAt.getTime()),
     formId: submission.formId,
     accountId: submission.accountId,
     submissionId: submission.id,

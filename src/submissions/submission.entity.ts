@@ -10,7 +10,21 @@ import {
 import { ID, TimestampColumn } from '../common/database/columns.js';
 import { Form } from '../forms/form.entity.js';
 
-export type SubmissionData = Record<string, string | number | boolean | null>;
+/** An uploaded file as a submission's data shows it (its bytes: files/, by `id`). */
+export interface FileValue {
+  id: string;
+  name: string;
+  size: number;
+  /** The MIME type judged from the bytes and the extension. */
+  type: string;
+  /** SHA-256 of the bytes, hex. */
+  sha256: string;
+}
+
+export type SubmissionValue =
+  string | number | boolean | null | FileValue | FileValue[];
+
+export type SubmissionData = Record<string, SubmissionValue>;
 
 @Entity('submission')
 /**

@@ -23,6 +23,9 @@ import type { RedirectPolicy } from './submit-navigation.js';
 import { NotificationTargets } from '../notifications/notification-targets.js';
 import { storedCaptcha, storedSpamFilter } from '../forms/spam-settings.js';
 import { SecretBox } from '../auth/secret-box.js';
+import { AppConfig } from '../config/app-config.js';
+import { filePolicies } from '../files/file-policies.js';
+import type { FileFieldPolicy } from '../files/upload-receiver.js';
 import type { SubmitCaptcha } from '../spam/captcha-check.js';
 import {
   compileContentRules,
@@ -45,6 +48,9 @@ const MAX_UNKNOWN = 10_000;
 /** A form as the submit route sees it. */
 export interface SubmitForm extends RedirectPolicy {
   id: string;
+  accountId: string;
+  /** The form's `file` fields, or null when it has none (a file part is then refused). */
+  files: ReadonlyMap<string, FileFieldPolicy> | null;
   domainVerification: boolean;
   /** Verified domains (ASCII, lower-case): the origin check and `_redirect` targets. */
   verifiedDomains: ReadonlySet<string>;
@@ -93,6 +99,7 @@ export class FormConfigCache implements OnModuleInit {
     private readonly changes: FormChangesService,
     private readonly targets: NotificationTargets,
     private readonly secretBox: SecretBox,
+    private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
@@ -159,6 +166,11 @@ export class FormConfigCache implements OnModuleInit {
     const redirectUrl = parseAbsoluteHttpUrl(row.redirectUrl);
     return {
       id: row.id,
+      accountId: row.accountId,
+      files: filePolicies(
+        storedFields(row.fields),
+        this.config.uploads.maxFileSize,
+      ),
       domainVerification: Boolean(row.domainVerification),
       verifiedDomains: await this.domains.findVerifiedDomains(row.id),
       redirectUrl: row.redirectUrl ?? null,

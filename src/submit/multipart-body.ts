@@ -1,21 +1,45 @@
 // multipart/form-data bodies (what `new FormData(form)` and `<form enctype="multipart/
 // form-data">` send), parsed by @fastify/busboy into the very shape the form-encoded parser
-// gives: a null-prototype object of strings, a repeated key becoming a list. The parser
-// Fastify runs for them: multipart-parser.ts.
-import { BadRequestException } from '@nestjs/common';
+// gives: a null-prototype object of strings, a repeated key becoming a list; files go to
+// storage as they arrive (files/upload-receiver.ts). The parser Fastify runs for them:
+// multipart-parser.ts.
+import { BadRequestException, RequestTimeoutException } from '@nestjs/common';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { errorCodes } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ValidationFailedException } from '../common/errors.js';
+import {
+  MAX_FILES,
+  type ReceivedFile,
+  type UploadReceiver,
+} from '../files/upload-receiver.js';
 import { MAX_CONTROL_KEYS, MAX_KEYS } from './submission-validator.js';
 
 /** File parts met in a multipart body, by field name; kept out of `Object.keys(body)`. */
 export const FILE_FIELDS = Symbol('fileFields');
 
+/** The files a multipart body carried to storage, when its form takes files. */
+export const UPLOADS = Symbol('uploads');
+
 export type MultipartBody = Record<string, string | string[]> & {
   [FILE_FIELDS]?: string[];
+  [UPLOADS]?: UploadReceiver;
 };
+
+/** How a multipart body is read. */
+export interface MultipartOptions {
+  /** Largest body in bytes (413 beyond). */
+  limit: number;
+  /** Largest sum of the text parts, when it is less than `limit` (bodies with files). */
+  textLimit?: number;
+  /** Where file parts go, when the form takes files; without, they are drained and noted. */
+  uploads?: UploadReceiver;
+  /** With uploads: the body is cut (408) after this long without a byte. */
+  idleTimeoutMs?: number;
+}
+
+export const UPLOAD_IDLE_MESSAGE = 'The request took too long to arrive';
 
 export const MALFORMED_MULTIPART =
   'Request body is not valid multipart/form-data';
@@ -35,6 +59,12 @@ export function tooManyPartsMessage(): string {
   return `the submission has more than ${MAX_PARTS} parts; at most ${MAX_KEYS} fields and ${MAX_CONTROL_KEYS} keys starting with "_" are accepted`;
 }
 
+/** The files `body` carried to storage, if it came from a multipart post with files. */
+export function uploadsOf(body: unknown): UploadReceiver | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  return (body as MultipartBody)[UPLOADS];
+}
+
 /** The names of the file parts of `body`, if it came from a multipart post. */
 export function fileFieldsOf(body: unknown): readonly string[] {
   if (typeof body !== 'object' || body === null) return [];
@@ -49,15 +79,23 @@ function add(body: MultipartBody, name: string, value: string): void {
 }
 
 /**
- * Reads a multipart body of at most `limit` bytes. Text parts become values; a part
- * carrying a file is drained and its field name noted (the submission is then refused
- * with a message naming it), unless it is an empty file input (no file chosen).
+ * Reads a multipart body of at most `limit` bytes. Text parts become values. A part
+ * carrying a file goes to `uploads` (stored as it arrives) when the form takes files;
+ * otherwise it is drained and its field name noted (the submission is then refused with
+ * a message naming it), unless it is an empty file input (no file chosen). On any failure
+ * the files already stored are deleted before the promise rejects.
  */
 export function parseMultipart(
   headers: IncomingHttpHeaders,
   payload: Readable,
-  limit: number,
+  limitOrOptions: number | MultipartOptions,
 ): Promise<MultipartBody> {
+  const options =
+    typeof limitOrOptions === 'number'
+      ? { limit: limitOrOptions }
+      : limitOrOptions;
+  const { limit, uploads } = options;
+  const textLimit = Math.min(options.textLimit ?? limit, limit);
   return new Promise((resolve, reject) => {
     const declared = Number(headers['content-length']);
     if (declared > limit) {
@@ -71,9 +109,9 @@ export function parseMultipart(
         headers: headers as IncomingHttpHeaders & { 'content-type': string },
         defCharset: 'utf8',
         limits: {
-          // Neither can be longer than the whole body, so nothing is ever cut silently.
-          fieldNameSize: limit,
-          fieldSize: limit,
+          // Neither can be longer than the text allowed, so nothing is ever cut silently.
+          fieldNameSize: textLimit,
+          fieldSize: textLimit,
           parts: MAX_PARTS,
           fields: MAX_PARTS,
           files: MAX_FILE_PARTS,
@@ -86,28 +124,78 @@ export function parseMultipart(
     }
     const body = Object.create(null) as MultipartBody;
     const files: string[] = [];
+    /** File parts being stored, and their streams (ended early on a failure). */
+    const pending: Array<Promise<ReceivedFile | undefined>> = [];
+    const streams = new Set<Readable>();
     let received = 0;
+    let textBytes = 0;
     let settled = false;
+    let idle: NodeJS.Timeout | undefined;
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
+      clearTimeout(idle);
       payload.unpipe(parser);
       payload.resume();
-      reject(error);
+      if (uploads === undefined) {
+        reject(error);
+        return;
+      }
+      for (const stream of streams) stream.destroy(error);
+      void Promise.allSettled(pending)
+        .then(() => uploads.discard())
+        .catch(() => undefined) // what is left has no row: the orphan sweep's
+        .then(() => reject(error));
     };
+    const armIdle = () => {
+      if (uploads === undefined || options.idleTimeoutMs === undefined) return;
+      clearTimeout(idle);
+      idle = setTimeout(
+        () => fail(new RequestTimeoutException(UPLOAD_IDLE_MESSAGE)),
+        options.idleTimeoutMs,
+      );
+      idle.unref();
+    };
+    armIdle();
 
     payload.on('data', (chunk: Buffer) => {
       received += chunk.length;
+      armIdle();
       if (received > limit) fail(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
     });
     payload.on('error', fail);
     parser.on('field', (name: string, value: string) => {
+      textBytes += name.length + value.length;
       if (name === '__proto__') fail(new BadRequestException(FORBIDDEN_KEY));
-      else add(body, name, value);
+      else if (textBytes > textLimit) {
+        fail(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      } else add(body, name, value);
     });
     parser.on(
       'file',
       (name: string, stream: Readable, filename: string | undefined) => {
+        if (uploads !== undefined) {
+          streams.add(stream);
+          // The part itself failing is the body being malformed (cut short), not a fault.
+          let partError: Error | undefined;
+          stream.once('error', (error: Error) => (partError = error));
+          const stored = uploads.receive(name, stream, filename);
+          pending.push(stored);
+          stored.then(
+            () => streams.delete(stream),
+            (error: Error) => {
+              streams.delete(stream);
+              fail(
+                error === partError
+                  ? new BadRequestException(
+                      `${MALFORMED_MULTIPART} (${error.message})`,
+                    )
+                  : error,
+              );
+            },
+          );
+          return;
+        }
         let size = 0;
         stream.on('data', (chunk: Buffer) => (size += chunk.length));
         stream.on('end', () => {
@@ -121,7 +209,15 @@ export function parseMultipart(
       fail(new ValidationFailedException([tooManyPartsMessage()]));
     parser.on('partsLimit', tooMany);
     parser.on('fieldsLimit', tooMany);
-    parser.on('filesLimit', tooMany);
+    parser.on('filesLimit', () =>
+      uploads === undefined
+        ? tooMany()
+        : fail(
+            new ValidationFailedException([
+              `at most ${MAX_FILES} files may be sent with one submission`,
+            ]),
+          ),
+    );
     parser.on('error', (error: Error) => {
       // An empty body is an empty form, as an empty form-encoded body is.
       if (received === 0) return;
@@ -131,9 +227,18 @@ export function parseMultipart(
     });
     parser.on('finish', () => {
       if (settled) return;
-      settled = true;
-      if (files.length > 0) body[FILE_FIELDS] = files;
-      resolve(body);
+      // Every file is durable before the body counts as read.
+      void Promise.all(pending).then(
+        () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(idle);
+          if (files.length > 0) body[FILE_FIELDS] = files;
+          if (uploads !== undefined) body[UPLOADS] = uploads;
+          resolve(body);
+        },
+        () => undefined, // fail() has answered
+      );
     });
     payload.pipe(parser);
   });

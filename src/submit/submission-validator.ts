@@ -49,7 +49,11 @@ export type ValidationResult =
   | { ok: true; data: SubmissionData }
   | { ok: false; errors: string[]; issues: ValidationIssue[] };
 
-export type SubmissionValidator = (body: unknown) => ValidationResult;
+/** `withFiles`: the `file` fields the multipart body carried files for. */
+export type SubmissionValidator = (
+  body: unknown,
+  withFiles?: ReadonlySet<string>,
+) => ValidationResult;
 
 type Scalar = string | number | boolean;
 type Check = { value: Scalar } | { error: string; code?: ValidationCode };
@@ -184,6 +188,7 @@ function typeCheck(field: FieldDefinition): TypeCheck {
         error: `${id} must be checked or unchecked (on, true, false, 1 or 0)`,
       };
     },
+    file: () => ({ error: `${id}: expected a file, not text` }),
   };
   return checks[field.type] ?? checks.text;
 }
@@ -289,7 +294,7 @@ export function compileSubmissionValidator(
   const maxKeys = Math.max(MAX_KEYS, fields.length);
   const acceptsAnyKey = fields.length === 0;
 
-  return (body) => {
+  return (body, withFiles) => {
     const split = keysOf(body);
     if ('error' in split) return failure([split.error]);
     const record = (body ?? {}) as Record<string, unknown>;
@@ -361,6 +366,7 @@ export function compileSubmissionValidator(
         const raw = Object.hasOwn(record, field.id)
           ? record[field.id]
           : undefined;
+        if (raw === undefined && withFiles?.has(field.id)) continue; // upload-receiver.ts
         const result = validateField(field, raw);
         if (result.error !== undefined) {
           fail(result.error, field.id, result.code);
@@ -380,7 +386,7 @@ export function compileSubmissionValidator(
       }
     }
     if (errors.length > 0) return { ok: false, errors, issues };
-    if (entries.length === 0) {
+    if (entries.length === 0 && !withFiles?.size) {
       return {
         ok: false,
         errors: [EMPTY_SUBMISSION_MESSAGE],

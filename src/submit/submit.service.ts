@@ -5,6 +5,7 @@ import {
 } from '@nestjs/common';
 import {
   RetryLaterConflictError,
+  ServiceUnavailableError,
   ValidationFailedException,
 } from '../common/errors.js';
 import {
@@ -25,11 +26,14 @@ import { outboxEntry } from '../notifications/outbox.js';
 import {
   CommitQueue,
   IdempotencyKeyTakenError,
+  QueueFullError,
 } from './commit/commit-queue.js';
+import type { CommitItem } from './commit/submission-writer.js';
+import type { UploadReceiver } from '../files/upload-receiver.js';
 import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
 import { normalizeClientIp } from '../rate-limit/client-ip.js';
-import { newSubmissionId } from '../submissions/submission-id.js';
-import { fileFieldsOf } from './multipart-body.js';
+import { newUlid } from '../common/ulid.js';
+import { fileFieldsOf, uploadsOf } from './multipart-body.js';
 import {
   EMPTY_SUBMISSION_MESSAGE,
   isControlKey,
@@ -128,8 +132,22 @@ export class SubmitService {
     private readonly keys: IdempotencyStore,
   ) {}
 
-  /** Resolves once the submission is committed (or trapped), or with the kept answer. */
+  /**
+   * Resolves once the submission is committed (or trapped), or with the kept answer. Files
+   * the body carried to storage are deleted before the answer unless they were committed.
+   */
   async submit(request: SubmitRequest): Promise<SubmitResult> {
+    try {
+      return await this.submitOnce(request);
+    } finally {
+      // What cannot be deleted now has no row: the orphan sweep's.
+      await uploadsOf(request.body)
+        ?.discard()
+        .catch(() => undefined);
+    }
+  }
+
+  private async submitOnce(request: SubmitRequest): Promise<SubmitResult> {
     const form = FORM_ID.test(request.formId)
       ? await this.forms.get(request.formId)
       : null;
@@ -219,7 +237,8 @@ export class SubmitService {
         files.map(() => ({ code: 'NO_FILE_UPLOADS' })),
       );
     }
-    const result = form.validate(request.body);
+    const uploads = uploadsOf(request.body);
+    const result = form.validate(request.body, uploads?.fieldsWithFiles());
     if (!result.ok) {
       throw new ValidationFailedException(result.errors, result.issues);
     }
@@ -238,9 +257,10 @@ export class SubmitService {
     if (captcha === 'unavailable') reasons.unshift('captcha-unavailable');
     const spam = reasons.length > 0;
     const submission = {
-      id: newSubmissionId(createdAt),
+      // Its files are already stored under the id they were given on arrival.
+      id: uploads?.submissionId ?? newUlid(createdAt),
       formId: form.id,
-      data: JSON.stringify(result.data),
+      data: JSON.stringify({ ...result.data, ...uploads?.dataValues() }),
       ip,
       userAgent: clip(request.userAgent, MAX_USER_AGENT),
       origin: clip(origin, MAX_ORIGIN),
@@ -250,14 +270,36 @@ export class SubmitService {
     };
     // Resolves once the row (and its notifications) are committed: the 200 is never sent
     // before that. Spam is stored and answered alike (a bot learns nothing), unnotified.
-    await this.queue.commit({
+    await this.commit(uploads, {
       submission,
       outbox:
         form.notifies && !spam
           ? outboxEntry(submission.id, request.body)
           : undefined,
       idempotency: keyRecord?.(createdAt),
+      files: uploads?.rows(form.accountId, new Date(createdAt)),
     });
+  }
+
+  /** The commit; a submission with files keeps them once committed, or perhaps committed. */
+  private async commit(
+    uploads: UploadReceiver | undefined,
+    item: CommitItem,
+  ): Promise<void> {
+    try {
+      await this.queue.commit(item);
+    } catch (error) {
+      // Refused in time (503 past its deadline, the database away) the batch may still
+      // commit: its files stay, for the orphan sweep to judge by their rows.
+      if (
+        error instanceof ServiceUnavailableError &&
+        !(error instanceof QueueFullError)
+      ) {
+        if (uploads !== undefined) uploads.kept = true;
+      }
+      throw error;
+    }
+    if (uploads !== undefined) uploads.kept = true;
   }
 
   /** Why the content rules take the data for spam; [] (at no cost) when the filter is off. */

@@ -1,6 +1,6 @@
 // What the public submit routes need of Fastify beyond their controllers: the rate limit
 // (decided before the body is read), CORS and the preflight, the 405 a GET gets, the
-// multipart parser, and the ALTCHA widget's script. What they answer: submit-answer.ts.
+// multipart parser (with where a body's files go), and the ALTCHA widget's script. What they answer: submit-answer.ts.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '../config/app-config.js';
 import {
@@ -12,6 +12,7 @@ import { addMultipartParser } from './multipart-parser.js';
 import { configureSubmitRateLimit } from './rate-limit/submit-rate-limit.js';
 import { configureSubmitCors } from './submit-cors.js';
 import { addSubmitGetRoutes } from './submit-get.js';
+import { submitUploads } from './submit-uploads.js';
 
 export function configureSubmit(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
@@ -23,10 +24,16 @@ export function configureSubmit(app: NestFastifyApplication): void {
     limit: config.submitRateLimit,
     windowSeconds: config.submitRateWindowSeconds,
     bodyLimit: config.submitBodyLimit,
+    uploadBodyLimit: config.uploads.bodyLimit,
     storage,
   });
   configureSubmitCors(fastify);
   addSubmitGetRoutes(fastify);
-  addMultipartParser(fastify, config.submitBodyLimit);
+  addMultipartParser(fastify, {
+    limit: config.submitBodyLimit,
+    uploadLimit: config.uploads.bodyLimit,
+    idleTimeoutMs: config.uploads.idleTimeoutMs,
+    uploadsFor: submitUploads(app),
+  });
   serveAltchaWidget(fastify);
 }

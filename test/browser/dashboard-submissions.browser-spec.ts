@@ -340,7 +340,7 @@ describeBrowser('dashboard: submissions (browser)', () => {
     const left = await t.dataSource
       .getRepository(Submission)
       .findBy({ formId });
-    expect(left.map((s) => String(s.data.name)).sort(byText)).toEqual(
+    expect(left.map((s) => String(s.data.name as string)).sort(byText)).toEqual(
       ['Ada Lovelace', XSS, 'Zoë Ørsted'].sort(byText),
     );
     await p.close();

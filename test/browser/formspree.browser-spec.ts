@@ -114,15 +114,14 @@ describeBrowser('@formspree/core and native posts to /f (browser)', () => {
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     expect(siteOrigin).not.toBe(t.url);
-    await t.app
-      .get(FormsService)
-      .patch(
+    const forms = t.app.get(FormsService);
+    await forms.patch(
+      await forms.findAccessible(
         { kind: 'account', accountId: account.id } as never,
         redirectForm,
-        {
-          redirectUrl: `${siteOrigin}/thanks`,
-        },
-      );
+      ),
+      { redirectUrl: `${siteOrigin}/thanks` },
+    );
     browser = await launchBrowser();
   });
 

@@ -83,10 +83,10 @@ describeBrowser('native form posts from another origin (browser)', () => {
     expect(siteOrigin).not.toBe(t.url);
     const forms = t.app.get(FormsService);
     const owner = { kind: 'account', accountId: account.id } as never;
-    await forms.patch(owner, thanksForm, {
+    await forms.patch(await forms.findAccessible(owner, thanksForm), {
       successMessage: 'Thanks! We answer within a day.',
     });
-    await forms.patch(owner, redirectForm, {
+    await forms.patch(await forms.findAccessible(owner, redirectForm), {
       redirectUrl: `${siteOrigin}/thanks`,
     });
     browser = await launchBrowser();

@@ -45,7 +45,13 @@ export async function storedForm(
 /** Rows of `table` (all, or those whose `column` equals `value`). */
 export async function countRows(
   t: TestApp,
-  table: 'account' | 'form' | 'submission' | 'form_domain' | 'outbox_event',
+  table:
+    | 'account'
+    | 'form'
+    | 'submission'
+    | 'form_domain'
+    | 'outbox_event'
+    | 'stored_file',
   where?: { column: 'formId' | 'email'; value: string },
 ): Promise<number> {
   const [{ n }] = where

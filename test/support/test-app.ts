@@ -2,6 +2,9 @@
 // fresh database: in-memory SQLite by default, or a new MySQL/MariaDB database created
 // for this app when TEST_DATABASE_URL points at a server (dropped again on close).
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.setup.js';
@@ -34,10 +37,13 @@ export async function createTestApp(
   options: TestAppOptions = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
+  // Each app stores uploaded files in a directory of its own, removed on close.
+  const storage = mkdtempSync(join(tmpdir(), 'formgate-uploads-'));
   const config = loadConfig({
     APP_SECRET: TEST_APP_SECRET,
     LOG_LEVEL: 'info',
     DATABASE_URL: database.url,
+    STORAGE_URL: `file:${storage}`,
     ...options.env,
   });
   const logs: string[] = [];
@@ -67,7 +73,17 @@ export async function createTestApp(
       const contract = await recorder.check(app);
       await app.close();
       if (!options.database) await database.drop();
+      rmSync(storage, { recursive: true, force: true });
       contract.throwIfBroken();
     },
   };
+}
+
+/** The directory a test app stores uploaded files in (its STORAGE_URL is a file: one). */
+export function uploadsRoot(t: TestApp): string {
+  const storage = t.config.uploads.storage;
+  if (storage.kind !== 'file') {
+    throw new Error('this test app stores files in a bucket, not on disk');
+  }
+  return storage.root;
 }

@@ -34,7 +34,10 @@ export interface Server {
   route?: '/api/submit/' | '/f/';
 }
 
-function formgateEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
+export function formgateEnv(
+  databaseUrl: string,
+  port: number,
+): NodeJS.ProcessEnv {
   return {
     PATH: env.PATH,
     NODE_ENV: 'production',
@@ -77,6 +80,7 @@ export async function startFormgate(
 export async function createForm(
   server: Server,
   databaseUrl: string,
+  fields: unknown[] = FIELDS,
 ): Promise<void> {
   const cli = spawnSync(
     process.execPath,
@@ -96,7 +100,7 @@ export async function createForm(
   const response = await fetch(`${server.url}/api/v1/forms`, {
     method: 'POST',
     headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench contact form', fields: FIELDS }),
+    body: JSON.stringify({ name: 'Bench contact form', fields }),
   });
   if (response.status !== 201) {
     throw new Error(

@@ -14,20 +14,18 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccountsService,
-  isPlausibleEmail,
   type CreatedAccountKey,
 } from '../../accounts/accounts.service.js';
 import { normalizeAddress } from '../../erasure/address-match.js';
+import type { AccountApiKey } from '../../accounts/account-api-key.entity.js';
 import { ErasureService } from '../../erasure/erasure.service.js';
 import { passwordProblems } from '../../accounts/password.js';
 import { ValidationFailedException } from '../../common/errors.js';
+import { isEmailAddress } from '../../common/email-address.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { isChecked, textOf } from '../form-body.js';
-import {
-  Dashboard,
-  setSessionCookie,
-  type DashboardContext,
-} from '../dashboard-context.js';
+import { Dashboard, type DashboardContext } from '../dashboard-context.js';
+import { setSessionCookie } from '../session/session-cookie.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { DashboardSessionsService } from '../session/dashboard-sessions.service.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
@@ -77,6 +75,21 @@ interface AccountState {
   erasureEmail?: string;
   errors?: PageErrors;
   notice?: string;
+}
+
+/** account.eta: the account's keys, and what a refused post typed. */
+export interface AccountPageView extends AccountState {
+  keys: AccountApiKey[];
+  now: Date;
+  expiryChoices: typeof KEY_EXPIRY_CHOICES;
+  expiresIn: string;
+}
+
+/** account-erase.eta: what an erasure found and deleted. */
+export interface AccountErasePageView {
+  email: string;
+  count: number;
+  forms: Awaited<ReturnType<ErasureService['erase']>>['forms'];
 }
 
 /** The owner's account: account API keys, password, and personal data (erasure, export). */
@@ -152,7 +165,7 @@ export class DashboardAccountController {
       email: email.address,
       count: found.deleted,
       forms: found.forms,
-    });
+    } satisfies AccountErasePageView);
   }
 
   @Post('erasure')
@@ -282,7 +295,7 @@ export class DashboardAccountController {
     | { errors: PageErrors; state: AccountState } {
     const typed = textOf(body, 'erasureEmail');
     const address = normalizeAddress(typed);
-    if (isPlausibleEmail(address)) return { address };
+    if (isEmailAddress(address)) return { address };
     const errors = new PageErrors().add(
       'Enter the email address of the person the request is from',
       'erasureEmail',
@@ -303,6 +316,6 @@ export class DashboardAccountController {
       expiryChoices: KEY_EXPIRY_CHOICES,
       expiresIn: 'never',
       ...state,
-    });
+    } satisfies AccountPageView);
   }
 }

@@ -20,6 +20,16 @@ import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 
+/** verify-email.eta: an owner verifying their account's address. */
+export interface VerifyEmailPageView {
+  state: VerificationState;
+  status: number;
+  title: string;
+  token: string;
+  justVerified: boolean;
+  validDays: number;
+}
+
 const PAGES: Record<VerificationState, { status: number; title: string }> = {
   pending: { status: 200, title: 'Verify your email address' },
   verified: { status: 200, title: 'Email address verified' },
@@ -110,6 +120,6 @@ export class VerifyEmailController {
         token,
         justVerified,
         validDays: VERIFICATION_VALID_DAYS,
-      });
+      } satisfies VerifyEmailPageView);
   }
 }

@@ -12,29 +12,25 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ValidationFailedException } from '../../common/errors.js';
+import {
+  ValidationFailedException,
+  type ErrorIssue,
+} from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
 import { DomainsService } from '../../domain-verification/domains.service.js';
+import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { Form } from '../../forms/form.entity.js';
 import { validateFormInput } from '../../forms/form-input.validation.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { isChecked, textOf } from '../form-body.js';
-import {
-  Dashboard,
-  ownerPrincipal,
-  type DashboardContext,
-} from '../dashboard-context.js';
+import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { redirectToForm } from './form-links.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
-import {
-  applyOp,
-  fieldsFromRows,
-  opFromBody,
-  rowsFromBody,
-} from './form-editor.js';
-import { formInputErrors, PageErrors, sentence } from '../page-errors.js';
+import { readEditorPost } from './form-editor-post.js';
+import { OwnedForm } from './owned-form.decorator.js';
+import { PageErrors, sentence } from '../page-errors.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import {
   FormSettingsPageBuilder,
@@ -43,8 +39,33 @@ import {
   type SettingsPageState,
 } from './form-settings-page.builder.js';
 
+/** form-regenerate.eta. */
+export interface RegeneratePageView {
+  form: FormResponseDto;
+}
+
 /** How long the dashboard's "Rotate with 24 h overlap" keeps the old key valid. */
 export const ROTATION_OVERLAP_SECONDS = 24 * 3600;
+
+const AFTER_SUBMIT_LABELS = {
+  redirectUrl: 'Redirect address',
+  successMessage: 'Thank-you message',
+} as const;
+
+/** A refused "After submitting" post's message, worded and placed by the field it is about. */
+function afterSubmitError(
+  message: string,
+  issue: ErrorIssue | undefined,
+): [string, string?] {
+  const field =
+    issue?.field === 'redirectUrl' || issue?.field === 'successMessage'
+      ? issue.field
+      : undefined;
+  if (field === undefined || issue?.detail === undefined) {
+    return [sentence(message)];
+  }
+  return [`${AFTER_SUBMIT_LABELS[field]} ${issue.detail}`, field];
+}
 
 /** A form's settings: name and fields, domain verification, key regeneration, deletion. */
 @ApiExcludeController()
@@ -64,10 +85,10 @@ export class DashboardFormSettingsController {
   settings(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Query('done') done?: string,
   ) {
-    return this.settingsPage(context, reply, formId, 200, {
+    return this.settingsPage(reply, form, 200, {
       notice: ownEntry(SETTINGS_NOTICES, done),
     });
   }
@@ -76,38 +97,21 @@ export class DashboardFormSettingsController {
   async save(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Body() body: unknown,
   ) {
-    const principal = ownerPrincipal(context);
-    const name = textOf(body, 'name');
-    const rows = rowsFromBody(body as Record<string, unknown>);
-    const edited = applyOp(rows, opFromBody(body as Record<string, unknown>));
-    if (edited) {
-      return this.settingsPage(context, reply, formId, 200, {
-        name,
-        rows: edited,
+    const post = await readEditorPost(body, 'patch');
+    if (post.kind !== 'valid') {
+      const status = post.kind === 'edited' ? 200 : 400;
+      return this.settingsPage(reply, form, status, {
+        editor: post.editor,
       });
     }
-    const { fields, rowOfField } = fieldsFromRows(rows);
-    const result = await validateFormInput({ name, fields }, 'patch');
-    if (!result.value) {
-      const errors = formInputErrors(
-        result.errors,
-        rowOfField,
-        fields.map((field) => field.id),
-      );
-      return this.settingsPage(context, reply, formId, 400, {
-        name,
-        rows,
-        errors,
-      });
-    }
-    await this.forms.patch(principal, formId, {
-      name: result.value.name,
-      fields: result.value.fields ?? [],
+    await this.forms.patch(form, {
+      name: post.value.name,
+      fields: post.value.fields ?? [],
     });
-    return redirectToForm(reply, formId, { page: 'settings', done: 'saved' });
+    return redirectToForm(reply, form.id, { page: 'settings', done: 'saved' });
   }
 
   /** What a visitor's browser shows after a native form post: a redirect or a message. */
@@ -115,7 +119,7 @@ export class DashboardFormSettingsController {
   async saveAfterSubmit(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Body() body: unknown,
   ) {
     const redirectUrl = textOf(body, 'redirectUrl');
@@ -126,25 +130,20 @@ export class DashboardFormSettingsController {
     );
     if (!result.value) {
       const errors = new PageErrors();
-      for (const message of result.errors) {
-        const field = message.startsWith('redirectUrl')
-          ? 'redirectUrl'
-          : 'successMessage';
-        const label =
-          field === 'redirectUrl' ? 'Redirect address' : 'Thank-you message';
-        errors.add(sentence(message.replace(field, label)), field);
-      }
-      return this.settingsPage(context, reply, formId, 400, {
+      result.errors.forEach((message, index) => {
+        errors.add(...afterSubmitError(message, result.issues?.[index]));
+      });
+      return this.settingsPage(reply, form, 400, {
         redirectUrl,
         successMessage,
         errors,
       });
     }
-    await this.forms.patch(ownerPrincipal(context), formId, {
+    await this.forms.patch(form, {
       redirectUrl: result.value.redirectUrl ?? null,
       successMessage: result.value.successMessage ?? null,
     });
-    return redirectToForm(reply, formId, {
+    return redirectToForm(reply, form.id, {
       page: 'settings',
       done: 'after-submit-saved',
       anchor: 'after-submit',
@@ -155,15 +154,13 @@ export class DashboardFormSettingsController {
   async setVerification(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Body() body: unknown,
   ) {
     const enabled = isChecked(body, 'domainVerification');
-    await this.forms.patch(ownerPrincipal(context), formId, {
-      domainVerification: enabled,
-    });
-    this.verification.invalidate(formId);
-    return redirectToForm(reply, formId, {
+    await this.forms.patch(form, { domainVerification: enabled });
+    this.verification.invalidate(form.id);
+    return redirectToForm(reply, form.id, {
       page: 'settings',
       done: enabled ? 'verification-on' : 'verification-off',
       anchor: 'domains',
@@ -174,7 +171,7 @@ export class DashboardFormSettingsController {
   async addDomain(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Body() body: unknown,
   ) {
     const domain = textOf(body, 'domain').trim();
@@ -183,9 +180,7 @@ export class DashboardFormSettingsController {
       errors.add('Enter a domain, e.g. example.com', 'domain');
     } else {
       try {
-        await this.domains.add(await this.ownForm(context, formId), {
-          domain,
-        });
+        await this.domains.add(form, { domain });
       } catch (error) {
         if (error instanceof ValidationFailedException) {
           error.errors.forEach((message) =>
@@ -199,9 +194,9 @@ export class DashboardFormSettingsController {
       }
     }
     if (errors.any) {
-      return this.settingsPage(context, reply, formId, 400, { domain, errors });
+      return this.settingsPage(reply, form, 400, { domain, errors });
     }
-    return redirectToForm(reply, formId, {
+    return redirectToForm(reply, form.id, {
       page: 'settings',
       done: 'domain-added',
       anchor: 'domains',
@@ -212,18 +207,15 @@ export class DashboardFormSettingsController {
   async verifyDomain(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('domain') domain: string,
   ) {
-    const result = await this.domains.verify(
-      await this.ownForm(context, formId),
-      domain,
-    );
+    const result = await this.domains.verify(form, domain);
     const done =
       result.status === 'verified' && !result.lastError
         ? 'domain-verified'
         : 'domain-not-verified';
-    return redirectToForm(reply, formId, {
+    return redirectToForm(reply, form.id, {
       page: 'settings',
       done,
       anchor: 'domains',
@@ -234,11 +226,11 @@ export class DashboardFormSettingsController {
   async removeDomain(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('domain') domain: string,
   ) {
-    await this.domains.remove(await this.ownForm(context, formId), domain);
-    return redirectToForm(reply, formId, {
+    await this.domains.remove(form, domain);
+    return redirectToForm(reply, form.id, {
       page: 'settings',
       done: 'domain-removed',
       anchor: 'domains',
@@ -249,10 +241,11 @@ export class DashboardFormSettingsController {
   async confirmRegenerate(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
   ) {
-    const form = await this.forms.get(ownerPrincipal(context), formId);
-    return reply.view('form-regenerate', { form });
+    return reply.view('form-regenerate', {
+      form: await this.forms.describe(form),
+    } satisfies RegeneratePageView);
   }
 
   /** Regenerate (the old key refused at once) or, with `overlap=24h`, rotate. */
@@ -260,16 +253,15 @@ export class DashboardFormSettingsController {
   async regenerate(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Body() body: unknown,
   ) {
     const overlap = textOf(body, 'overlap') === '24h';
     await this.forms.regenerateKey(
-      ownerPrincipal(context),
-      formId,
+      form,
       overlap ? ROTATION_OVERLAP_SECONDS : 0,
     );
-    return redirectToForm(reply, formId, {
+    return redirectToForm(reply, form.id, {
       done: overlap ? 'key-rotated' : 'key-regenerated',
     });
   }
@@ -278,58 +270,50 @@ export class DashboardFormSettingsController {
   async confirmDelete(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
   ) {
-    return this.deletePage(context, reply, formId, 200, {});
+    return this.deletePage(reply, form, 200, {});
   }
 
   @Post('delete')
   async remove(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Body() body: unknown,
   ) {
-    const principal = ownerPrincipal(context);
-    const form = await this.forms.get(principal, formId);
     const confirmName = textOf(body, 'confirmName');
     if (confirmName.trim() !== form.name.trim()) {
       const errors = new PageErrors().add(
         `Type the form name exactly as shown (${form.name}) to delete it`,
         'confirmName',
       );
-      return this.deletePage(context, reply, formId, 400, {
+      return this.deletePage(reply, form, 400, {
         confirmName,
         errors,
       });
     }
-    await this.forms.remove(principal, formId);
+    await this.forms.remove(form);
     return reply.redirect('/dashboard/forms?done=deleted', 303);
   }
 
   private async deletePage(
-    context: DashboardContext,
     reply: FastifyReply,
-    formId: string,
+    form: Form,
     status: number,
     state: DeletePageState,
   ) {
-    const data = await this.pages.deletion(context, formId, state);
+    const data = await this.pages.deletion(form, state);
     return reply.status(status).view('form-delete', data);
   }
 
-  private ownForm(context: DashboardContext, formId: string): Promise<Form> {
-    return this.forms.findAccessible(ownerPrincipal(context), formId);
-  }
-
   private async settingsPage(
-    context: DashboardContext,
     reply: FastifyReply,
-    formId: string,
+    form: Form,
     status: number,
     state: SettingsPageState,
   ) {
-    const data = await this.pages.settings(context, formId, state);
+    const data = await this.pages.settings(form, state);
     return reply.status(status).view('form-settings', data);
   }
 }

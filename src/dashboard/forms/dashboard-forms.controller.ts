@@ -4,7 +4,6 @@ import {
   ConflictException,
   Controller,
   Get,
-  Param,
   Post,
   Query,
   Req,
@@ -16,11 +15,11 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
 import { ownEntry } from '../../common/own-entry.js';
-import { FIELD_TYPES } from '../../forms/form.entity.js';
-import { validateFormInput } from '../../forms/form-input.validation.js';
+import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
+import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
+import type { FormSubmissionStats } from '../../submissions/submission.repository.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
-import { textOf } from '../form-body.js';
 import {
   baseUrlOf,
   Dashboard,
@@ -31,16 +30,22 @@ import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { redirectToForm } from './form-links.js';
 import { queryText, readFilters } from './dashboard-filters.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
+import { blankRow } from './form-editor.js';
 import {
-  applyOp,
-  blankRow,
-  fieldsFromRows,
-  opFromBody,
-  rowsFromBody,
-  type EditorRow,
-} from './form-editor.js';
-import { formInputErrors, PageErrors } from '../page-errors.js';
+  editorView,
+  readEditorPost,
+  type EditorView,
+} from './form-editor-post.js';
+import { OwnedForm } from './owned-form.decorator.js';
+import { PageErrors } from '../page-errors.js';
 import { FormPageBuilder, NOTICES } from './form-page.builder.js';
+
+/** forms-list.eta: the account's forms, with each one's submission count and latest. */
+export interface FormsListView {
+  forms: FormResponseDto[];
+  stats: Record<string, FormSubmissionStats>;
+  notice: string | undefined;
+}
 
 /** Forms list, new form, a form's overview page and its CSV export. */
 @ApiExcludeController()
@@ -67,12 +72,12 @@ export class DashboardFormsController {
       forms,
       stats: Object.fromEntries(stats),
       notice: ownEntry(NOTICES, done),
-    });
+    } satisfies FormsListView);
   }
 
   @Get('new')
   newForm(@Res() reply: FastifyReply) {
-    return this.editorPage(reply, 200, { name: '', rows: [blankRow()] });
+    return this.editorPage(reply, 200, editorView('', [blankRow()]));
   }
 
   @Post('new')
@@ -81,29 +86,19 @@ export class DashboardFormsController {
     @Res() reply: FastifyReply,
     @Body() body: unknown,
   ) {
-    const name = textOf(body, 'name');
-    const rows = rowsFromBody(body as Record<string, unknown>);
-    const edited = applyOp(rows, opFromBody(body as Record<string, unknown>));
-    if (edited) return this.editorPage(reply, 200, { name, rows: edited });
-
-    const { fields, rowOfField } = fieldsFromRows(rows);
-    const result = await validateFormInput({ name, fields }, 'create');
-    if (!result.value) {
-      const errors = formInputErrors(
-        result.errors,
-        rowOfField,
-        fields.map((field) => field.id),
-      );
-      return this.editorPage(reply, 400, { name, rows, errors });
+    const post = await readEditorPost(body, 'create');
+    if (post.kind === 'edited') return this.editorPage(reply, 200, post.editor);
+    if (post.kind === 'invalid') {
+      return this.editorPage(reply, 400, post.editor);
     }
     let form;
     try {
-      ({ form } = await this.forms.create(context.owner.id, result.value));
+      ({ form } = await this.forms.create(context.owner.id, post.value));
     } catch (error) {
       // Too many forms: said on the page, with what was typed kept.
       if (!(error instanceof ConflictException)) throw error;
       const errors = new PageErrors().add(error.message);
-      return this.editorPage(reply, 409, { name, rows, errors });
+      return this.editorPage(reply, 409, { ...post.editor, errors });
     }
     return redirectToForm(reply, form.id, { done: 'created' });
   }
@@ -114,13 +109,13 @@ export class DashboardFormsController {
     @Dashboard() context: DashboardContext,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Query() query: Record<string, unknown>,
   ) {
     const page = await this.formPage.build(
       context,
       baseUrlOf(request),
-      formId,
+      form,
       query,
     );
     return reply.status(page.status).view('form-detail', page.data);
@@ -130,15 +125,10 @@ export class DashboardFormsController {
   @Get(':formId/submissions.csv')
   @NoDeadline()
   async exportCsv(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Query() query: Record<string, unknown>,
   ) {
-    const form = await this.forms.findAccessible(
-      ownerPrincipal(context),
-      formId,
-    );
     const filters = readFilters(query);
     if (filters.errors.any) {
       throw new BadRequestException(
@@ -160,13 +150,8 @@ export class DashboardFormsController {
       .send(file.stream);
   }
 
-  private editorPage(
-    reply: FastifyReply,
-    status: number,
-    data: { name: string; rows: EditorRow[]; errors?: PageErrors },
-  ) {
-    return reply
-      .status(status)
-      .view('form-new', { ...data, fieldTypes: FIELD_TYPES });
+  /** form-new.eta: the editor alone. */
+  private editorPage(reply: FastifyReply, status: number, editor: EditorView) {
+    return reply.status(status).view('form-new', editor);
   }
 }

@@ -16,20 +16,21 @@ import { WithDeadline } from '../../common/deadline.interceptor.js';
 import {
   TooManyRequestsError,
   ValidationFailedException,
+  type ErrorIssue,
 } from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { DeliveriesService } from '../../notifications/deliveries.service.js';
-import { WebhooksService } from '../../notifications/webhooks/webhooks.service.js';
+import {
+  WEBHOOK_URL_UNREACHABLE,
+  WebhooksService,
+} from '../../notifications/webhooks/webhooks.service.js';
+import type { Form } from '../../forms/form.entity.js';
 import { validateFormInput } from '../../forms/form-input.validation.js';
 import { textOf } from '../form-body.js';
-import {
-  Dashboard,
-  ownerPrincipal,
-  type DashboardContext,
-} from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { redirectToForm } from './form-links.js';
+import { OwnedForm } from './owned-form.decorator.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { PageErrors, sentence } from '../page-errors.js';
 import {
@@ -43,18 +44,28 @@ export function recipientsFromText(text: string): string[] {
   return text.split(/[\s,;]+/).filter(Boolean);
 }
 
-/** "notifyEmails.1 must be …" → "Address 2 must be …", "notifyEmails must …" → "Recipients must …". */
-function recipientsSentence(message: string): string {
-  return message
-    .replace(/^notifyEmails\.(\d+)/, (_, index: string) => {
-      return `Address ${Number(index) + 1}`;
-    })
-    .replace(/^notifyEmails/, 'Recipients');
+/**
+ * A refused recipients list's message, worded for the box: "Address 2 must be …" for the
+ * second address, "Recipients must …" for the list as a whole.
+ */
+function recipientsSentence(message: string, issue?: ErrorIssue): string {
+  const [property, index] = issue?.field?.split('.') ?? [];
+  if (property !== 'notifyEmails' || issue?.detail === undefined) {
+    return sentence(message);
+  }
+  return index === undefined
+    ? `Recipients ${issue.detail}`
+    : `Address ${Number(index) + 1} ${issue.detail}`;
 }
 
-/** "url must use http…" → "The URL must use http…"; "url: x resolves…" → "X resolves…". */
-function urlSentence(message: string): string {
-  return sentence(message.replace(/^url: /, '').replace(/^url /, 'The URL '));
+/** A refused webhook URL's message: "The URL must use http…", "The host … resolves…". */
+function urlSentence(message: string, issue?: ErrorIssue): string {
+  if (issue?.field !== 'url' || issue.detail === undefined) {
+    return sentence(message);
+  }
+  return issue.code === WEBHOOK_URL_UNREACHABLE
+    ? sentence(issue.detail)
+    : `The URL ${issue.detail}`;
 }
 
 /** A form's Notifications tab: webhooks and the delivery log (and email recipients). */
@@ -73,13 +84,12 @@ export class DashboardNotificationsController {
 
   @Get()
   page(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Query('done') done?: string,
     @Query('cursor') cursor?: string,
   ) {
-    return this.render(context, reply, formId, 200, {
+    return this.render(reply, form, 200, {
       notice: ownEntry(NOTIFICATIONS_NOTICES, done),
       cursor: typeof cursor === 'string' ? cursor : undefined,
     });
@@ -87,9 +97,8 @@ export class DashboardNotificationsController {
 
   @Post('recipients')
   async saveRecipients(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Body() body: unknown,
   ) {
     const typed = textOf(body, 'notifyEmails');
@@ -99,18 +108,21 @@ export class DashboardNotificationsController {
     );
     if (!result.value) {
       const errors = new PageErrors();
-      for (const message of result.errors) {
-        errors.add(recipientsSentence(message), 'notifyEmails');
-      }
-      return this.render(context, reply, formId, 400, {
+      result.errors.forEach((message, index) => {
+        errors.add(
+          recipientsSentence(message, result.issues?.[index]),
+          'notifyEmails',
+        );
+      });
+      return this.render(reply, form, 400, {
         notifyEmails: typed,
         errors,
       });
     }
-    await this.forms.patch(ownerPrincipal(context), formId, {
+    await this.forms.patch(form, {
       notifyEmails: result.value.notifyEmails ?? [],
     });
-    return redirectToForm(reply, formId, {
+    return redirectToForm(reply, form.id, {
       page: 'notifications',
       done: 'recipients-saved',
       anchor: 'recipients',
@@ -119,36 +131,36 @@ export class DashboardNotificationsController {
 
   @Post('webhooks')
   async create(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Body() body: unknown,
   ) {
-    const form = await this.form(context, formId);
     const url = textOf(body, 'url').trim();
     const description = textOf(body, 'description').trim();
     const errors = new PageErrors();
     if (!url) errors.add('Enter the URL that receives the webhooks', 'url');
     else {
       try {
-        const created = await this.webhooks.create(form, {
+        const created = await this.webhooks.create(form.id, {
           url,
           description: description || null,
         });
-        return this.render(context, reply, form, 200, {
+        return this.render(reply, form, 200, {
           notice:
             'Webhook added. Copy its signing secret now: it is not shown again.',
           secret: { webhookId: created.id, value: created.secret },
         });
       } catch (error) {
         if (error instanceof ValidationFailedException) {
-          error.errors.forEach((m) => errors.add(urlSentence(m), 'url'));
+          error.errors.forEach((message, index) =>
+            errors.add(urlSentence(message, error.issues?.[index]), 'url'),
+          );
         } else if (error instanceof ConflictException) {
           errors.add(error.message, 'url');
         } else throw error;
       }
     }
-    return this.render(context, reply, form, 400, {
+    return this.render(reply, form, 400, {
       url,
       description,
       errors,
@@ -157,18 +169,16 @@ export class DashboardNotificationsController {
 
   @Post('webhooks/:webhookId/test')
   async test(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('webhookId') webhookId: string,
   ) {
-    const form = await this.form(context, formId);
     try {
-      await this.webhooks.test(form, webhookId);
+      await this.webhooks.test(form.id, webhookId);
     } catch (error) {
-      return this.refused(context, reply, form, error);
+      return this.refused(reply, form, error);
     }
-    return redirectToForm(reply, form, {
+    return redirectToForm(reply, form.id, {
       page: 'notifications',
       done: 'test-queued',
       anchor: 'deliveries',
@@ -177,14 +187,12 @@ export class DashboardNotificationsController {
 
   @Post('webhooks/:webhookId/enable')
   async enable(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('webhookId') webhookId: string,
   ) {
-    const form = await this.form(context, formId);
-    await this.webhooks.patch(form, webhookId, { enabled: true });
-    return redirectToForm(reply, form, {
+    await this.webhooks.patch(form.id, webhookId, { enabled: true });
+    return redirectToForm(reply, form.id, {
       page: 'notifications',
       done: 'enabled',
       anchor: 'webhooks',
@@ -193,14 +201,12 @@ export class DashboardNotificationsController {
 
   @Post('webhooks/:webhookId/disable')
   async disable(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('webhookId') webhookId: string,
   ) {
-    const form = await this.form(context, formId);
-    await this.webhooks.patch(form, webhookId, { enabled: false });
-    return redirectToForm(reply, form, {
+    await this.webhooks.patch(form.id, webhookId, { enabled: false });
+    return redirectToForm(reply, form.id, {
       page: 'notifications',
       done: 'disabled',
       anchor: 'webhooks',
@@ -209,14 +215,12 @@ export class DashboardNotificationsController {
 
   @Post('webhooks/:webhookId/rotate')
   async rotate(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('webhookId') webhookId: string,
   ) {
-    const form = await this.form(context, formId);
-    const { secret } = await this.webhooks.rotateSecret(form, webhookId);
-    return this.render(context, reply, form, 200, {
+    const { secret } = await this.webhooks.rotateSecret(form.id, webhookId);
+    return this.render(reply, form, 200, {
       notice:
         'New signing secret made. Copy it now: it is not shown again. The old one keeps working for 24 hours.',
       secret: { webhookId, value: secret },
@@ -225,14 +229,12 @@ export class DashboardNotificationsController {
 
   @Post('webhooks/:webhookId/delete')
   async remove(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('webhookId') webhookId: string,
   ) {
-    const form = await this.form(context, formId);
-    await this.webhooks.remove(form, webhookId);
-    return redirectToForm(reply, form, {
+    await this.webhooks.remove(form.id, webhookId);
+    return redirectToForm(reply, form.id, {
       page: 'notifications',
       done: 'deleted',
       anchor: 'webhooks',
@@ -241,18 +243,16 @@ export class DashboardNotificationsController {
 
   @Post('deliveries/:deliveryId/retry')
   async retry(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('deliveryId') deliveryId: string,
   ) {
-    const form = await this.form(context, formId);
     try {
-      await this.deliveries.retry(form, deliveryId);
+      await this.deliveries.retry(form.id, deliveryId);
     } catch (error) {
-      return this.refused(context, reply, form, error);
+      return this.refused(reply, form, error);
     }
-    return redirectToForm(reply, form, {
+    return redirectToForm(reply, form.id, {
       page: 'notifications',
       done: 'retried',
       anchor: 'deliveries',
@@ -264,36 +264,24 @@ export class DashboardNotificationsController {
    * is off, the delivery is being sent, too many at once): the page with the sentence,
    * under the refusal's status (429 with Retry-After). Anything else goes to the filter.
    */
-  private refused(
-    context: DashboardContext,
-    reply: FastifyReply,
-    formId: string,
-    error: unknown,
-  ) {
+  private refused(reply: FastifyReply, form: Form, error: unknown) {
     if (error instanceof TooManyRequestsError) {
       void reply.header('retry-after', String(error.retryAfterSeconds));
-      return this.render(context, reply, formId, 429, {
+      return this.render(reply, form, 429, {
         notice: error.message,
       });
     }
     if (!(error instanceof ConflictException)) throw error;
-    return this.render(context, reply, formId, 409, { notice: error.message });
-  }
-
-  /** The form id when the signed-in owner has it, else the 404 page. */
-  private async form(context: DashboardContext, formId: string) {
-    return (await this.forms.findAccessible(ownerPrincipal(context), formId))
-      .id;
+    return this.render(reply, form, 409, { notice: error.message });
   }
 
   private async render(
-    context: DashboardContext,
     reply: FastifyReply,
-    formId: string,
+    form: Form,
     status: number,
     state: NotificationsPageState,
   ) {
-    const data = await this.pages.build(context, formId, state);
+    const data = await this.pages.build(form, state);
     return reply.status(status).view('form-notifications', data);
   }
 }

@@ -3,7 +3,6 @@
 import {
   Body,
   Controller,
-  Param,
   Post,
   Res,
   UseFilters,
@@ -13,18 +12,15 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { validateFormInput } from '../../forms/form-input.validation.js';
+import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
-import {
-  Dashboard,
-  ownerPrincipal,
-  type DashboardContext,
-} from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
 import { PageErrors } from '../page-errors.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { redirectToForm } from './form-links.js';
 import { FormSettingsPageBuilder } from './form-settings-page.builder.js';
+import { OwnedForm } from './owned-form.decorator.js';
 
 export const RETENTION_ERROR =
   'Keep submissions for a whole number of days from 1 to 3650, or leave it empty to keep them';
@@ -49,9 +45,8 @@ export class DashboardRetentionController {
 
   @Post('settings/retention')
   async saveRetention(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Body() body: unknown,
   ) {
     const retentionDays = textOf(body, 'retentionDays');
@@ -61,17 +56,15 @@ export class DashboardRetentionController {
     );
     if (!result.value) {
       const errors = new PageErrors().add(RETENTION_ERROR, 'retentionDays');
-      const data = await this.pages.settings(context, formId, {
+      const data = await this.pages.settings(form, {
         retentionDays,
         errors,
       });
       return reply.status(400).view('form-settings', data);
     }
     const days = result.value.retentionDays ?? null;
-    await this.forms.patch(ownerPrincipal(context), formId, {
-      retentionDays: days,
-    });
-    return redirectToForm(reply, formId, {
+    await this.forms.patch(form, { retentionDays: days });
+    return redirectToForm(reply, form.id, {
       page: 'settings',
       done: days === null ? 'retention-off' : 'retention-saved',
       anchor: 'retention',

@@ -16,16 +16,13 @@ import { ValidationFailedException } from '../../common/errors.js';
 import { validateFormInput } from '../../forms/form-input.validation.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
-import {
-  Dashboard,
-  ownerPrincipal,
-  type DashboardContext,
-} from '../dashboard-context.js';
+import type { Form } from '../../forms/form.entity.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { redirectToForm } from './form-links.js';
 import { FormSettingsPageBuilder } from './form-settings-page.builder.js';
+import { OwnedForm } from './owned-form.decorator.js';
 import { SpamPageBuilder } from './spam-page.builder.js';
 import {
   spamSettingsErrors,
@@ -52,15 +49,13 @@ export class DashboardSpamController {
 
   @Get('spam')
   async spam(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Query('cursor') cursor?: string,
     @Query('done') done?: string,
   ) {
     const data = await this.pages.build(
-      context,
-      formId,
+      form,
       typeof cursor === 'string' && cursor !== '' ? cursor : undefined,
       typeof done === 'string' ? done : '',
     );
@@ -70,57 +65,49 @@ export class DashboardSpamController {
   /** Not spam: out of the folder, and notified now (once). */
   @Post('spam/:submissionId/release')
   async release(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
   ) {
-    const form = await this.forms.findAccessible(
-      ownerPrincipal(context),
-      formId,
-    );
     await this.submissions.fileAsSpam(form, submissionId, false);
-    return redirectToForm(reply, formId, { page: 'spam', done: 'released' });
+    return redirectToForm(reply, form.id, { page: 'spam', done: 'released' });
   }
 
   /** Into the folder from a submission's page. */
   @Post('submissions/:submissionId/spam')
   async markSpam(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
   ) {
-    const form = await this.forms.findAccessible(
-      ownerPrincipal(context),
-      formId,
-    );
     await this.submissions.fileAsSpam(form, submissionId, true);
-    return redirectToForm(reply, formId, { page: 'spam', done: 'marked-spam' });
+    return redirectToForm(reply, form.id, {
+      page: 'spam',
+      done: 'marked-spam',
+    });
   }
 
   @Post('settings/spam')
   async saveSettings(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Body() body: unknown,
   ) {
-    const principal = ownerPrincipal(context);
-    const form = this.forms.toResponse(
-      await this.forms.findAccessible(principal, formId),
+    const typed = spamSettingsFromBody(
+      body,
+      this.forms.toResponse(form).captcha?.secretSet ?? false,
     );
-    const typed = spamSettingsFromBody(body, form.captcha?.secretSet ?? false);
     const input = spamSettingsInput(typed, textOf(body, 'captchaSecret'));
     const result = await validateFormInput(input, 'patch');
     let errors = result.errors;
+    let issues = result.issues;
     if (result.value) {
       try {
-        await this.forms.patch(principal, formId, {
+        await this.forms.patch(form, {
           captcha: result.value.captcha,
           spamFilter: result.value.spamFilter,
         });
-        return redirectToForm(reply, formId, {
+        return redirectToForm(reply, form.id, {
           page: 'settings',
           done: 'spam-saved',
           anchor: 'spam',
@@ -128,11 +115,12 @@ export class DashboardSpamController {
       } catch (error) {
         if (!(error instanceof ValidationFailedException)) throw error;
         errors = error.errors;
+        issues = error.issues;
       }
     }
-    const data = await this.settings.settings(context, formId, {
+    const data = await this.settings.settings(form, {
       spam: typed,
-      errors: spamSettingsErrors(errors),
+      errors: spamSettingsErrors(errors, issues),
     });
     return reply.status(400).view('form-settings', data);
   }

@@ -12,24 +12,25 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
-import type { FieldDefinition } from '../../forms/form.entity.js';
+import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
+import type { FieldDefinition, Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
+import { sendDownload } from '../../files/download-reply.js';
+import { FilesService } from '../../files/files.service.js';
 import type { SubmissionDto } from '../../submissions/dto/submission.dto.js';
 import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
-import {
-  Dashboard,
-  ownerPrincipal,
-  type DashboardContext,
-} from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { formPath, redirectToForm } from './form-links.js';
 import {
   describeRange,
   filterQuery,
   readFilters,
+  type DashboardFilters,
   type FilterValues,
 } from './dashboard-filters.js';
+import { OwnedForm } from './owned-form.decorator.js';
+import type { PageErrors } from '../page-errors.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 
 export interface SubmissionField {
@@ -60,6 +61,24 @@ export function submissionFields(
   return rows;
 }
 
+/** submission-detail.eta and submission-delete.eta. */
+export interface SubmissionView {
+  form: FormResponseDto;
+  submission: SubmissionDto;
+  fields: SubmissionField[];
+}
+
+/** submissions-delete.eta: the confirmation of deleting a date range. */
+export interface BulkDeleteView {
+  form: FormResponseDto;
+  /** How many submissions the range holds. */
+  count: number;
+  range: string;
+  values: FilterValues;
+  errors: PageErrors;
+  back: string;
+}
+
 /** One submission (read, delete) and deleting a date range of them, each with a confirm step. */
 @ApiExcludeController()
 @WithDeadline()
@@ -71,20 +90,16 @@ export class DashboardSubmissionsController {
     private readonly forms: FormsService,
     private readonly submissions: SubmissionsService,
     private readonly stats: SubmissionStatsService,
+    private readonly files: FilesService,
   ) {}
 
   // Static paths first: "delete" is never read as a submission id.
   @Get('delete')
   async confirmBulkDelete(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Query() query: Record<string, unknown>,
   ) {
-    const form = await this.forms.findAccessible(
-      ownerPrincipal(context),
-      formId,
-    );
     // Bulk delete goes by date range only; a search term is not carried over.
     const filters = readFilters({ from: query.from, to: query.to });
     const count = filters.errors.any
@@ -92,38 +107,32 @@ export class DashboardSubmissionsController {
       : await this.stats.countInRange(form, filters.input);
     return reply
       .status(filters.errors.any ? 400 : 200)
-      .view('submissions-delete', {
-        form: this.forms.toResponse(form),
-        count,
-        range: describeRange(filters.values),
-        values: filters.values,
-        errors: filters.errors,
-        back: `${formPath(form.id)}${filterQuery(filters.values)}#submissions-title`,
-      });
+      .view(
+        'submissions-delete',
+        this.bulkDeleteView(
+          form,
+          count,
+          filters,
+          `${formPath(form.id)}${filterQuery(filters.values)}#submissions-title`,
+        ),
+      );
   }
 
   @Post('delete')
   @NoDeadline()
   async bulkDelete(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Body() body: Record<string, unknown>,
   ) {
-    const form = await this.forms.findAccessible(
-      ownerPrincipal(context),
-      formId,
-    );
     const filters = readFilters({ from: body.from, to: body.to });
     if (filters.errors.any) {
-      return reply.status(400).view('submissions-delete', {
-        form: this.forms.toResponse(form),
-        count: 0,
-        range: describeRange(filters.values),
-        values: filters.values,
-        errors: filters.errors,
-        back: formPath(form.id),
-      });
+      return reply
+        .status(400)
+        .view(
+          'submissions-delete',
+          this.bulkDeleteView(form, 0, filters, formPath(form.id)),
+        );
     }
     const { deleted } = await this.submissions.removeMany(form, filters.input);
     const range: Partial<FilterValues> = filters.values;
@@ -135,59 +144,80 @@ export class DashboardSubmissionsController {
 
   @Get(':submissionId')
   async detail(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
   ) {
-    const { form, submission } = await this.find(context, formId, submissionId);
-    return reply.view('submission-detail', {
-      form,
-      submission,
-      fields: submissionFields(form.fields, submission.data),
-    });
+    return reply.view(
+      'submission-detail',
+      await this.submissionView(form, submissionId),
+    );
   }
 
   @Get(':submissionId/delete')
   async confirmDelete(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
   ) {
-    const { form, submission } = await this.find(context, formId, submissionId);
+    const view = await this.submissionView(form, submissionId);
     return reply.view('submission-delete', {
-      form,
-      submission,
-      fields: submissionFields(form.fields, submission.data).slice(0, 3),
+      ...view,
+      fields: view.fields.slice(0, 3),
     });
   }
 
   @Post(':submissionId/delete')
   async remove(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
-    @Param('formId') formId: string,
+    @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
   ) {
-    const form = await this.forms.findAccessible(
-      ownerPrincipal(context),
-      formId,
-    );
     await this.submissions.remove(form, submissionId);
     return redirectToForm(reply, form.id, { done: 'submission-deleted' });
   }
 
-  private async find(
-    context: DashboardContext,
-    formId: string,
-    submissionId: string,
+  /** A file of the submission, as the API's download route sends it (docs/files.md). */
+  @Get(':submissionId/files/:fileId')
+  @NoDeadline()
+  async file(
+    @Res() reply: FastifyReply,
+    @OwnedForm() form: Form,
+    @Param('submissionId') submissionId: string,
+    @Param('fileId') fileId: string,
   ) {
-    const entity = await this.forms.findAccessible(
-      ownerPrincipal(context),
-      formId,
+    await sendDownload(
+      reply,
+      await this.files.open(form, submissionId, fileId),
     );
+  }
+
+  private bulkDeleteView(
+    form: Form,
+    count: number,
+    filters: DashboardFilters,
+    back: string,
+  ): BulkDeleteView {
+    return {
+      form: this.forms.toResponse(form),
+      count,
+      range: describeRange(filters.values),
+      values: filters.values,
+      errors: filters.errors,
+      back,
+    };
+  }
+
+  private async submissionView(
+    entity: Form,
+    submissionId: string,
+  ): Promise<SubmissionView> {
     const submission = await this.submissions.findOne(entity, submissionId);
-    return { form: this.forms.toResponse(entity), submission };
+    const form = this.forms.toResponse(entity);
+    return {
+      form,
+      submission,
+      fields: submissionFields(form.fields, submission.data),
+    };
   }
 }

@@ -6,6 +6,7 @@ import {
   opFromBody,
   rowsFromBody,
   rowsFromFields,
+  typeLabel,
 } from './form-editor.js';
 
 const row = (id: string, extra: Partial<ReturnType<typeof blankRow>> = {}) => ({
@@ -101,5 +102,53 @@ describe('fields editor', () => {
   it('derives ids a field may have', () => {
     expect(idFromLabel('  Ünïcode Name! ')).toBe('unicode_name');
     expect(idFromLabel('___')).toBe('');
+  });
+
+  it('labels known field types and passes unknown names through', () => {
+    expect(typeLabel('tel')).toBe('Phone');
+    expect(typeLabel('constructor')).toBe('constructor');
+  });
+});
+
+describe('fields editor: file fields', () => {
+  it('keeps a file field’s size, formats and count through a round trip', () => {
+    const field = {
+      id: 'cv',
+      type: 'file' as const,
+      required: true,
+      maxSize: 5_000_000,
+      accept: ['application/pdf', 'image/*'],
+      maxFiles: 2,
+    };
+    const rows = rowsFromFields([field]);
+    expect(rows[0]).toMatchObject({
+      maxSize: '5000000',
+      accept: 'application/pdf, image/*',
+      maxFiles: '2',
+    });
+    expect(fieldsFromRows(rows).fields).toEqual([field]);
+  });
+
+  it('reads the file settings of a posted row, and sends them only for file fields', () => {
+    const body = {
+      'f0.id': 'cv',
+      'f0.type': 'file',
+      'f0.maxSize': ' 1000 ',
+      'f0.accept': '.pdf,image/png  .docx',
+      'f0.maxFiles': 'three',
+      'f1.id': 'name',
+      'f1.type': 'text',
+      'f1.maxSize': '1000',
+    };
+    expect(fieldsFromRows(rowsFromBody(body)).fields).toEqual([
+      {
+        id: 'cv',
+        type: 'file',
+        maxSize: 1000,
+        accept: ['.pdf', 'image/png', '.docx'],
+        maxFiles: 'three',
+      },
+      { id: 'name', type: 'text' },
+    ]);
   });
 });

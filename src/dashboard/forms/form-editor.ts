@@ -1,6 +1,7 @@
 // The fields editor of the new-form and settings pages, without JavaScript: every row is a
 // set of inputs named `f<i>.<property>`, and "Add field" / "Move up" / "Remove" are submit
 // buttons (`op=add`, `op=up:2`, ...) that re-render the page with the rows rearranged.
+import { ownEntry } from '../../common/own-entry.js';
 import { FIELD_TYPES, type FieldDefinition } from '../../forms/form.entity.js';
 
 export const MAX_EDITOR_ROWS = 100;
@@ -13,6 +14,10 @@ export interface EditorRow {
   maxLength: string;
   /** One option per line (select fields). */
   options: string;
+  /** File fields: the largest file in bytes, the accepted formats (comma list), files per submission. */
+  maxSize: string;
+  accept: string;
+  maxFiles: string;
 }
 
 export type EditorOp =
@@ -36,7 +41,22 @@ export const FIELD_TYPE_LABELS: Record<string, string> = {
   date: 'Date',
   select: 'Choice (select)',
   checkbox: 'Checkbox',
+  file: 'File upload',
 };
+
+/** A type the editor offers, with the name the page shows for it. */
+export interface FieldTypeChoice {
+  value: string;
+  label: string;
+}
+
+export function typeLabel(type: string): string {
+  return ownEntry(FIELD_TYPE_LABELS, type) ?? type;
+}
+
+export const FIELD_TYPE_CHOICES: readonly FieldTypeChoice[] = FIELD_TYPES.map(
+  (type) => ({ value: type, label: typeLabel(type) }),
+);
 
 export function blankRow(): EditorRow {
   return {
@@ -46,6 +66,9 @@ export function blankRow(): EditorRow {
     required: false,
     maxLength: '',
     options: '',
+    maxSize: '',
+    accept: '',
+    maxFiles: '',
   };
 }
 
@@ -57,6 +80,9 @@ export function rowsFromFields(fields: FieldDefinition[]): EditorRow[] {
     required: field.required === true,
     maxLength: field.maxLength === undefined ? '' : String(field.maxLength),
     options: (field.options ?? []).join('\n'),
+    maxSize: field.maxSize === undefined ? '' : String(field.maxSize),
+    accept: (field.accept ?? []).join(', '),
+    maxFiles: field.maxFiles === undefined ? '' : String(field.maxFiles),
   }));
 }
 
@@ -77,6 +103,9 @@ export function rowsFromBody(body: Record<string, unknown>): EditorRow[] {
       required: Object.hasOwn(body, `f${i}.required`),
       maxLength: text(body, `f${i}.maxLength`).trim(),
       options: text(body, `f${i}.options`),
+      maxSize: text(body, `f${i}.maxSize`).trim(),
+      accept: text(body, `f${i}.accept`).trim(),
+      maxFiles: text(body, `f${i}.maxFiles`).trim(),
     });
   }
   return rows;
@@ -136,7 +165,15 @@ export function idFromLabel(label: string): string {
 
 /** Rows that are entirely empty are ignored, so a spare blank row never blocks saving. */
 function isBlank(row: EditorRow): boolean {
-  return !row.id && !row.label && !row.options.trim() && !row.maxLength;
+  return (
+    !row.id &&
+    !row.label &&
+    !row.options.trim() &&
+    !row.maxLength &&
+    !row.maxSize &&
+    !row.accept &&
+    !row.maxFiles
+  );
 }
 
 /**
@@ -157,10 +194,15 @@ export function fieldsFromRows(rows: EditorRow[]): {
     };
     if (row.label) field.label = row.label;
     if (row.required) field.required = true;
-    if (row.maxLength) {
-      field.maxLength = /^\d{1,9}$/.test(row.maxLength)
-        ? Number(row.maxLength)
-        : row.maxLength;
+    if (row.maxLength) field.maxLength = numberOrText(row.maxLength);
+    if (row.type === 'file') {
+      if (row.maxSize) field.maxSize = numberOrText(row.maxSize);
+      if (row.maxFiles) field.maxFiles = numberOrText(row.maxFiles);
+      const accept = row.accept
+        .split(/[,\s]+/)
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      if (accept.length > 0) field.accept = accept;
     }
     if (row.type === 'select') {
       field.options = row.options
@@ -172,6 +214,11 @@ export function fieldsFromRows(rows: EditorRow[]): {
     rowOfField.push(index);
   });
   return { fields, rowOfField };
+}
+
+/** A whole number as a number; anything else as typed, for the validation to refuse. */
+function numberOrText(value: string): number | string {
+  return /^\d{1,10}$/.test(value) ? Number(value) : value;
 }
 
 export function isFieldType(value: string): boolean {

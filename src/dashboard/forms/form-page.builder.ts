@@ -3,26 +3,30 @@
 import { Injectable } from '@nestjs/common';
 import { ownEntry } from '../../common/own-entry.js';
 import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
-import type { FieldDefinition } from '../../forms/form.entity.js';
+import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
+import type { FieldDefinition, Form } from '../../forms/form.entity.js';
+import type { SubmissionDto } from '../../submissions/dto/submission.dto.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
-import { ownerPrincipal, type DashboardContext } from '../dashboard-context.js';
+import type { DashboardContext } from '../dashboard-context.js';
+import type { PageErrors } from '../page-errors.js';
 import { plural } from '../view-helpers.js';
 import {
   describeRange,
+  type FilterValues,
   filterQuery,
   queryText,
   readFilters,
 } from './dashboard-filters.js';
-import { dailyChart } from './daily-chart.js';
+import { dailyChart, type DailyChart } from './daily-chart.js';
 import {
   fetchSnippet,
   formspreeSnippet,
   htmlSnippet,
   type SnippetCaptcha,
 } from './snippets.js';
-import { SpamPageBuilder } from './spam-page.builder.js';
+import { SpamPageBuilder, type TurnedAway } from './spam-page.builder.js';
 
 export const SUBMISSIONS_PAGE_SIZE = 25;
 
@@ -80,9 +84,41 @@ function lineCount(text: string): number {
   return Math.min(28, text.split('\n').length + 1);
 }
 
+/** form-detail.eta. */
+export interface FormPageView {
+  form: FormResponseDto;
+  apiKey: string;
+  submitUrl: string;
+  htmlSnippet: string;
+  htmlRows: number;
+  fetchSnippet: string;
+  fetchRows: number;
+  formspreeUrl: string;
+  formspreeSnippet: string;
+  formspreeRows: number;
+  submissions: SubmissionDto[];
+  columns: Array<{ key: string; label: string }>;
+  nextCursor: string | null;
+  cursor: string | undefined;
+  filters: FilterValues;
+  filtered: boolean;
+  /** Query strings of the page's links, with the filters kept. */
+  links: { filters: string; excel: string; older: string; range: string };
+  range: string;
+  errors: PageErrors;
+  total: number;
+  lastAt: Date | string | null;
+  chart: DailyChart;
+  honeypotHits: number;
+  turnedAway: TurnedAway;
+  warning: string | null;
+  revealKey: boolean;
+  notice: string | undefined;
+}
+
 export interface FormPage {
   status: number;
-  data: Record<string, unknown>;
+  data: FormPageView;
 }
 
 @Injectable()
@@ -99,11 +135,9 @@ export class FormPageBuilder {
   async build(
     context: DashboardContext,
     baseUrl: string,
-    formId: string,
+    entity: Form,
     query: Record<string, unknown>,
   ): Promise<FormPage> {
-    const principal = ownerPrincipal(context);
-    const entity = await this.forms.findAccessible(principal, formId);
     const form = this.forms.toResponse(entity);
     const filters = readFilters(query);
     const cursor = queryText(query.cursor) || undefined;

@@ -4,12 +4,14 @@
 import { Injectable } from '@nestjs/common';
 import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
 import { DomainsService } from '../../domain-verification/domains.service.js';
-import { FIELD_TYPES } from '../../forms/form.entity.js';
+import type { DomainResponseDto } from '../../domain-verification/dto/domain-response.dto.js';
+import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
+import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
-import { ownerPrincipal, type DashboardContext } from '../dashboard-context.js';
 import type { PageErrors } from '../page-errors.js';
-import { rowsFromFields, type EditorRow } from './form-editor.js';
+import { rowsFromFields } from './form-editor.js';
+import { editorView, type EditorView } from './form-editor-post.js';
 import {
   PROVIDER_CHOICES,
   spamSettingsView,
@@ -39,12 +41,12 @@ export const SETTINGS_NOTICES: Record<string, string> = {
 
 /** What a refused post typed, shown again instead of the stored values. */
 export interface SettingsPageState {
-  name?: string;
+  /** The name and fields as the editor was posted. */
+  editor?: EditorView;
   redirectUrl?: string;
   successMessage?: string;
   /** The "Keep submissions for" days as typed. */
   retentionDays?: string;
-  rows?: EditorRow[];
   domain?: string;
   /** The "Spam protection" section as typed. */
   spam?: SpamSettingsView;
@@ -57,6 +59,28 @@ export interface DeletePageState {
   errors?: PageErrors;
 }
 
+/** form-settings.eta (with the fields editor and spam-settings partials). */
+export interface SettingsPageView extends EditorView {
+  form: FormResponseDto;
+  domains: DomainResponseDto[];
+  warning: string | null;
+  domain?: string;
+  redirectUrl: string;
+  successMessage: string;
+  /** The retention box: as typed, else the stored days ('' for "keep forever"). */
+  retentionDays: string;
+  spam: SpamSettingsView;
+  providerChoices: typeof PROVIDER_CHOICES;
+  notice?: string;
+}
+
+/** form-delete.eta. */
+export interface DeletePageView extends DeletePageState {
+  form: FormResponseDto;
+  /** The form's submissions, deleted with it. */
+  total: number;
+}
+
 @Injectable()
 export class FormSettingsPageBuilder {
   constructor(
@@ -66,24 +90,20 @@ export class FormSettingsPageBuilder {
     private readonly submissions: SubmissionsService,
   ) {}
 
-  /** 404 (thrown) when the owner has no such form. */
   async settings(
-    context: DashboardContext,
-    formId: string,
+    entity: Form,
     state: SettingsPageState,
-  ): Promise<Record<string, unknown>> {
-    const principal = ownerPrincipal(context);
-    const entity = await this.forms.findAccessible(principal, formId);
+  ): Promise<SettingsPageView> {
     const form = this.forms.toResponse(entity);
     const [domains, warning] = await Promise.all([
       this.domains.list(entity),
       this.verification.warningFor(entity),
     ]);
+    const editor =
+      state.editor ?? editorView(form.name, rowsFromFields(form.fields));
     return {
+      ...editor,
       form,
-      name: state.name ?? form.name,
-      rows: state.rows ?? rowsFromFields(form.fields),
-      fieldTypes: FIELD_TYPES,
       domains: domains.data,
       warning,
       domain: state.domain,
@@ -94,18 +114,17 @@ export class FormSettingsPageBuilder {
         (form.retentionDays === null ? '' : String(form.retentionDays)),
       spam: state.spam ?? spamSettingsView(form),
       providerChoices: PROVIDER_CHOICES,
-      errors: state.errors,
+      errors: state.errors ?? editor.errors,
       notice: state.notice,
     };
   }
 
   /** The delete confirmation says how many submissions go with the form. */
   async deletion(
-    context: DashboardContext,
-    formId: string,
+    entity: Form,
     state: DeletePageState,
-  ): Promise<Record<string, unknown>> {
-    const form = await this.forms.get(ownerPrincipal(context), formId);
+  ): Promise<DeletePageView> {
+    const form = await this.forms.describe(entity);
     const stats = await this.submissions.countByForms([form.id]);
     return {
       form,

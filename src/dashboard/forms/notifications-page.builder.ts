@@ -6,7 +6,14 @@ import { FormsService } from '../../forms/forms.service.js';
 import { DeliveriesService } from '../../notifications/deliveries.service.js';
 import { RecipientsSectionBuilder } from '../../notifications/email/recipients-section.js';
 import { WebhooksService } from '../../notifications/webhooks/webhooks.service.js';
-import { ownerPrincipal, type DashboardContext } from '../dashboard-context.js';
+import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
+import type { Form } from '../../forms/form.entity.js';
+import type {
+  DeliveryAttemptDto,
+  DeliveryResponseDto,
+} from '../../notifications/dto/delivery-response.dto.js';
+import type { RecipientsSection } from '../../notifications/email/recipients-section.js';
+import type { WebhookResponseDto } from '../../notifications/webhooks/dto/webhook-response.dto.js';
 import type { PageErrors } from '../page-errors.js';
 
 /** Deliveries per page of the log. */
@@ -35,6 +42,28 @@ export interface NotificationsPageState {
   notifyEmails?: string;
 }
 
+/** A row of the delivery log. */
+export interface DeliveryRow extends DeliveryResponseDto {
+  /** The webhook's URL or the recipient's address. */
+  targetLabel: string;
+  attemptLog: DeliveryAttemptDto[];
+  retryable: boolean;
+}
+
+/** form-notifications.eta (with the notification-recipients partial). */
+export interface NotificationsPageView extends Omit<
+  NotificationsPageState,
+  'cursor' | 'notifyEmails'
+> {
+  form: FormResponseDto;
+  webhooks: WebhookResponseDto[];
+  deliveries: DeliveryRow[];
+  nextCursor: string | null;
+  recipients: RecipientsSection;
+  /** The recipients box: as typed, else the stored addresses one a line. */
+  notifyEmails: string;
+}
+
 @Injectable()
 export class NotificationsPageBuilder {
   constructor(
@@ -44,16 +73,11 @@ export class NotificationsPageBuilder {
     private readonly recipientsSection: RecipientsSectionBuilder,
   ) {}
 
-  /** 404 (thrown) when the owner has no such form; a bad cursor shows the first page. */
+  /** A bad cursor shows the first page. */
   async build(
-    context: DashboardContext,
-    formId: string,
+    entity: Form,
     state: NotificationsPageState,
-  ): Promise<Record<string, unknown>> {
-    const entity = await this.forms.findAccessible(
-      ownerPrincipal(context),
-      formId,
-    );
+  ): Promise<NotificationsPageView> {
     const form = this.forms.toResponse(entity);
     const [webhooks, log, recipients] = await Promise.all([
       this.webhooks.list(form.id),

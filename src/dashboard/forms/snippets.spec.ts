@@ -22,6 +22,32 @@ describe('snippets', () => {
     );
   });
 
+  it('posts a form with a file field as multipart, its input filtered and multiple as the field says', () => {
+    const html = htmlSnippet(URL, [
+      { id: 'name', type: 'text' },
+      {
+        id: 'cv',
+        type: 'file',
+        label: 'CV',
+        required: true,
+        accept: ['application/pdf', '.docx'],
+      },
+      { id: 'photos', type: 'file', maxFiles: 3 },
+    ]);
+    expect(html).toContain(
+      `<form action="${URL}" method="POST" enctype="multipart/form-data">`,
+    );
+    expect(html).toContain(
+      '<input type="file" id="fg-cv" name="cv" accept="application/pdf,.docx" required>',
+    );
+    expect(html).toContain(
+      '<input type="file" id="fg-photos" name="photos" multiple>',
+    );
+    const js = fetchSnippet(URL, [{ id: 'cv', type: 'file' }]);
+    expect(js).toContain('<input type="file" id="fg-cv" name="cv">');
+    expect(js).toContain('body: new FormData(form)');
+  });
+
   it('escapes labels so the owner gets valid HTML', () => {
     const html = htmlSnippet(URL, [
       { id: 'x', type: 'text', label: '"><script>alert(1)</script>' },

@@ -107,6 +107,18 @@ function control(field: FieldDefinition): string[] {
         `  <label for="${id}">${label}</label>`,
         `  <textarea id="${id}" name="${name}" rows="5"${maxLength}${required}></textarea>`,
       ];
+    case 'file': {
+      // The field's formats, as a browser's file picker filters them (the server judges
+      // the bytes either way); several files when the field takes more than one.
+      const accept = field.accept
+        ? ` accept="${html(field.accept.join(','))}"`
+        : '';
+      const multiple = (field.maxFiles ?? 1) > 1 ? ' multiple' : '';
+      return [
+        `  <label for="${id}">${label}</label>`,
+        `  <input type="file" id="${id}" name="${name}"${accept}${multiple}${required}>`,
+      ];
+    }
     case 'select':
       return [
         `  <label for="${id}">${label}</label>`,
@@ -150,7 +162,10 @@ export function htmlSnippet(
 ): string {
   return [
     ...captchaScript(captcha),
-    `<form action="${html(submitUrl)}" method="POST">`,
+    // Files are sent only in multipart bodies.
+    fields.some((field) => field.type === 'file')
+      ? `<form action="${html(submitUrl)}" method="POST" enctype="multipart/form-data">`
+      : `<form action="${html(submitUrl)}" method="POST">`,
     ...REDIRECT_HINT,
     ...formBody(fields, captchaWidget(captcha, submitUrl)),
     '</form>',

@@ -6,7 +6,9 @@ import { ownEntry } from '../../common/own-entry.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { TurnedAwayCounter, utcDay } from '../../spam/turned-away.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
-import { ownerPrincipal, type DashboardContext } from '../dashboard-context.js';
+import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
+import type { Form } from '../../forms/form.entity.js';
+import { cell } from '../view-helpers.js';
 
 export const SPAM_PAGE_SIZE = 25;
 /** The days "turned away" counts cover, today included. */
@@ -32,6 +34,26 @@ export interface TurnedAway {
   captcha: number;
 }
 
+/** One submission of the spam folder, as its row shows it. */
+export interface SpamRow {
+  id: string;
+  createdAt: string;
+  reasons: string[];
+  preview: string;
+}
+
+/** form-spam.eta. */
+export interface SpamPageView {
+  form: FormResponseDto;
+  submissions: SpamRow[];
+  nextCursor: string | null;
+  cursor: string | undefined;
+  total: number;
+  turnedAway: TurnedAway;
+  days: number;
+  notice: string | undefined;
+}
+
 @Injectable()
 export class SpamPageBuilder {
   constructor(
@@ -47,15 +69,10 @@ export class SpamPageBuilder {
   }
 
   async build(
-    context: DashboardContext,
-    formId: string,
+    entity: Form,
     cursor: string | undefined,
     done: string,
-  ): Promise<Record<string, unknown>> {
-    const entity = await this.forms.findAccessible(
-      ownerPrincipal(context),
-      formId,
-    );
+  ): Promise<SpamPageView> {
     const form = this.forms.toResponse(entity);
     const [page, counts, turnedAway] = await Promise.all([
       this.submissions.list(entity, {
@@ -75,7 +92,7 @@ export class SpamPageBuilder {
           (reason) => REASON_LABELS[reason] ?? reason,
         ),
         preview: Object.entries(submission.data)
-          .map(([key, value]) => `${key}: ${String(value)}`)
+          .map(([key, value]) => `${key}: ${cell(value)}`)
           .join(' · ')
           .slice(0, 300),
       })),

@@ -4,6 +4,8 @@
 import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import { CAPTCHA_PROVIDERS } from '../../forms/spam-settings.js';
 import { isChecked, textOf } from '../form-body.js';
+import type { ErrorIssue } from '../../common/errors.js';
+import { ownEntry } from '../../common/own-entry.js';
 import { PageErrors, sentence } from '../page-errors.js';
 
 /** What the section shows: the stored settings, or what a refused post typed. */
@@ -94,34 +96,36 @@ export function spamSettingsInput(
   };
 }
 
-const INPUT_OF: Array<[RegExp, string, string]> = [
-  [/^captcha\.provider/, 'captchaProvider', 'CAPTCHA'],
-  [/^captcha\.siteKey/, 'captchaSiteKey', 'Site key'],
-  [/^captcha\.secret/, 'captchaSecret', 'Secret key'],
-  [/^captcha\.minScore/, 'captchaMinScore', 'Lowest score'],
-  [/^spamFilter\.maxLinks/, 'maxLinks', 'Most links'],
-  [
-    /^(?:each entry of )?spamFilter\.blockedWords/,
-    'blockedWords',
-    'Blocked words',
-  ],
-];
+/** The section's input and its name, by the property of the API's body. */
+const INPUT_OF: Readonly<Record<string, readonly [string, string]>> = {
+  'captcha.provider': ['captchaProvider', 'CAPTCHA'],
+  'captcha.siteKey': ['captchaSiteKey', 'Site key'],
+  'captcha.secret': ['captchaSecret', 'Secret key'],
+  'captcha.minScore': ['captchaMinScore', 'Lowest score'],
+  'spamFilter.maxLinks': ['maxLinks', 'Most links'],
+  'spamFilter.blockedWords': ['blockedWords', 'Blocked words'],
+};
 
 /** The API's messages, worded for the section and placed beside its inputs. */
-export function spamSettingsErrors(messages: string[]): PageErrors {
+export function spamSettingsErrors(
+  messages: readonly string[],
+  issues: readonly ErrorIssue[] | undefined,
+): PageErrors {
   const errors = new PageErrors();
-  for (const message of messages) {
-    const match = INPUT_OF.find(([pattern]) => pattern.test(message));
-    if (match === undefined) {
+  messages.forEach((message, index) => {
+    const issue = issues?.[index];
+    const place = ownEntry(INPUT_OF, issue?.field);
+    if (place === undefined || issue?.detail === undefined) {
       errors.add(sentence(message));
-      continue;
+      return;
     }
-    const [pattern, input, label] = match;
-    const worded = message.startsWith('each entry of ')
-      ? `Each blocked word ${message.replace(/^each entry of spamFilter\.blockedWords /, '')}`
-      : `${label} ${message.replace(pattern, '').replace(/^\s*/, '')}`;
-    errors.add(sentence(worded.replace(/\s+/g, ' ').trim()), input);
-  }
+    const [input, label] = place;
+    const subject =
+      issue.entries === true && input === 'blockedWords'
+        ? 'Each blocked word'
+        : label;
+    errors.add(`${subject} ${issue.detail}`, input);
+  });
   return errors;
 }
 

@@ -20,13 +20,12 @@ import { ownEntry } from '../../common/own-entry.js';
 import { AppConfig } from '../../config/app-config.js';
 import { AccountVerificationService } from '../../notifications/email/account-verification.service.js';
 import { textOf } from '../form-body.js';
+import { cookieOf, safeNextPath } from '../dashboard-context.js';
 import {
   clearSessionCookie,
-  cookieOf,
-  safeNextPath,
   SESSION_COOKIE,
   setSessionCookie,
-} from '../dashboard-context.js';
+} from './session-cookie.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
@@ -40,6 +39,22 @@ const NOTICES: Record<string, string> = {
 };
 
 /** Sign up, log in, log out. */
+/** login.eta: what was typed when a sign-in is refused, and where to go after it. */
+export interface LoginPageView {
+  email?: string;
+  next?: string;
+  notice?: string;
+  errors?: PageErrors;
+  signupEnabled: boolean;
+}
+
+/** signup.eta. */
+export interface SignupPageView {
+  signupEnabled: boolean;
+  email?: string;
+  errors?: PageErrors;
+}
+
 @ApiExcludeController()
 @WithDeadline()
 @Controller('dashboard')
@@ -79,7 +94,7 @@ export class DashboardAuthController {
       next: next === undefined ? undefined : safeNextPath(next),
       notice: ownEntry(NOTICES, done),
       signupEnabled: this.config.signupEnabled,
-    });
+    } satisfies LoginPageView);
   }
 
   @Post('login')
@@ -98,7 +113,7 @@ export class DashboardAuthController {
         next: next === undefined ? undefined : safeNextPath(next),
         errors,
         signupEnabled: this.config.signupEnabled,
-      });
+      } satisfies LoginPageView);
 
     const wait = await this.limits.loginWait(request.ip, email);
     if (wait > 0) {
@@ -130,7 +145,9 @@ export class DashboardAuthController {
   @Get('signup')
   @UseGuards(SignedOutCsrfGuard)
   signupPage(@Res() reply: FastifyReply) {
-    return reply.view('signup', { signupEnabled: this.config.signupEnabled });
+    return reply.view('signup', {
+      signupEnabled: this.config.signupEnabled,
+    } satisfies SignupPageView);
   }
 
   @Post('signup')
@@ -141,15 +158,19 @@ export class DashboardAuthController {
     @Body() body: unknown,
   ) {
     if (!this.config.signupEnabled) {
-      return reply.status(403).view('signup', { signupEnabled: false });
+      return reply
+        .status(403)
+        .view('signup', { signupEnabled: false } satisfies SignupPageView);
     }
     const email = textOf(body, 'email').trim();
     const password = textOf(body, 'password');
     const confirmPassword = textOf(body, 'confirmPassword');
     const page = (status: number, errors: PageErrors) =>
-      reply
-        .status(status)
-        .view('signup', { signupEnabled: true, email, errors });
+      reply.status(status).view('signup', {
+        signupEnabled: true,
+        email,
+        errors,
+      } satisfies SignupPageView);
 
     const wait = await this.limits.signUpWait(request.ip);
     if (wait > 0) {

@@ -8,10 +8,10 @@ import {
   cookieOf,
   cookieOptions,
   setCookie,
-  SESSION_COOKIE,
   setDashboardContext,
   SIGNED_OUT_CSRF_COOKIE,
 } from '../dashboard-context.js';
+import { SESSION_COOKIE } from './session-cookie.js';
 import {
   CsrfRejectedException,
   LoginRequiredException,
@@ -67,7 +67,7 @@ export class SignedInGuard implements CanActivate {
       email: account.email,
       unverified: this.config.mail !== null && !account.emailVerifiedAt,
     };
-    setDashboardContext(request, { owner, session, csrfToken });
+    setDashboardContext(request, { owner, csrfToken });
     // Signed-in pages show keys and submissions: never store them in a cache.
     void reply.header('cache-control', 'no-store');
     addTemplateLocals(reply, { owner, csrfToken });

@@ -9,7 +9,7 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { isPlausibleEmail } from '../../accounts/accounts.service.js';
+import { isEmailAddress } from '../../common/email-address.js';
 import { normalizeAddress } from '../address-match.js';
 
 export const EMAIL_INVALID = 'email must be a valid email address';
@@ -17,7 +17,7 @@ export const EMAIL_INVALID = 'email must be a valid email address';
 @ValidatorConstraint({ name: 'plausibleEmail' })
 class PlausibleEmail implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
-    return typeof value === 'string' && isPlausibleEmail(value);
+    return typeof value === 'string' && isEmailAddress(value);
   }
 
   defaultMessage(): string {

@@ -197,3 +197,31 @@ export function NotifyEmails(options?: ValidationOptions): PropertyDecorator {
       validator: NotifyEmailsConstraint,
     });
 }
+
+@ValidatorConstraint({ name: 'onlyForFileFields' })
+class OnlyForFileFieldsConstraint implements ValidatorConstraintInterface {
+  validate(_value: unknown, args: ValidationArguments): boolean {
+    return (args.object as { type?: unknown }).type === 'file';
+  }
+
+  defaultMessage(): string {
+    return '$property is only allowed on file fields';
+  }
+}
+
+/** `maxSize`, `accept` and `maxFiles` belong to `file` fields alone. */
+export function OnlyForFileFields(
+  options?: ValidationOptions,
+): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options,
+      validator: OnlyForFileFieldsConstraint,
+    });
+}
+
+/** An `accept` entry: a MIME type (`image/png`), a family (`image/*`) or an extension (`.pdf`). */
+export const ACCEPT_ENTRY =
+  /^(?:\.[A-Za-z0-9]{1,16}|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}\/(?:\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}))$/;

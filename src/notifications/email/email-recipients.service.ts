@@ -12,7 +12,6 @@ import {
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { In, IsNull, LessThanOrEqual, Not, Repository } from 'typeorm';
-import { ulid } from 'ulid';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
@@ -33,6 +32,7 @@ import {
   addressRule,
 } from './mail-quotas.js';
 import { isUniqueViolation } from '../../common/database/driver-errors.js';
+import { newUlid } from '../../common/ulid.js';
 
 export const CONFIRMATION_VALID_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -153,7 +153,7 @@ export class EmailRecipientsService
     for (const address of unique) {
       if (knownAddresses.has(address)) continue;
       const row = this.recipients.create({
-        id: ulid(),
+        id: newUlid(),
         accountId,
         address,
         status: 'pending',

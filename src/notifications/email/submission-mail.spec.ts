@@ -154,6 +154,48 @@ describe('composeSubmissionMail', () => {
     expect(mail.html).toContain('datetime="2026-11-23T05:04:09.123Z"');
   });
 
+  it('lists uploaded files with their download links, linked and escaped in the HTML part', () => {
+    const url =
+      'https://forms.example.com/files/AAAAAAAAAAAAAAAAAAAAAA.x.BBBBBBBBBBBBBBBBBBBBBB';
+    const file = (name: string) => ({
+      id: 'AAAAAAAAAAAAAAAAAAAAAA',
+      name,
+      size: 1234,
+      type: 'application/pdf',
+      sha256: 'ab',
+      url,
+    });
+    const mail = composeSubmissionMail(
+      input({
+        fields: [
+          { id: 'cv', type: 'file', label: 'CV' },
+          { id: 'docs', type: 'file', label: 'Documents', maxFiles: 2 },
+        ],
+        data: {
+          cv: file('cv <final>.pdf'),
+          docs: [file('a.pdf'), file('b.pdf')],
+        },
+      }),
+    );
+    expect(mail.text).toContain(
+      `CV: cv <final>.pdf (1234 bytes): ${url}\nDocuments:\n  a.pdf (1234 bytes): ${url}\n  b.pdf (1234 bytes): ${url}\n`,
+    );
+    expect(mail.html).toContain(
+      `<a href="${url}">cv &lt;final&gt;.pdf</a> (1234 bytes)`,
+    );
+    expect(mail.html).toContain(
+      `<a href="${url}">a.pdf</a> (1234 bytes)<br><a href="${url}">b.pdf</a> (1234 bytes)`,
+    );
+    // A value merely shaped like a file, with a link that is not http(s), is shown as data.
+    const odd = composeSubmissionMail(
+      input({
+        fields: [],
+        data: { x: { name: 'n', size: 1, url: 'javascript:alert(1)' } },
+      }),
+    );
+    expect(odd.html).not.toContain('href="javascript');
+  });
+
   it('lists the keys of a form without fields, and says when nothing was filled in', () => {
     const free = composeSubmissionMail(
       input({ fields: [], data: { topic: 'sales', budget: 10 } }),

@@ -40,6 +40,45 @@ export interface ComposedMail {
 interface Line {
   label: string;
   value: string;
+  /** Uploaded files with their download links (the HTML part links them). */
+  files?: LinkedFile[];
+}
+
+interface LinkedFile {
+  name: string;
+  size: number;
+  url: string;
+}
+
+/** A file value with its signed link, as notifications carry it (files/file-links.ts). */
+function linkedFile(value: unknown): LinkedFile | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { name, size, url } = value as Record<string, unknown>;
+  return typeof name === 'string' &&
+    typeof size === 'number' &&
+    typeof url === 'string' &&
+    /^https?:\/\//.test(url)
+    ? { name, size, url }
+    : undefined;
+}
+
+function linkedFiles(value: unknown): LinkedFile[] | undefined {
+  const values = Array.isArray(value) ? value : [value];
+  const files = values.map(linkedFile);
+  return values.length > 0 && files.every((file) => file !== undefined)
+    ? (files as LinkedFile[])
+    : undefined;
+}
+
+function fileText({ name, size, url }: LinkedFile): string {
+  return `${name} (${size} bytes): ${url}`;
+}
+
+function line(label: string, value: unknown): Line {
+  const files = linkedFiles(value);
+  return files
+    ? { label, value: files.map(fileText).join('\n'), files }
+    : { label, value: valueText(value) };
 }
 
 function valueText(value: unknown): string {
@@ -56,13 +95,10 @@ function linesOf(input: SubmissionMailInput): Line[] {
   for (const field of input.fields) {
     listed.add(field.id);
     if (!Object.hasOwn(input.data, field.id)) continue;
-    lines.push({
-      label: field.label?.trim() || field.id,
-      value: valueText(input.data[field.id]),
-    });
+    lines.push(line(field.label?.trim() || field.id, input.data[field.id]));
   }
   for (const [key, value] of Object.entries(input.data)) {
-    if (!listed.has(key)) lines.push({ label: key, value: valueText(value) });
+    if (!listed.has(key)) lines.push(line(key, value));
   }
   return lines;
 }
@@ -134,10 +170,19 @@ function htmlPart(
   lines: Line[],
   link: string,
 ): string {
+  const cell = ({ value, files }: Line) =>
+    files
+      ? files
+          .map(
+            (file) =>
+              `<a href="${escapeHtml(file.url)}">${escapeHtml(file.name)}</a> (${file.size} bytes)`,
+          )
+          .join('<br>')
+      : escapeHtml(value);
   const rows = lines
     .map(
-      ({ label, value }) =>
-        `<tr><th style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="white-space:pre-wrap;padding:4px 0">${escapeHtml(value)}</td></tr>`,
+      (line) =>
+        `<tr><th style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(line.label)}</th><td style="white-space:pre-wrap;padding:4px 0">${cell(line)}</td></tr>`,
     )
     .join('\n');
   return [

@@ -53,14 +53,11 @@ describe('checkUrlShape', () => {
   });
 
   it.each([
-    ['ftp://example.com/', 'url must use http or https'],
-    ['file:///etc/passwd', 'url must use http or https'],
-    ['/relative', 'url must be an absolute http or https URL'],
-    [
-      'https://user:pw@example.com/',
-      'url must not carry a user name or password',
-    ],
-    [`https://example.com/${'a'.repeat(2050)}`, 'url must be at most 2048'],
+    ['ftp://example.com/', 'must use http or https'],
+    ['file:///etc/passwd', 'must use http or https'],
+    ['/relative', 'must be an absolute http or https URL'],
+    ['https://user:pw@example.com/', 'must not carry a user name or password'],
+    [`https://example.com/${'a'.repeat(2050)}`, 'must be at most 2048'],
   ])('refuses %s', (raw, problem) => {
     const check = checkUrlShape(raw);
     expect(check.ok).toBe(false);

@@ -52,6 +52,7 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast';
 }
 
+/** `problem` is worded to follow the field's name: "must use http or https". */
 export type UrlCheck = { ok: true; url: URL } | { ok: false; problem: string };
 
 /** The URL's shape: absolute http(s), no credentials, not too long. */
@@ -59,26 +60,26 @@ export function checkUrlShape(raw: string): UrlCheck {
   if (raw.length > MAX_URL_LENGTH) {
     return {
       ok: false,
-      problem: `url must be at most ${MAX_URL_LENGTH} characters long`,
+      problem: `must be at most ${MAX_URL_LENGTH} characters long`,
     };
   }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, problem: 'url must be an absolute http or https URL' };
+    return { ok: false, problem: 'must be an absolute http or https URL' };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, problem: 'url must use http or https' };
+    return { ok: false, problem: 'must use http or https' };
   }
   if (url.username !== '' || url.password !== '') {
     return {
       ok: false,
       problem:
-        'url must not carry a user name or password: the signature authenticates each request',
+        'must not carry a user name or password: the signature authenticates each request',
     };
   }
-  if (url.hostname === '') return { ok: false, problem: 'url needs a host' };
+  if (url.hostname === '') return { ok: false, problem: 'needs a host' };
   return { ok: true, url };
 }
 

@@ -19,7 +19,7 @@ import {
   type SubmissionNotice,
 } from '../notification-channel.js';
 import { SUBMISSION_CREATED, WEBHOOK_TEST } from '../outbox.js';
-import { Webhook } from '../webhook.entity.js';
+import { Webhook } from './webhook.entity.js';
 import { postWebhook } from './http-sender.js';
 import { signedHeaders } from './signing.js';
 

@@ -13,7 +13,7 @@ import { SecretBox } from '../../auth/secret-box.js';
 import { ValidationFailedException } from '../../common/errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
-import { newSubmissionId } from '../../submissions/submission-id.js';
+import { newUlid } from '../../common/ulid.js';
 import { DeliveriesService } from '../deliveries.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
 import { DeliveryCleanup } from '../delivery-cleanup.js';
@@ -23,7 +23,7 @@ import { Delivery } from '../delivery.entity.js';
 import { DeliverySignal } from '../delivery-signal.js';
 import type { DeliveryResponseDto } from '../dto/delivery-response.dto.js';
 import { WEBHOOK_TEST } from '../outbox.js';
-import { Webhook } from '../webhook.entity.js';
+import { Webhook } from './webhook.entity.js';
 import {
   BlockedAddressError,
   checkUrlShape,
@@ -209,7 +209,7 @@ export class WebhooksService {
     if (form === undefined) throw new NotFoundException(WEBHOOK_NOT_FOUND);
     const now = new Date();
     const delivery = Object.assign(new Delivery(), {
-      id: newSubmissionId(now.getTime()),
+      id: newUlid(now.getTime()),
       formId,
       accountId: form.accountId,
       submissionId: null,
@@ -237,21 +237,35 @@ export class WebhooksService {
   /** The URL as stored, or 400 with the reason it is refused. */
   private async checkUrl(raw: string): Promise<string> {
     const shape = checkUrlShape(raw.trim());
-    if (!shape.ok) throw new ValidationFailedException([shape.problem]);
+    if (!shape.ok) {
+      throw new ValidationFailedException(
+        [`url ${shape.problem}`],
+        [{ field: 'url', code: 'url', detail: shape.problem }],
+      );
+    }
     if (this.config.webhookAllowPrivate) return shape.url.toString();
     const host = hostOf(shape.url);
     try {
       await resolvePublic(host, this.config.dnsServers);
     } catch (error) {
-      if (error instanceof BlockedAddressError) {
-        throw new ValidationFailedException([`url: ${error.message}`]);
-      }
-      throw new ValidationFailedException([
-        `url: the host ${host} could not be resolved`,
-      ]);
+      throw unreachable(
+        error instanceof BlockedAddressError
+          ? error.message
+          : `the host ${host} could not be resolved`,
+      );
     }
     return shape.url.toString();
   }
+}
+
+/** The code of a URL refused for where it leads (the ValidationFailedException's issue). */
+export const WEBHOOK_URL_UNREACHABLE = 'unreachable';
+
+function unreachable(detail: string): ValidationFailedException {
+  return new ValidationFailedException(
+    [`url: ${detail}`],
+    [{ field: 'url', code: WEBHOOK_URL_UNREACHABLE, detail }],
+  );
 }
 
 function emptyToNull(value: string | null | undefined): string | null {

@@ -1,7 +1,7 @@
 // Keeps each finished attempt and its delivery's new state. One transaction records at a
 // time, and the attempts that end shortly after one another or while it commits are
 // recorded together: one commit for many deliveries.
-import { newSubmissionId } from '../../submissions/submission-id.js';
+import { newUlid } from '../../common/ulid.js';
 import type { DeliveryRepository } from '../delivery.repository.js';
 import type { Delivery } from '../delivery.entity.js';
 import type { AttemptOutcome } from '../notification-channel.js';
@@ -67,7 +67,7 @@ export class AttemptRecorder {
     try {
       await this.outbox.record(
         batch.map(({ delivery, outcome, at }) => ({
-          id: newSubmissionId(at.getTime()),
+          id: newUlid(at.getTime()),
           deliveryId: delivery.id,
           at,
           statusCode: outcome.statusCode,

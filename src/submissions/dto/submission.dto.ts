@@ -2,6 +2,28 @@ import { ApiProperty } from '@nestjs/swagger';
 import { SPAM_REASONS } from '../../forms/spam-settings.js';
 import type { SubmissionData } from '../submission.entity.js';
 
+/** An uploaded file as a submission's data shows it. */
+const FILE_VALUE_SCHEMA = {
+  type: 'object' as const,
+  required: ['id', 'name', 'size', 'type', 'sha256'],
+  properties: {
+    id: {
+      type: 'string' as const,
+      description: 'The file id (for its download).',
+    },
+    name: { type: 'string' as const, description: 'The name the client gave.' },
+    size: { type: 'integer' as const, description: 'Bytes.' },
+    type: {
+      type: 'string' as const,
+      description: 'MIME type judged from the bytes and the extension.',
+    },
+    sha256: {
+      type: 'string' as const,
+      description: 'SHA-256 of the bytes, hex.',
+    },
+  },
+};
+
 export class SubmissionMetaDto {
   @ApiProperty({
     type: String,
@@ -48,9 +70,12 @@ export class SubmissionDto {
         { type: 'string', nullable: true },
         { type: 'number' },
         { type: 'boolean' },
+        FILE_VALUE_SCHEMA,
+        { type: 'array', items: FILE_VALUE_SCHEMA },
       ],
     },
-    description: 'The submitted values, keyed by field id.',
+    description:
+      'The submitted values, keyed by field id. A `file` field holds its file `{id, name, size, type, sha256}` (always a list when the field takes more than one); its bytes are at `/api/v1/forms/{id}/submissions/{submissionId}/files/{fileId}`.',
     example: {
       name: 'Ada Lovelace',
       email: 'ada@example.com',

@@ -13,6 +13,10 @@ import {
   isMissingReference,
   isUniqueViolation,
 } from '../../common/database/driver-errors.js';
+import {
+  storedFileValues,
+  STORED_FILE_COLUMNS,
+} from '../../files/stored-file-sql.js';
 import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency.store.js';
 import {
   storedEntries,
@@ -30,6 +34,7 @@ const COUNT_HONEYPOT =
 
 const INSERT_IDEMPOTENCY = `INSERT INTO \`idempotency_record\` (${IDEMPOTENCY_COLUMNS.map((c) => `\`${c}\``).join(', ')}) VALUES ?`;
 const DELETE_IDEMPOTENCY = 'DELETE FROM `idempotency_record` WHERE `id` = ?';
+const INSERT_FILES = `INSERT INTO \`stored_file\` (${STORED_FILE_COLUMNS.map((c) => `\`${c}\``).join(', ')}) VALUES ?`;
 
 /** Tries of a batch's transaction that InnoDB chose as a deadlock victim. */
 const DEADLOCK_ATTEMPTS = 3;
@@ -55,6 +60,13 @@ function idempotencyRows(items: readonly CommitItem[]): unknown[][] {
     r
       ? [[r.id, r.fingerprint, r.status, r.response, r.createdAt, r.expiresAt]]
       : [],
+  );
+}
+
+/** The stored_file rows of the items' uploaded files. */
+function fileRows(items: readonly CommitItem[]): unknown[][] {
+  return items.flatMap((item) =>
+    (item.files ?? []).map((file) => storedFileValues(file, 'mysql')),
   );
 }
 
@@ -148,7 +160,8 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
       new Date(),
     );
     const keys = idempotencyRows(items);
-    if (event === null && keys.length === 0) {
+    const files = fileRows(items);
+    if (event === null && keys.length === 0 && files.length === 0) {
       await this.run(connection, INSERT_SUBMISSIONS, rows);
       return;
     }
@@ -156,6 +169,7 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
       'START TRANSACTION',
       ...(keys.length > 0 ? [INSERT_IDEMPOTENCY] : []),
       INSERT_SUBMISSIONS,
+      ...(files.length > 0 ? [INSERT_FILES] : []),
       ...(event !== null ? [this.outbox.sql] : []),
       'COMMIT',
     ];
@@ -163,6 +177,7 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
     const values = [
       ...(keys.length > 0 ? [keys] : []),
       ...rows,
+      ...(files.length > 0 ? [files] : []),
       ...(event ?? []),
     ];
     for (let attempt = 1; ; attempt++) {
@@ -218,7 +233,6 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
     }
     try {
       await this.run(connection, INSERT_SUBMISSIONS, [[rowOf(item)]]);
-      return 'stored';
     } catch (error) {
       if (isDatabaseUnavailable(error) || isDeadlock(error)) throw error;
       if (item.idempotency !== undefined) {
@@ -226,6 +240,10 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
       }
       return isMissingReference(error) ? 'form-gone' : { error };
     }
+    // After its submission (whose form exists, then): a failure here fails the batch.
+    const files = fileRows([item]);
+    if (files.length > 0) await this.run(connection, INSERT_FILES, [files]);
+    return 'stored';
   }
 
   /** Ends an open transaction after a failure, unless the connection itself failed. */

@@ -7,6 +7,10 @@ import {
   isMissingReference,
   isUniqueViolation,
 } from '../../common/database/driver-errors.js';
+import {
+  storedFileValues,
+  StoredFileSql,
+} from '../../files/stored-file-sql.js';
 import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency.store.js';
 import { sqlDatetime } from '../../submissions/submission-rows.js';
 import {
@@ -24,6 +28,7 @@ const COUNT_HONEYPOT =
   'UPDATE "form" SET "honeypotHits" = "honeypotHits" + ? WHERE "id" = ?';
 const INSERT_IDEMPOTENCY = `INSERT INTO "idempotency_record" (${IDEMPOTENCY_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`;
 const DELETE_IDEMPOTENCY = 'DELETE FROM "idempotency_record" WHERE "id" = ?';
+const INSERT_FILE = new StoredFileSql('sqlite').insert(1);
 
 export class SqliteSubmissionWriter implements SubmissionWriter {
   /** One connection, one transaction at a time. */
@@ -33,6 +38,7 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
   private readonly insertEvent: Statement;
   private readonly insertIdempotency: Statement;
   private readonly deleteIdempotency: Statement;
+  private readonly insertFile: Statement;
   private readonly transaction: Transaction<
     (batch: CommitBatch) => ItemOutcome[]
   >;
@@ -46,6 +52,7 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
     this.insertEvent = db.prepare(outbox.sql);
     this.insertIdempotency = db.prepare(INSERT_IDEMPOTENCY);
     this.deleteIdempotency = db.prepare(DELETE_IDEMPOTENCY);
+    this.insertFile = db.prepare(INSERT_FILE);
     this.transaction = db.transaction((batch: CommitBatch) => {
       const outcomes = batch.items.map((item) => this.insert(item));
       // The batch's one outbox event, listing its stored submissions that notify.
@@ -101,7 +108,7 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
     return outcome;
   }
 
-  private insertSubmission({ submission: s }: CommitItem): ItemOutcome {
+  private insertSubmission({ submission: s, files }: CommitItem): ItemOutcome {
     try {
       this.insertSubmissionRow.run(
         s.id,
@@ -114,12 +121,16 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
         s.spam ? 1 : 0,
         s.spamReasons,
       );
-      return 'stored';
     } catch (error) {
       if (isMissingReference(error)) return 'form-gone';
       // A constraint is this row's problem; anything else (busy, disk full, I/O) the batch's.
       if (isConstraintViolation(error)) return { error };
       throw error;
     }
+    // After its submission (whose form exists, then): a failure here fails the batch.
+    for (const file of files ?? []) {
+      this.insertFile.run(...storedFileValues(file, 'sqlite'));
+    }
+    return 'stored';
   }
 }

@@ -6,6 +6,7 @@
 // one outbox event of those that notify, the honeypot's counts. Whatever else must commit
 // with a submission joins the batch the same way: a field of CommitItem, written by each
 // writer in the batch's transaction after the submissions it belongs to.
+import type { StoredFileRow } from '../../files/stored-file-sql.js';
 import type { NewIdempotencyRecord } from '../../idempotency/idempotency.store.js';
 import type { OutboxEntry } from '../../notifications/outbox.js';
 
@@ -41,6 +42,11 @@ export interface CommitItem {
    * on any instance), the submission is not written and the item's outcome is 'key-taken'.
    */
   idempotency?: NewIdempotencyRecord;
+  /**
+   * The submission's uploaded files (their objects already durable in the file storage):
+   * their rows are written after the submission's, in its transaction.
+   */
+  files?: StoredFileRow[];
 }
 
 /** How a writer adds the batch's outbox event (DeliveryRepository.eventInsert()). */

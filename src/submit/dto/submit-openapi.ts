@@ -138,7 +138,7 @@ export function ApiSubmitRoute(): MethodDecorator {
     ),
     ApiBody({
       description:
-        'A flat set of field id → value. Values are strings (form posts) or JSON strings, numbers, booleans or null; lists, objects and file parts are refused.',
+        "A flat set of field id → value. Values are strings (form posts) or JSON strings, numbers, booleans or null; lists and objects are refused. Files go only in multipart bodies, only to fields of type `file` (streamed to storage, typed from their bytes; see the form's `maxSize`, `accept`, `maxFiles`).",
       schema: {
         type: 'object',
         additionalProperties: SUBMITTED_VALUE,
@@ -171,7 +171,7 @@ export function ApiSubmitRoute(): MethodDecorator {
     }),
     answer(
       400,
-      "Validation failed: one entry per problem, each naming the field (a file part: `<name>: file uploads are not accepted`), or the form's CAPTCHA answer missing, malformed, wrong, expired or already used (`captcha: …`). Also a malformed JSON or multipart body (`{error}` only). A browser navigating gets a page listing the problems.",
+      "Validation failed: one entry per problem, each naming the field (a file part for a field that takes none, a file of a type the field does not accept, an empty file, too many files, text for a `file` field), or the form's CAPTCHA answer missing, malformed, wrong, expired or already used (`captcha: …`). Also a malformed JSON or multipart body (`{error}` only). A browser navigating gets a page listing the problems.",
       ValidationErrorDto,
       {
         error: 'Validation failed',
@@ -194,6 +194,13 @@ export function ApiSubmitRoute(): MethodDecorator {
       'This form does not exist',
     ),
     answer(
+      408,
+      'A multipart body carrying files to a form with `file` fields sent nothing for UPLOAD_IDLE_TIMEOUT_MS (15 s by default); nothing of it is kept.',
+      ErrorDto,
+      error('The request took too long to arrive'),
+      'The upload stopped',
+    ),
+    answer(
       409,
       'Another request with the same `Idempotency-Key` is still being stored; retry after the given delay.',
       ErrorDto,
@@ -205,7 +212,7 @@ export function ApiSubmitRoute(): MethodDecorator {
     ),
     answer(
       413,
-      'The body is larger than SUBMIT_BODY_LIMIT (100 KiB by default).',
+      'The body is larger than SUBMIT_BODY_LIMIT (100 KiB by default), or, for a multipart body to a form with `file` fields, UPLOAD_BODY_LIMIT (25 MiB); or a file is larger than its field\'s `maxSize` (`{error: "File too large", errors: ["<field>: larger than N bytes"]}`, nothing of the submission kept).',
       ErrorDto,
       error('Request body is too large'),
       'Too much to send',

@@ -168,6 +168,12 @@ export function ApiFormspreeRoute(): MethodDecorator {
       'Form not found',
     ),
     answer(
+      408,
+      'A multipart body carrying files to a form with `file` fields sent nothing for UPLOAD_IDLE_TIMEOUT_MS (15 s by default); nothing of it is kept.',
+      refusal('The request took too long to arrive'),
+      'The upload stopped',
+    ),
+    answer(
       413,
       'The body is larger than SUBMIT_BODY_LIMIT (100 KiB by default).',
       refusal('Request body is too large'),

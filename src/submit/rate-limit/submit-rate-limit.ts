@@ -43,6 +43,8 @@ export interface SubmitRateLimitOptions {
   windowSeconds: number;
   /** Bodies declared larger are refused (413) unread by Fastify, and spend nothing. */
   bodyLimit: number;
+  /** Multipart bodies may carry files up to this (refused unread beyond, too). */
+  uploadBodyLimit: number;
   storage: RateLimitStorage;
 }
 
@@ -51,7 +53,11 @@ export interface SubmitRateLimitOptions {
  * refuses from their headers alone, without reading the body — a declared length over
  * the limit (413) or a content type no parser of the route reads (415).
  */
-function spends(request: FastifyRequest, bodyLimit: number): boolean {
+function spends(
+  request: FastifyRequest,
+  bodyLimit: number,
+  uploadBodyLimit: number,
+): boolean {
   const type = mediaTypeOf(request.headers['content-type']);
   if (
     type !== undefined &&
@@ -62,7 +68,9 @@ function spends(request: FastifyRequest, bodyLimit: number): boolean {
     return false;
   }
   const declared = request.headers['content-length'];
-  return declared === undefined || !(Number(declared) > bodyLimit);
+  const limit =
+    type === MULTIPART_TYPE ? Math.max(bodyLimit, uploadBodyLimit) : bodyLimit;
+  return declared === undefined || !(Number(declared) > limit);
 }
 
 /**
@@ -73,14 +81,14 @@ function spends(request: FastifyRequest, bodyLimit: number): boolean {
 export function submitRateLimitHook(
   options: SubmitRateLimitOptions,
 ): onRequestHookHandler {
-  const { limit, windowSeconds, bodyLimit, storage } = options;
+  const { limit, windowSeconds, bodyLimit, uploadBodyLimit, storage } = options;
   const ttl = windowSeconds * 1000;
   return function submitRateLimit(
     request: FastifyRequest,
     reply: FastifyReply,
     done: (error?: Error) => void,
   ): void {
-    if (!spends(request, bodyLimit)) {
+    if (!spends(request, bodyLimit, uploadBodyLimit)) {
       done();
       return;
     }

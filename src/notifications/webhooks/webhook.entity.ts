@@ -8,8 +8,8 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
-import { ID, TimestampColumn } from '../common/database/columns.js';
-import { Form } from '../forms/form.entity.js';
+import { ID, TimestampColumn } from '../../common/database/columns.js';
+import { Form } from '../../forms/form.entity.js';
 
 /** A URL that receives a signed POST for every submission of its form. */
 @Entity('webhook')

@@ -1,5 +1,6 @@
-// Submission ids: ULIDs (26 characters of Crockford base32: 48 bits of milliseconds, then 80
-// random bits), so ids sort by time and cannot be guessed from one another. The randomness
+// The one generator of row ids (submissions, deliveries, accounts, recipients, …): ULIDs
+// (26 characters of Crockford base32: 48 bits of milliseconds, then 80 random bits), so
+// ids sort by time and cannot be guessed from one another. The randomness
 // comes from a pooled buffer refilled from the CSPRNG a few hundred ids at a time, and the
 // time part is encoded once per millisecond: the hot path pays for neither per request.
 import { randomFillSync } from 'node:crypto';
@@ -33,7 +34,7 @@ function encodeTime(ms: number): string {
 }
 
 /** A new ULID for the given time (milliseconds since the epoch). */
-export function newSubmissionId(now: number = Date.now()): string {
+export function newUlid(now: number = Date.now()): string {
   if (now !== lastMs) {
     lastMs = now;
     lastTime = encodeTime(now);

@@ -1,0 +1,72 @@
+// The OpenAPI description of the file download route.
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiFoundResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+} from '@nestjs/swagger';
+import { ErrorDto } from '../common/dto/error.dto.js';
+
+export const DownloadFileDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Download a file of a submission',
+      description:
+        "The bytes of one uploaded file, always as an attachment (`Content-Type: application/octet-stream`, `X-Content-Type-Options: nosniff`), never rendered inline. The file name is the one the client sent, offered in `filename*` (RFC 6266) without path separators, control characters or direction marks. The file ids are in the submission's `data.<fieldId>`.",
+    }),
+    ApiParam({
+      name: 'submissionId',
+      description: 'The submission identifier.',
+    }),
+    ApiParam({
+      name: 'fileId',
+      description: 'The file identifier: `id` of a file in `data.<fieldId>`.',
+    }),
+    ApiOkResponse({
+      description: 'The file, as an attachment.',
+      headers: {
+        'Content-Disposition': {
+          description:
+            'attachment; filename="<ASCII name>"; filename*=UTF-8\'\'<name>',
+          schema: {
+            type: 'string',
+            example: `attachment; filename="cv.pdf"; filename*=UTF-8''cv.pdf`,
+          },
+        },
+        'X-Content-Type-Options': {
+          description: 'Always `nosniff`.',
+          schema: { type: 'string', example: 'nosniff' },
+        },
+      },
+      content: {
+        'application/octet-stream': {
+          schema: { type: 'string', format: 'binary' },
+        },
+      },
+    }),
+    ApiFoundResponse({
+      description:
+        'With files in an S3-compatible store (`STORAGE_URL=s3://…`): a redirect to a presigned URL of the store, valid 60 seconds, that serves the file the same way (attachment, `application/octet-stream`).',
+      headers: {
+        Location: {
+          description: 'The presigned URL.',
+          schema: { type: 'string', format: 'uri' },
+        },
+        'X-Content-Type-Options': {
+          description: 'Always `nosniff`.',
+          schema: { type: 'string', example: 'nosniff' },
+        },
+      },
+    }),
+    ApiNotFoundResponse({
+      type: ErrorDto,
+      description:
+        'No such form, submission or file (or the key does not reach the form).',
+      examples: {
+        file: { summary: 'unknown file', value: { error: 'File not found' } },
+        form: { summary: 'unknown form', value: { error: 'Form not found' } },
+      },
+    }),
+  );

@@ -1,0 +1,49 @@
+// Where the files of a multipart submission go: the form's `file` fields, from the same
+// cache the submit route reads, decide whether its body's files are streamed to storage
+// (and under which submission id they are stored) before the route runs, and how many bytes
+// the form's account may still store (MAX_STORAGE_PER_ACCOUNT).
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
+import {
+  FILE_STORAGE,
+  type FileStorage,
+} from '../files/storage/file-storage.js';
+import { StoredFileRepository } from '../files/stored-file.repository.js';
+import { UploadReceiver } from '../files/upload-receiver.js';
+import { CLAMAV_SCANNER } from '../files/files.module.js';
+import type { ClamavScanner } from '../files/clamav-scanner.js';
+import { AppConfig } from '../config/app-config.js';
+import { newUlid } from '../common/ulid.js';
+import { FormConfigCache } from './form-config.cache.js';
+import { FORM_ID } from './submit.service.js';
+
+export function submitUploads(
+  app: NestFastifyApplication,
+): (request: FastifyRequest) => Promise<UploadReceiver | undefined> {
+  const forms = app.get(FormConfigCache);
+  const files = app.get(StoredFileRepository, { strict: false });
+  const cap = app.get(AppConfig).uploads.maxStoragePerAccount;
+  const storage = app.get<symbol, FileStorage>(FILE_STORAGE, {
+    strict: false,
+  });
+  const scanner =
+    app.get<symbol, ClamavScanner | null>(CLAMAV_SCANNER, { strict: false }) ??
+    undefined;
+  return async (request) => {
+    const { formId } = (request.params ?? {}) as { formId?: unknown };
+    if (typeof formId !== 'string' || !FORM_ID.test(formId)) return undefined;
+    const form = await forms.get(formId);
+    if (form?.files == null) return undefined;
+    // What the account holds, read once per upload: uploads racing each other may together
+    // pass the cap by what they carry.
+    const used = await files.accountBytes(form.accountId);
+    return new UploadReceiver(
+      storage,
+      form.id,
+      newUlid(Date.now()),
+      form.files,
+      cap - used,
+      scanner,
+    );
+  };
+}
