@@ -19,7 +19,10 @@ import {
   startS3Server,
   type S3Server,
 } from './support/s3-server.js';
-import { writeFourDeleteTwo } from './support/file-storage-cases.js';
+import {
+  breakTwoWrites,
+  writeFourDeleteTwo,
+} from './support/file-storage-cases.js';
 
 async function bytes(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -118,20 +121,7 @@ describe('S3FileStorage (s3rver on loopback)', () => {
   });
 
   it('keeps nothing when the source fails or stops before its end', async () => {
-    const failing = new PassThrough();
-    const first = storage.write(fileKey('f', 's', 'a'), failing, {
-      maxBytes: 100,
-    });
-    failing.write('abc');
-    failing.destroy(new Error('connection reset'));
-    await expect(first).rejects.toThrow('connection reset');
-    const cut = new PassThrough();
-    const second = storage.write(fileKey('f', 's', 'b'), cut, {
-      maxBytes: 100,
-    });
-    cut.write('abc');
-    cut.destroy();
-    await expect(second).rejects.toThrow('ended before the file did');
+    await breakTwoWrites(storage);
     expect(await keysInBucket()).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 // What every FileStorage must do alike, shared by the local-disk and S3 specs: each spec
 // runs these steps against its storage, then checks what is left its own way (files on
 // disk, keys in the bucket).
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { expect } from 'vitest';
 import {
   StoredObjectNotFoundError,
@@ -32,4 +32,22 @@ export async function writeFourDeleteTwo(storage: FileStorage): Promise<void> {
     fileKey('f1', 's1', 'b'),
     fileKey('f1', 's1', 'gone'),
   ]);
+}
+
+/** Two writes whose sources break — one fails, one stops before its end — both refused. */
+export async function breakTwoWrites(storage: FileStorage): Promise<void> {
+  const failing = new PassThrough();
+  const first = storage.write(fileKey('f', 's', 'a'), failing, {
+    maxBytes: 100,
+  });
+  failing.write('abc');
+  failing.destroy(new Error('connection reset'));
+  await expect(first).rejects.toThrow('connection reset');
+  const cut = new PassThrough();
+  const second = storage.write(fileKey('f', 's', 'b'), cut, {
+    maxBytes: 100,
+  });
+  cut.write('abc');
+  cut.destroy();
+  await expect(second).rejects.toThrow('ended before the file did');
 }

@@ -7,7 +7,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileTooLargeError } from './file-storage.js';
 import { LocalFileStorage } from './local-file-storage.js';
 import { fileKey } from './storage-keys.js';
-import { writeFourDeleteTwo } from '../../../test/support/file-storage-cases.js';
+import {
+  breakTwoWrites,
+  writeFourDeleteTwo,
+} from '../../../test/support/file-storage-cases.js';
 
 async function text(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
@@ -70,20 +73,7 @@ describe('LocalFileStorage', () => {
   });
 
   it('keeps nothing when the source fails or stops before its end', async () => {
-    const failing = new PassThrough();
-    const first = storage.write(fileKey('f', 's', 'a'), failing, {
-      maxBytes: 100,
-    });
-    failing.write('abc');
-    failing.destroy(new Error('connection reset'));
-    await expect(first).rejects.toThrow('connection reset');
-    const cut = new PassThrough();
-    const second = storage.write(fileKey('f', 's', 'b'), cut, {
-      maxBytes: 100,
-    });
-    cut.write('abc');
-    cut.destroy();
-    await expect(second).rejects.toThrow('ended before the file did');
+    await breakTwoWrites(storage);
     expect(await filesUnder(root)).toEqual([]);
   });
 
