@@ -1,12 +1,20 @@
 // A form's retentionDays: set, shown and refused through the forms API, and applied by the
 // "retention" sweep, which deletes a form's submissions (clean and spam) older than that many
-// days with their deliveries and attempts, and leaves newer rows and other forms alone.
+// days with their deliveries and attempts and stored files, and leaves newer rows and other
+// forms alone.
 import { ulid } from 'ulid';
+import {
+  FILE_STORAGE,
+  type FileStorage,
+} from '../src/files/storage/file-storage.js';
+import { fileKey } from '../src/files/storage/storage-keys.js';
+import { StoredFile } from '../src/files/stored-file.entity.js';
 import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
 import { FormRetention } from '../src/submissions/form-retention.js';
 import { SweepsService } from '../src/sweeps/sweeps.service.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
 import { insertDelivery } from './factories/deliveries.js';
+import { storeFile } from './factories/files.js';
 import {
   CONTACT_FIELDS,
   createForm,
@@ -167,7 +175,7 @@ describe('form retention (e2e)', () => {
   });
 
   describe('the "retention" sweep', () => {
-    it('deletes only what is older than retentionDays, spam included, with deliveries and attempts; newer rows and other forms stay', async () => {
+    it('deletes only what is older than retentionDays, spam included, with deliveries, attempts and files; newer rows and other forms stay', async () => {
       const now = Date.now();
       const ago = (ms: number) => new Date(now - ms);
       const monthly = await withRetention('Thirty days', 30);
@@ -222,6 +230,15 @@ describe('form retention (e2e)', () => {
       };
       const goneDelivery = await deliveryFor(oldRows[0].id);
       const keptDelivery = await deliveryFor(keptRows[0].id);
+      // A stored file for a deleted row and for a kept one.
+      const fileOf = (submissionId: string) =>
+        storeFile(t, {
+          formId: monthly.form.id,
+          submissionId,
+          accountId: owner.account.id,
+        });
+      const goneFile = await fileOf(oldRows[1].id);
+      const keptFile = await fileOf(keptRows[1].id);
 
       const results = await t.app.get(SweepsService).runAll();
       expect(results.retention).toEqual({ submissions: 1202 });
@@ -241,6 +258,19 @@ describe('form retention (e2e)', () => {
           'SELECT COUNT(*) AS n FROM delivery_attempt WHERE deliveryId = ?',
           [id],
         );
+      const files = t.dataSource.getRepository(StoredFile);
+      expect(await files.findOneBy({ id: goneFile.id })).toBeNull();
+      expect(await files.findOneBy({ id: keptFile.id })).not.toBeNull();
+      const storage = t.app.get<symbol, FileStorage>(FILE_STORAGE, {
+        strict: false,
+      });
+      const object = (file: StoredFile) =>
+        storage.read(fileKey(file.formId, file.submissionId, file.id)).then(
+          () => 'there',
+          () => 'gone',
+        );
+      expect(await object(goneFile)).toBe('gone');
+      expect(await object(keptFile)).toBe('there');
       expect(await deliveries(goneDelivery)).toBe(0);
       expect(await attempts(goneDelivery)).toBe(0);
       expect(await deliveries(keptDelivery)).toBe(1);

@@ -11,10 +11,7 @@ import {
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  FileTooLargeError,
-  StoredObjectNotFoundError,
-} from '../src/files/storage/file-storage.js';
+import { FileTooLargeError } from '../src/files/storage/file-storage.js';
 import { S3FileStorage } from '../src/files/storage/s3-file-storage.js';
 import { fileKey } from '../src/files/storage/storage-keys.js';
 import {
@@ -22,6 +19,10 @@ import {
   startS3Server,
   type S3Server,
 } from './support/s3-server.js';
+import {
+  breakTwoWrites,
+  writeFourDeleteTwo,
+} from './support/file-storage-cases.js';
 
 async function bytes(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -120,20 +121,7 @@ describe('S3FileStorage (s3rver on loopback)', () => {
   });
 
   it('keeps nothing when the source fails or stops before its end', async () => {
-    const failing = new PassThrough();
-    const first = storage.write(fileKey('f', 's', 'a'), failing, {
-      maxBytes: 100,
-    });
-    failing.write('abc');
-    failing.destroy(new Error('connection reset'));
-    await expect(first).rejects.toThrow('connection reset');
-    const cut = new PassThrough();
-    const second = storage.write(fileKey('f', 's', 'b'), cut, {
-      maxBytes: 100,
-    });
-    cut.write('abc');
-    cut.destroy();
-    await expect(second).rejects.toThrow('ended before the file did');
+    await breakTwoWrites(storage);
     expect(await keysInBucket()).toEqual([]);
   });
 
@@ -150,24 +138,7 @@ describe('S3FileStorage (s3rver on loopback)', () => {
   });
 
   it('answers a missing object as not found, and deletes objects and whole forms', async () => {
-    await expect(
-      storage.read(fileKey('f', 's', 'none')),
-    ).rejects.toBeInstanceOf(StoredObjectNotFoundError);
-    for (const [form, sub, file] of [
-      ['f1', 's1', 'a'],
-      ['f1', 's1', 'b'],
-      ['f1', 's2', 'c'],
-      ['f2', 's3', 'd'],
-    ]) {
-      await storage.write(fileKey(form, sub, file), Readable.from([file]), {
-        maxBytes: 10,
-      });
-    }
-    await storage.delete([
-      fileKey('f1', 's1', 'a'),
-      fileKey('f1', 's1', 'b'),
-      fileKey('f1', 's1', 'gone'),
-    ]);
+    await writeFourDeleteTwo(storage);
     expect(await keysInBucket()).toEqual(['forms/f1/s2/c', 'forms/f2/s3/d']);
     await storage.delete([fileKey('f2', 's3', 'd')]);
     await storage.deletePrefix('forms/f1/');

@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { LOG_FORMATS, type LogFormat } from '../common/log-destination.js';
 import { ConfigError } from './config-error.js';
+import { read, type Env } from './env-values.js';
 import { parseMail, parsePublicUrl, type MailConfig } from './mail-config.js';
 import { parseSpamConfig, type SpamConfig } from './spam-config.js';
 import { parseUploadConfig, type UploadConfig } from './upload-config.js';
@@ -85,8 +86,6 @@ export { describeSmtp, type MailConfig } from './mail-config.js';
 export type { SpamConfig } from './spam-config.js';
 export type { UploadConfig } from './upload-config.js';
 
-type Env = Record<string, string | undefined>;
-
 const LOG_LEVELS = [
   'fatal',
   'error',
@@ -98,11 +97,6 @@ const LOG_LEVELS = [
 ];
 export const DEFAULT_SQLITE_PATH = './data/formgate.sqlite';
 const DEFAULT_SECRET_FILE = './data/secret';
-
-function read(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === '' ? undefined : value;
-}
 
 function integer(
   env: Env,

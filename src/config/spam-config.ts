@@ -1,6 +1,7 @@
 // Spam protection settings: ALTCHA challenges, the verify endpoints of the third-party
 // CAPTCHA providers, and how long spam is kept. Checked at boot like every setting.
 import { ConfigError } from './config-error.js';
+import { read, wholeNumber, type Env } from './env-values.js';
 
 export interface SpamConfig {
   /** Seconds an ALTCHA challenge may be solved and used in. */
@@ -25,32 +26,6 @@ export const DEFAULT_VERIFY_URLS = {
   hcaptcha: 'https://api.hcaptcha.com/siteverify',
   recaptcha: 'https://www.google.com/recaptcha/api/siteverify',
 } as const;
-
-type Env = Record<string, string | undefined>;
-
-function read(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === '' ? undefined : value;
-}
-
-function wholeNumber(
-  env: Env,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= min && value <= max)) {
-    throw new ConfigError(
-      name,
-      `must be a whole number from ${min} to ${max}, got "${raw}"`,
-    );
-  }
-  return value;
-}
 
 function verifyUrl(env: Env, name: string, fallback: string): string {
   const raw = read(env, name);

@@ -2,6 +2,7 @@
 // carrying them may be. Checked at boot like every setting.
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
+import { read, wholeNumber, type Env } from './env-values.js';
 
 /** Where stored files live: a directory on local disk, or a bucket of an S3-compatible store. */
 export type StorageLocation =
@@ -36,32 +37,6 @@ export interface UploadConfig {
 
 export const MIB = 1024 * 1024;
 export const DEFAULT_STORAGE_URL = 'file:./data/uploads';
-
-type Env = Record<string, string | undefined>;
-
-function read(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === '' ? undefined : value;
-}
-
-function wholeNumber(
-  env: Env,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= min && value <= max)) {
-    throw new ConfigError(
-      name,
-      `must be a whole number from ${min} to ${max}, got "${raw}"`,
-    );
-  }
-  return value;
-}
 
 /** An S3 bucket name: 3–63 lowercase letters, digits, dots and hyphens. */
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;

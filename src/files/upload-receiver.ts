@@ -76,8 +76,15 @@ function refused(field: string, message: string): ValidationFailedException {
   );
 }
 
-/** Cuts a client's file name to what a row keeps, on a character boundary. */
-function keptName(name: string): string {
+/**
+ * A client's file name as its user saw it, cut to what a row keeps on a character
+ * boundary. Browsers send `"`, CR and LF in a multipart file name as %22, %0D and %0A (the
+ * HTML standard's form encoding), which are read back here.
+ */
+function keptName(sent: string): string {
+  const name = sent.replace(/%(22|0D|0A)/gi, (_, hex: string) =>
+    String.fromCharCode(parseInt(hex, 16)),
+  );
   const characters = Array.from(name);
   return characters.length > MAX_FILE_NAME_LENGTH
     ? characters.slice(0, MAX_FILE_NAME_LENGTH).join('')

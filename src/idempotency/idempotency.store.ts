@@ -6,6 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
+import { SqliteStatements } from '../common/database/sqlite-statements.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { sqlDatetime } from '../submissions/submission-rows.js';
 import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_TTL_MS } from './idempotency-key.js';
@@ -33,6 +34,15 @@ export interface NewIdempotencyRecord {
   expiresAt: Date;
 }
 
+/** What the lookup uses of mysql2's (callback) pool. */
+interface MysqlPool {
+  execute(
+    sql: string,
+    params: unknown[],
+    done: (error: Error | null, rows: unknown) => void,
+  ): void;
+}
+
 interface Row {
   fingerprint: string;
   status: number | null;
@@ -57,12 +67,23 @@ export class IdempotencyStore {
   private readonly deleteExpired: string;
   private readonly complete: string;
   private readonly release: string;
+  /**
+   * The lookup is on submit's path: it runs as a prepared statement on the driver (on
+   * SQLite, synchronously; on MySQL/MariaDB, `execute` on TypeORM's pool), not through
+   * TypeORM's query runner, whose per-query work would cost more than the statement.
+   */
+  private readonly statements: SqliteStatements | undefined;
+  /** Sealed copies of the constant answers submit keeps, by their text. */
+  private readonly sealedAnswers = new Map<string, string>();
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly box: SecretBox,
   ) {
     this.sqlite = dataSource.options.type === 'better-sqlite3';
+    this.statements = this.sqlite
+      ? new SqliteStatements(dataSource)
+      : undefined;
     const q = (name: string) => (this.sqlite ? `"${name}"` : `\`${name}\``);
     const table = q('idempotency_record');
     this.select = `SELECT ${q('fingerprint')}, ${q('status')}, ${q('response')} FROM ${table} WHERE ${q('id')} = ? AND ${q('expiresAt')} > ?`;
@@ -74,11 +95,10 @@ export class IdempotencyStore {
 
   /** What the key holds now (an expired record counts as free). */
   async lookup(id: string, now = Date.now()): Promise<KeyState> {
-    const rows = (await this.dataSource.query(this.select, [
-      id,
-      this.date(now),
-    ])) as Row[];
-    const row = rows[0];
+    const params = [id, this.date(now)];
+    const row = this.statements
+      ? this.statements.get<Row>({ sql: this.select, params })
+      : await this.executeOne(this.select, params);
     if (row === undefined) return { state: 'free' };
     if (row.status === null || row.status === undefined) {
       return { state: 'in-flight', fingerprint: row.fingerprint };
@@ -144,21 +164,52 @@ export class IdempotencyStore {
     await this.dataSource.query(this.deleteExpired, [id, this.date(now)]);
   }
 
-  /** The row the submit batch writes with a submission answered `answer`. */
+  /**
+   * The row the submit batch writes with a submission answered `answer`. Submit's answer is
+   * the same text every time, so it is sealed once and its ciphertext copied into each row:
+   * a copy tells nothing a fresh encryption of the same text would not, and costs nothing
+   * per request.
+   */
   completedRecord(
     id: string,
     fingerprint: string,
     answer: KeptAnswer,
     now: number,
   ): NewIdempotencyRecord {
+    let response = this.sealedAnswers.get(answer.body);
+    if (response === undefined) {
+      response = this.seal(answer.body);
+      if (this.sealedAnswers.size < 16) {
+        this.sealedAnswers.set(answer.body, response);
+      }
+    }
     return {
       id,
       fingerprint,
       status: answer.status,
-      response: this.seal(answer.body),
+      response,
       createdAt: new Date(now),
       expiresAt: new Date(now + IDEMPOTENCY_TTL_MS),
     };
+  }
+
+  /** The first row of a prepared statement on the MySQL/MariaDB pool TypeORM opened. */
+  private executeOne(sql: string, params: unknown[]): Promise<Row | undefined> {
+    const { pool } = this.dataSource.driver as unknown as {
+      pool: MysqlPool | undefined;
+    };
+    // Not connected (yet): TypeORM's query answers that as everywhere else.
+    if (pool === undefined) {
+      return this.dataSource
+        .query(sql, params)
+        .then((rows) => (rows as Row[])[0]);
+    }
+    return new Promise((resolve, reject) => {
+      pool.execute(sql, params, (error, rows) => {
+        if (error) reject(error);
+        else resolve((rows as Row[])[0]);
+      });
+    });
   }
 
   private seal(body: string): string {

@@ -161,10 +161,12 @@ export class SubmitService {
   }
 
   /**
-   * With an Idempotency-Key: a key already answered gives its answer again (before any
-   * check, so a CAPTCHA answer used by the first request does not fail the retry); else
-   * the key's record is written in the submission's batch — a key another instance took
-   * meanwhile makes this a replay of that request.
+   * With an Idempotency-Key: the key's record is written in the submission's batch, so a
+   * new key costs no statement of its own. When the key turns out to be taken (the insert
+   * finds its record) or the request fails, the key is looked up: a key already answered
+   * gives its answer again instead of the failure (so a CAPTCHA answer used by the first
+   * request does not fail the retry), another body with it → 422; an expired record is
+   * cleared and the submission tried once more.
    */
   private async acceptOnce(
     form: SubmitForm,
@@ -183,23 +185,23 @@ export class SubmitService {
     this.keysInFlight.add(id);
     try {
       for (let attempt = 0; ; attempt++) {
-        const held = await this.keys.lookup(id);
-        if (held.state !== 'free') {
-          return { form, replayed: answerForTakenKey(held, fingerprint) };
-        }
-        if (attempt > 0) await this.keys.clearExpired(id);
         try {
           await this.accept(form, request, (now) =>
             this.keys.completedRecord(id, fingerprint, RECEIVED_ANSWER, now),
           );
           return { form };
         } catch (error) {
-          // Taken by an expired record (cleared, then tried once more) or by a request
-          // committed meanwhile (its answer is given on the next lookup).
+          const held = await this.keys.lookup(id).catch(() => undefined);
+          if (held === undefined) throw error;
+          if (held.state !== 'free') {
+            return { form, replayed: answerForTakenKey(held, fingerprint) };
+          }
           if (!(error instanceof IdempotencyKeyTakenError)) throw error;
+          // Taken by a record that has expired since (or a batch that rolled back).
           if (attempt > 0) {
             throw new RetryLaterConflictError(IDEMPOTENCY_IN_FLIGHT, 1);
           }
+          await this.keys.clearExpired(id);
         }
       }
     } finally {

@@ -14,11 +14,11 @@
 //   CEILING_DATABASE_URL=… CEILING_FORM_ID=… CEILING_PORT=… [CEILING_SOURCE=…] node ceiling-server.js
 import Fastify from 'fastify';
 import { createRequire } from 'node:module';
-import { createPool } from 'mysql2/promise';
 import { ulid } from 'ulid';
 import type { Database } from 'better-sqlite3';
 import { sqliteDriverModule } from '../../src/database/sqlite-driver.js';
 import { sqlDatetime } from '../../src/submissions/submission-rows.js';
+import { benchPool, formFields } from '../shared/mysql.js';
 import { compileSubmissionValidator } from '../../src/submit/submission-validator.js';
 import type { FieldDefinition } from '../../src/forms/form.entity.js';
 
@@ -49,24 +49,10 @@ function parseFields(stored: unknown): FieldDefinition[] {
   ) as FieldDefinition[];
 }
 
-async function mysqlStore(url: URL): Promise<Store> {
-  const pool = createPool({
-    host: url.hostname,
-    port: Number(url.port || 3306),
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-    database: decodeURIComponent(url.pathname.slice(1)),
-    connectionLimit: 10,
-    timezone: 'Z',
-    charset: 'utf8mb4_unicode_ci',
-  });
-  const [rows] = await pool.query<import('mysql2').RowDataPacket[]>(
-    'SELECT fields FROM form WHERE id = ?',
-    [formId],
-  );
-  if (rows.length === 0) throw new Error(`form ${formId} not found`);
+async function mysqlStore(url: string): Promise<Store> {
+  const pool = benchPool(url);
   return {
-    fields: parseFields(rows[0].fields),
+    fields: await formFields(pool, formId),
     parallelBatches: 4,
     write: async (batch) => {
       await pool.query(
@@ -123,7 +109,7 @@ function sqliteStore(path: string): Store {
 
 const store = databaseUrl.startsWith('sqlite:')
   ? sqliteStore(databaseUrl.slice('sqlite:'.length))
-  : await mysqlStore(new URL(databaseUrl));
+  : await mysqlStore(databaseUrl);
 const validate = compileSubmissionValidator(store.fields);
 
 // The commit queue: whatever waits when a batch slot is free goes in the next batch.

@@ -5,35 +5,15 @@
 //
 //   FLOOR_DATABASE_URL=mysql://… FLOOR_FORM_ID=… FLOOR_PORT=… node floor-server.js
 import Fastify from 'fastify';
-import { createPool } from 'mysql2/promise';
 import { ulid } from 'ulid';
 import { compileSubmissionValidator } from '../../src/submit/submission-validator.js';
-import type { FieldDefinition } from '../../src/forms/form.entity.js';
+import { benchPool, formFields } from '../shared/mysql.js';
 
-const url = new URL(process.env.FLOOR_DATABASE_URL ?? '');
 const formId = process.env.FLOOR_FORM_ID ?? '';
 const port = Number(process.env.FLOOR_PORT ?? 3900);
 
-const pool = createPool({
-  host: url.hostname,
-  port: Number(url.port || 3306),
-  user: decodeURIComponent(url.username),
-  password: decodeURIComponent(url.password),
-  database: decodeURIComponent(url.pathname.slice(1)),
-  connectionLimit: 10,
-  timezone: 'Z',
-  charset: 'utf8mb4_unicode_ci',
-});
-
-const [rows] = await pool.query<import('mysql2').RowDataPacket[]>(
-  'SELECT fields FROM form WHERE id = ?',
-  [formId],
-);
-if (rows.length === 0) throw new Error(`form ${formId} not found`);
-const stored: unknown = rows[0].fields;
-const fields = (
-  typeof stored === 'string' ? JSON.parse(stored) : stored
-) as FieldDefinition[];
+const pool = benchPool(process.env.FLOOR_DATABASE_URL ?? '');
+const fields = await formFields(pool, formId);
 const validate = compileSubmissionValidator(fields);
 
 const app = Fastify({ logger: false });

@@ -1,5 +1,12 @@
 // The MySQL/MariaDB database a benchmark runs against, made from a server URL.
-import { createConnection, type ConnectionOptions } from 'mysql2/promise';
+import {
+  createConnection,
+  createPool,
+  type ConnectionOptions,
+  type Pool,
+} from 'mysql2/promise';
+import type { RowDataPacket } from 'mysql2';
+import type { FieldDefinition } from '../../src/forms/form.entity.js';
 
 /** mysql2 options of a mysql:// or mariadb:// URL (its database, when it names one). */
 export function connectionOptions(url: string): ConnectionOptions {
@@ -41,4 +48,29 @@ export async function ensureDatabase(
   }
   parsed.pathname = `/${name}`;
   return parsed.toString();
+}
+
+/** The pool a bare benchmark server writes through: 10 connections, utf8mb4, UTC. */
+export function benchPool(url: string): Pool {
+  return createPool({
+    ...connectionOptions(url),
+    connectionLimit: 10,
+    charset: 'utf8mb4_unicode_ci',
+  });
+}
+
+/** A form's stored field definitions, as a bare benchmark server validates with them. */
+export async function formFields(
+  pool: Pool,
+  formId: string,
+): Promise<FieldDefinition[]> {
+  const [rows] = await pool.query<RowDataPacket[]>(
+    'SELECT fields FROM form WHERE id = ?',
+    [formId],
+  );
+  if (rows.length === 0) throw new Error(`form ${formId} not found`);
+  const stored: unknown = rows[0].fields;
+  return (
+    typeof stored === 'string' ? JSON.parse(stored) : stored
+  ) as FieldDefinition[];
 }

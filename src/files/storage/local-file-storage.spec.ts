@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  FileTooLargeError,
-  StoredObjectNotFoundError,
-} from './file-storage.js';
+import { FileTooLargeError } from './file-storage.js';
 import { LocalFileStorage } from './local-file-storage.js';
 import { fileKey } from './storage-keys.js';
+import {
+  breakTwoWrites,
+  writeFourDeleteTwo,
+} from '../../../test/support/file-storage-cases.js';
 
 async function text(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
@@ -72,20 +73,7 @@ describe('LocalFileStorage', () => {
   });
 
   it('keeps nothing when the source fails or stops before its end', async () => {
-    const failing = new PassThrough();
-    const first = storage.write(fileKey('f', 's', 'a'), failing, {
-      maxBytes: 100,
-    });
-    failing.write('abc');
-    failing.destroy(new Error('connection reset'));
-    await expect(first).rejects.toThrow('connection reset');
-    const cut = new PassThrough();
-    const second = storage.write(fileKey('f', 's', 'b'), cut, {
-      maxBytes: 100,
-    });
-    cut.write('abc');
-    cut.destroy();
-    await expect(second).rejects.toThrow('ended before the file did');
+    await breakTwoWrites(storage);
     expect(await filesUnder(root)).toEqual([]);
   });
 
@@ -109,24 +97,7 @@ describe('LocalFileStorage', () => {
   });
 
   it('answers a missing object as not found, and deletes objects and whole forms', async () => {
-    await expect(
-      storage.read(fileKey('f', 's', 'none')),
-    ).rejects.toBeInstanceOf(StoredObjectNotFoundError);
-    for (const [form, sub, file] of [
-      ['f1', 's1', 'a'],
-      ['f1', 's1', 'b'],
-      ['f1', 's2', 'c'],
-      ['f2', 's3', 'd'],
-    ]) {
-      await storage.write(fileKey(form, sub, file), Readable.from([file]), {
-        maxBytes: 10,
-      });
-    }
-    await storage.delete([
-      fileKey('f1', 's1', 'a'),
-      fileKey('f1', 's1', 'b'),
-      fileKey('f1', 's1', 'gone'),
-    ]);
+    await writeFourDeleteTwo(storage);
     expect(await filesUnder(root)).toEqual(['forms/f1/s2/c', 'forms/f2/s3/d']);
     expect(await readdir(join(root, 'forms/f1'))).toEqual(['s2']);
     await storage.deletePrefix('forms/f1/');
