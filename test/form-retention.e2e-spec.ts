@@ -2,18 +2,16 @@
 // "retention" sweep, which deletes a form's submissions (clean and spam) older than that many
 // days with their deliveries and attempts and stored files, and leaves newer rows and other
 // forms alone.
-import { ulid } from 'ulid';
 import {
   FILE_STORAGE,
   type FileStorage,
 } from '../src/files/storage/file-storage.js';
 import { fileKey } from '../src/files/storage/storage-keys.js';
 import { StoredFile } from '../src/files/stored-file.entity.js';
-import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
 import { FormRetention } from '../src/submissions/form-retention.js';
 import { SweepsService } from '../src/sweeps/sweeps.service.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
-import { insertDelivery } from './factories/deliveries.js';
+import { insertSettledDelivery } from './factories/deliveries.js';
 import { storeFile } from './factories/files.js';
 import {
   CONTACT_FIELDS,
@@ -209,25 +207,12 @@ describe('form retention (e2e)', () => {
       ]);
 
       // A settled delivery with an attempt for a deleted row and for a kept one.
-      const deliveryFor = async (submissionId: string) => {
-        const delivery = await insertDelivery(t, {
+      const deliveryFor = (submissionId: string) =>
+        insertSettledDelivery(t, {
           formId: monthly.form.id,
-          target: 'hook',
           submissionId,
-          event: 'submission.created',
           status: 'dead',
-          nextAttemptAt: null,
         });
-        await t.dataSource.getRepository(DeliveryAttempt).insert({
-          id: ulid(),
-          deliveryId: delivery.id,
-          at: new Date(),
-          statusCode: 500,
-          error: null,
-          durationMs: 4,
-        });
-        return delivery.id;
-      };
       const goneDelivery = await deliveryFor(oldRows[0].id);
       const keptDelivery = await deliveryFor(keptRows[0].id);
       // A stored file for a deleted row and for a kept one.

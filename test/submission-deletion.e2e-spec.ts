@@ -1,11 +1,9 @@
 // Deleting submissions — one, or a date range — deletes their notification deliveries and
 // those deliveries' attempts in the same transaction (the one deletion path that erasure
 // and retention use too), and nothing of other submissions.
-import { ulid } from 'ulid';
 import { SubmissionDeletion } from '../src/submissions/submission-deletion.js';
-import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
-import { insertDelivery } from './factories/deliveries.js';
+import { insertSettledDelivery } from './factories/deliveries.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { insertSubmissions } from './factories/submissions.js';
 import { request } from './support/http.js';
@@ -26,24 +24,12 @@ describe('deleting submissions deletes their deliveries (e2e)', () => {
   });
 
   /** A settled delivery (the worker leaves it alone) with one attempt. */
-  async function deliveryOf(submissionId: string): Promise<string> {
-    const delivery = await insertDelivery(t, {
+  function deliveryOf(submissionId: string): Promise<string> {
+    return insertSettledDelivery(t, {
       formId: form.form.id,
-      target: 'hook',
       submissionId,
-      event: 'submission.created',
       status: 'succeeded',
-      nextAttemptAt: null,
     });
-    await t.dataSource.getRepository(DeliveryAttempt).insert({
-      id: ulid(),
-      deliveryId: delivery.id,
-      at: new Date(),
-      statusCode: 200,
-      error: null,
-      durationMs: 5,
-    });
-    return delivery.id;
   }
 
   async function left(deliveryIds: string[]) {

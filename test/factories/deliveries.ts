@@ -3,6 +3,7 @@
 import { ulid } from 'ulid';
 import { Form } from '../../src/forms/form.entity.js';
 import { Delivery } from '../../src/notifications/delivery.entity.js';
+import { DeliveryAttempt } from '../../src/notifications/delivery-attempt.entity.js';
 import type { TestApp } from '../support/test-app.js';
 
 export async function insertDelivery(
@@ -37,4 +38,35 @@ export async function insertDelivery(
   });
   await repo.insert(row);
   return row;
+}
+
+/**
+ * A settled delivery of a submission (the worker leaves it alone: `succeeded` or `dead`)
+ * with one attempt; answers its id.
+ */
+export async function insertSettledDelivery(
+  t: TestApp,
+  {
+    formId,
+    submissionId,
+    status,
+  }: { formId: string; submissionId: string; status: 'succeeded' | 'dead' },
+): Promise<string> {
+  const delivery = await insertDelivery(t, {
+    formId,
+    target: 'hook',
+    submissionId,
+    event: 'submission.created',
+    status,
+    nextAttemptAt: null,
+  });
+  await t.dataSource.getRepository(DeliveryAttempt).insert({
+    id: ulid(),
+    deliveryId: delivery.id,
+    at: new Date(),
+    statusCode: status === 'succeeded' ? 200 : 500,
+    error: null,
+    durationMs: 5,
+  });
+  return delivery.id;
 }
