@@ -177,8 +177,11 @@ export function parseMultipart(
         if (uploads !== undefined) {
           streams.add(stream);
           // The part itself failing is the body being malformed (cut short), not a fault.
+          // Listened to for good: a part that failed may be destroyed once more by fail().
           let partError: Error | undefined;
-          stream.once('error', (error: Error) => (partError = error));
+          stream.on('error', (error: Error) => {
+            partError ??= error;
+          });
           const stored = uploads.receive(name, stream, filename);
           pending.push(stored);
           stored.then(
