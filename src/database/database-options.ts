@@ -14,7 +14,6 @@ export function buildDataSourceOptions(
     entities: ENTITIES,
     migrations: MIGRATIONS,
     migrationsRun,
-    migrationsTransactionMode: 'each' as const,
     synchronize: false,
     logging: false,
   };
@@ -23,6 +22,10 @@ export function buildDataSourceOptions(
       ...common,
       type: 'better-sqlite3',
       driver: sqliteDriverModule(),
+      // One transaction for all pending migrations: a first boot writes the whole schema
+      // with one commit (one fsync) instead of one per migration, and a migration that fails
+      // leaves the database as it was.
+      migrationsTransactionMode: 'all',
       database: database.path,
       enableWAL: database.path !== ':memory:',
       // Wait for a write lock instead of failing at once when another writer holds it.
@@ -38,6 +41,8 @@ export function buildDataSourceOptions(
   return {
     ...common,
     type: database.type,
+    // MariaDB/MySQL commit every DDL statement on their own: one migration at a time.
+    migrationsTransactionMode: 'each',
     url: database.url,
     charset: 'utf8mb4_unicode_ci',
     timezone: 'Z',

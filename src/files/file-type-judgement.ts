@@ -5,8 +5,8 @@
 // - bytes without one: accepted only as a text format that the name's extension names and
 //   the field accepts, and only when they hold no markup;
 // - HTML, SVG and XML are accepted only when their MIME type is listed explicitly.
-// `detectFormat` reads the first bytes; the rest is pure and synchronous.
-import { fileTypeFromBuffer } from 'file-type';
+// `detectFormat` reads the first bytes; the rest is pure and synchronous. `file-type` is
+// loaded with the first file, not at start: most installations never receive one.
 
 /** Bytes `file-type` needs to recognise every format it knows. */
 export const HEAD_BYTES = 4100;
@@ -192,6 +192,7 @@ export async function detectFormat(
   head: Uint8Array,
 ): Promise<DetectedFormat | undefined> {
   if (head.length === 0) return undefined;
+  const { fileTypeFromBuffer } = await import('file-type');
   const found = await fileTypeFromBuffer(head);
   return found === undefined ? undefined : { ext: found.ext, mime: found.mime };
 }

@@ -52,8 +52,12 @@ export function formgateEnv(
   };
 }
 
-function spawnQuiet(script: string, childEnv: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [script], {
+function spawnQuiet(
+  script: string,
+  childEnv: NodeJS.ProcessEnv,
+  node = process.execPath,
+): ChildProcess {
+  const child = spawn(node, [script], {
     env: childEnv,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -63,15 +67,17 @@ function spawnQuiet(script: string, childEnv: NodeJS.ProcessEnv): ChildProcess {
   return child;
 }
 
+/** Formgate on `databaseUrl`, run by the Node binary `node` (this one unless given). */
 export async function startFormgate(
   name: string,
   databaseUrl: string,
+  node = process.execPath,
 ): Promise<Server & { startMs: number }> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawnQuiet(MAIN_JS, formgateEnv(databaseUrl, port));
+  const child = spawnQuiet(MAIN_JS, formgateEnv(databaseUrl, port), node);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/health/ready`);
+  await waitFor(`${url}/health/ready`, { child });
   const startMs = Math.round(performance.now() - started);
   return { name, url, child, formId: '', startMs };
 }

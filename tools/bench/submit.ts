@@ -9,7 +9,8 @@
 // body), BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS seconds (default 10) each, so
 // machine noise falls on all alike. The median round of each is compared with the floor and
 // with its database's ceiling.
-// Also measured: idle RSS of each Formgate process, and cold start to /health/ready on SQLite,
+// Also measured: idle RSS of each Formgate process, and cold start to /health/ready on SQLite
+// (a first boot on a new database each time, measured as bench:boot does: boot-figures.ts),
 // and — in the same rounds, back to back with each /api/submit run on the same process (the
 // order alternating from round to round) — the Formspree-compatible POST /f/:formId (same
 // body, headers as @formspree/core sends them): the median of the per-round pair ratios
@@ -27,7 +28,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDatabase } from '../shared/mysql.js';
-import { log, procStatusMb, sleep } from '../shared/process.js';
+import { log, sleep } from '../shared/process.js';
+import { BOOT_TARGETS, coldStartMs, medianOf, rssMb } from './boot-figures.js';
 import {
   BODY,
   createForm,
@@ -53,13 +55,8 @@ const TARGETS = {
   sqliteCeilingRatio: 0.9,
   formspreeRatio: 0.95,
   idempotencyRatio: 0.9,
-  idleRssMb: 120,
-  coldStartMs: 1000,
+  ...BOOT_TARGETS,
 };
-
-function rssMb(child: Server['child']): number {
-  return Math.round(procStatusMb(child.pid ?? 0, 'VmRSS') * 10) / 10;
-}
 
 /** A server loaded on a route, with `uniqueHeader` set to a new value on every request. */
 type Target = Server & { uniqueHeader?: string };
@@ -132,23 +129,8 @@ function median(runs: Run[]): Run {
   };
 }
 
-function medianOf(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 function recreateDatabase(): Promise<string> {
   return ensureDatabase(MARIADB, DATABASE, { recreate: true });
-}
-
-async function coldStartMs(sqliteUrl: string): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < 3; i += 1) {
-    const server = await startFormgate('cold', sqliteUrl);
-    samples.push(server.startMs);
-    await stop(server);
-  }
-  return samples.sort((a, b) => a - b)[1];
 }
 
 async function main(): Promise<number> {
@@ -266,7 +248,7 @@ async function main(): Promise<number> {
     };
     for (const server of servers) await stop(server);
     servers.length = 0;
-    const coldStart = await coldStartMs(sqliteUrl);
+    const coldStart = await coldStartMs(dir);
 
     const result = Object.fromEntries(
       order.map((s) => [s.name, median(runs.get(s.name)!)]),

@@ -1,8 +1,9 @@
 // The one SMTP transport of the process, built from SMTP_URL and reused for every message
 // (a small pool of connections). Absent when mail is off. A send never throws: it answers
-// what the server said, in words fit for the delivery log (never the credentials).
+// what the server said, in words fit for the delivery log (never the credentials). nodemailer
+// is loaded with the first message, not at start.
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { AppConfig, describeSmtp } from '../../config/app-config.js';
 
 export interface OutgoingMail {
@@ -50,7 +51,7 @@ function decoded(text: string): string {
 @Injectable()
 export class Mailer implements OnApplicationShutdown {
   private readonly logger = new Logger('Mail');
-  private transport: Transporter | undefined;
+  private transport: Promise<Transporter> | undefined;
 
   constructor(private readonly config: AppConfig) {}
 
@@ -73,7 +74,8 @@ export class Mailer implements OnApplicationShutdown {
       };
     }
     try {
-      const info = await this.transporter().sendMail({
+      const transport = await this.transporter();
+      const info = await transport.sendMail({
         from: settings.from,
         // Objects, not strings: nodemailer never parses an address out of them.
         to: { name: '', address: mail.to },
@@ -112,25 +114,30 @@ export class Mailer implements OnApplicationShutdown {
   }
 
   /** After the senders have finished (their hooks run before this one): closes the connections. */
-  onApplicationShutdown(): void {
-    this.transport?.close();
+  async onApplicationShutdown(): Promise<void> {
+    const transport = this.transport;
     this.transport = undefined;
+    (await transport)?.close();
   }
 
-  private transporter(): Transporter {
-    if (!this.transport) {
-      const settings = this.config.mail!;
-      this.transport = nodemailer.createTransport({
-        url: settings.smtpUrl,
-        pool: true,
-        // One connection per parallel send of the worker.
-        maxConnections: this.config.workerConcurrency,
-        ...TIMEOUTS,
-        logger: false,
-      });
-      this.logger.log(`Sending mail through ${describeSmtp(settings)}`);
-    }
+  private transporter(): Promise<Transporter> {
+    this.transport ??= this.createTransport();
     return this.transport;
+  }
+
+  private async createTransport(): Promise<Transporter> {
+    const settings = this.config.mail!;
+    const { default: nodemailer } = await import('nodemailer');
+    const transport = nodemailer.createTransport({
+      url: settings.smtpUrl,
+      pool: true,
+      // One connection per parallel send of the worker.
+      maxConnections: this.config.workerConcurrency,
+      ...TIMEOUTS,
+      logger: false,
+    });
+    this.logger.log(`Sending mail through ${describeSmtp(settings)}`);
+    return transport;
   }
 
   /** An error text for the log: never the password of SMTP_URL, bounded length. */
