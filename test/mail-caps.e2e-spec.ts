@@ -2,9 +2,12 @@
 // alike (each is one conditional UPDATE): an account gets at most 30 links a day, an
 // address at most 3 a day whichever accounts name it, and none for 30 days after 3 went
 // unanswered. Every message is counted where it lands: a real SMTP server on loopback.
+// Rows that cap nothing any more (last mail 30 days ago) are swept.
 import { EmailRecipient } from '../src/notifications/email/email-recipient.entity.js';
 import { EmailRecipientsService } from '../src/notifications/email/email-recipients.service.js';
 import { MailQuota } from '../src/notifications/email/mail-quota.entity.js';
+import { MailQuotaSweep } from '../src/notifications/email/mail-quota-sweep.js';
+import { SweepsService } from '../src/sweeps/sweeps.service.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
 import { request } from './support/http.js';
 import { TestSmtpServer } from './support/smtp-server.js';
@@ -141,5 +144,64 @@ describe('confirmation mail caps (e2e)', () => {
     });
     expect(done.status).toBe(200);
     expect(await quota(subject)).toMatchObject({ unanswered: 0 });
+  });
+
+  it('sweeps the rows whose last mail went out 30 days ago, and a swept address is capped afresh', async () => {
+    const repo = t.dataSource.getRepository(MailQuota);
+    const owner = await createAccount(t);
+    const tag = owner.account.id.toLowerCase();
+    const old = new Date(Date.now() - 30 * DAY_MS - 60_000);
+    const recent = new Date(Date.now() - 29 * DAY_MS);
+    await repo.insert([
+      ...Array.from({ length: 120 }, (_, i) => ({
+        subject: `address:old${i}-${tag}@example.org`,
+        day: '2000-01-01',
+        usedOnDay: 3,
+        unanswered: 3,
+        lastSentAt: old,
+      })),
+      {
+        subject: `address:recent-${tag}@example.org`,
+        day: '2000-01-01',
+        usedOnDay: 3,
+        unanswered: 3,
+        lastSentAt: recent,
+      },
+      {
+        subject: `address:never-${tag}@example.org`,
+        day: '',
+        usedOnDay: 0,
+        unanswered: 0,
+        lastSentAt: null,
+      },
+    ]);
+
+    const counts = await t.app.get(SweepsService).runAll();
+    expect(counts['mail-quotas'].quotas).toBeGreaterThanOrEqual(120);
+    const left = await repo.find({ select: { subject: true } });
+    const subjects = left
+      .map((row) => row.subject)
+      .filter((s) => s.includes(tag));
+    expect(subjects.sort()).toEqual([
+      `address:never-${tag}@example.org`,
+      `address:recent-${tag}@example.org`,
+    ]);
+    expect(t.logs.join('\n')).toMatch(
+      /Sweep \\"mail-quotas\\" deleted \d+ quotas/,
+    );
+
+    // The address still in its quiet month gets nothing; a swept one starts a fresh count.
+    await createForm(owner, [
+      `recent-${tag}@example.org`,
+      `old7-${tag}@example.org`,
+    ]);
+    await settled();
+    expect(smtp.to(`recent-${tag}@example.org`)).toHaveLength(0);
+    expect(smtp.to(`old7-${tag}@example.org`)).toHaveLength(1);
+    expect(await quota(`address:old7-${tag}@example.org`)).toMatchObject({
+      usedOnDay: 1,
+      unanswered: 1,
+    });
+    expect(await t.app.get(MailQuotaSweep).sweepOnce()).toEqual({ quotas: 0 });
   });
 });

@@ -136,15 +136,14 @@ export class SubmitService {
    * Resolves once the submission is committed (or trapped), or with the kept answer. Files
    * the body carried to storage are deleted before the answer unless they were committed.
    */
-  async submit(request: SubmitRequest): Promise<SubmitResult> {
-    try {
-      return await this.submitOnce(request);
-    } finally {
+  submit(request: SubmitRequest): Promise<SubmitResult> {
+    const uploads = uploadsOf(request.body);
+    // A body without files (JSON, urlencoded) has nothing to clean up.
+    if (uploads === undefined) return this.submitOnce(request);
+    return this.submitOnce(request).finally(() =>
       // What cannot be deleted now has no row: the orphan sweep's.
-      await uploadsOf(request.body)
-        ?.discard()
-        .catch(() => undefined);
-    }
+      uploads.discard().catch(() => undefined),
+    );
   }
 
   private async submitOnce(request: SubmitRequest): Promise<SubmitResult> {

@@ -1,6 +1,7 @@
 // Layout details a person notices, measured in a real browser (and saved as screenshots):
 // the API key's Show/Hide button stays where it was when the key opens, an event name in the
-// delivery log never breaks mid-word on a phone, and a recipient whose link could not be sent
+// delivery log never breaks mid-word on a phone, nothing on that page runs off a phone's
+// screen or out of its card, and a recipient whose link could not be sent
 // shows why beside its address.
 import type { Page } from 'playwright-core';
 import { Account } from '../../src/accounts/account.entity.js';
@@ -116,6 +117,32 @@ describeBrowser('dashboard layout (browser)', () => {
       const rect = await event.first().boundingBox();
       await screenshot(page, 'delivery-log-phone');
       expect(rect!.height).toBeLessThan(lineHeight * 1.6);
+      // Nothing is wider than the phone, nor runs out of its card (the log's table
+      // scrolls within its own frame).
+      const widths = await page.evaluate(() => {
+        const viewport = document.documentElement.clientWidth;
+        const overflowing = [...document.querySelectorAll('body *')].filter(
+          (el) => {
+            if (el.closest('.table-wrap') !== null) return false;
+            const right = el.getBoundingClientRect().right;
+            const card = el.parentElement?.closest('.card, .domain');
+            const limit = card ? card.getBoundingClientRect().right : viewport;
+            return right > limit + 1;
+          },
+        );
+        return {
+          page: document.documentElement.scrollWidth,
+          viewport,
+          overflowing: overflowing
+            .slice(0, 5)
+            .map(
+              (el) =>
+                `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.trim().slice(0, 40)}`,
+            ),
+        };
+      });
+      expect(widths.overflowing).toEqual([]);
+      expect(widths.page).toBeLessThanOrEqual(widths.viewport);
 
       // The recipient whose link bounced says why, with a way to send it again.
       const recipient = page.locator('.recipient-list li', {

@@ -9,25 +9,23 @@
 //   batch on better-sqlite3 (the driver Formgate loads on this Node), WAL with
 //   synchronous=FULL, as Formgate opens it.
 //
-// No rate limit, CORS, logging or framework beyond Fastify.
+// The route is the floor's (bare-route.ts).
 //
 //   CEILING_DATABASE_URL=… CEILING_FORM_ID=… CEILING_PORT=… [CEILING_SOURCE=…] node ceiling-server.js
-import Fastify from 'fastify';
 import { createRequire } from 'node:module';
-import { ulid } from 'ulid';
 import type { Database } from 'better-sqlite3';
 import { sqliteDriverModule } from '../../src/database/sqlite-driver.js';
 import { sqlDatetime } from '../../src/submissions/submission-rows.js';
 import { benchPool, formFields } from '../shared/mysql.js';
-import { compileSubmissionValidator } from '../../src/submit/submission-validator.js';
 import type { FieldDefinition } from '../../src/forms/form.entity.js';
+import { serveBareSubmit, type BareRow } from './bare-route.js';
 
 const databaseUrl = process.env.CEILING_DATABASE_URL ?? '';
 const formId = process.env.CEILING_FORM_ID ?? '';
 const port = Number(process.env.CEILING_PORT ?? 3901);
 const MAX_BATCH = 500;
 
-type Row = [string, string, string, string, string | null, string | null, Date];
+type Row = BareRow;
 interface Waiting {
   row: Row;
   done: (error?: unknown) => void;
@@ -110,7 +108,6 @@ function sqliteStore(path: string): Store {
 const store = databaseUrl.startsWith('sqlite:')
   ? sqliteStore(databaseUrl.slice('sqlite:'.length))
   : await mysqlStore(databaseUrl);
-const validate = compileSubmissionValidator(store.fields);
 
 // The commit queue: whatever waits when a batch slot is free goes in the next batch.
 const waiting: Waiting[] = [];
@@ -151,33 +148,10 @@ function commit(row: Row): Promise<void> {
   });
 }
 
-const app = Fastify({ logger: false });
-app.post<{ Params: { formId: string } }>(
-  '/api/submit/:formId',
-  async (request, reply) => {
-    if (request.params.formId !== formId) {
-      return reply.code(404).send({ error: 'Form not found' });
-    }
-    const result = validate(request.body);
-    if (!result.ok) {
-      return reply
-        .code(400)
-        .send({ error: 'Validation failed', errors: result.errors });
-    }
-    await commit([
-      ulid(),
-      formId,
-      JSON.stringify(result.data),
-      request.ip,
-      request.headers['user-agent'] ?? null,
-      request.headers.origin ?? null,
-      new Date(),
-    ]);
-    return { success: true, message: 'Submission received' };
-  },
-);
-await app.listen({ port, host: '127.0.0.1' });
-process.stdout.write('ready\n');
-process.on('SIGTERM', () => {
-  void app.close().then(() => store.close().then(() => process.exit(0)));
+await serveBareSubmit({
+  formId,
+  fields: store.fields,
+  port,
+  store: commit,
+  close: () => store.close(),
 });

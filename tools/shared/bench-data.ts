@@ -14,6 +14,7 @@ import { FormsService } from '../../src/forms/forms.service.js';
 import { SubmissionRepository } from '../../src/submissions/submission.repository.js';
 import { seedSubmissions } from '../submissions/seed-submissions.js';
 import { BENCH_SECRET, log } from './process.js';
+import { ensureDatabase } from './mysql.js';
 
 /** Matches nothing: a search for it examines its whole per-request budget. */
 export const RARE_TERM = 'no-such-text';
@@ -24,6 +25,12 @@ export type PreparingApp = Awaited<ReturnType<typeof createApp>>;
 export async function openPreparingApp(
   databaseUrl: string,
 ): Promise<PreparingApp> {
+  // A MySQL/MariaDB database named in the URL is created when missing (the app would
+  // otherwise wait for it to appear).
+  if (/^(mysql|mariadb):/.test(databaseUrl)) {
+    const name = new URL(databaseUrl).pathname.slice(1);
+    if (name !== '') await ensureDatabase(databaseUrl, name);
+  }
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     APP_SECRET: BENCH_SECRET,

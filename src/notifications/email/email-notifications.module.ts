@@ -11,6 +11,7 @@ import { EmailRecipient } from './email-recipient.entity.js';
 import { EmailRecipientsService } from './email-recipients.service.js';
 import { Mailer } from './mailer.js';
 import { MailQuotas } from './mail-quotas.js';
+import { MailQuotaSweep } from './mail-quota-sweep.js';
 import { MailOwnerAlerts } from './owner-alerts.js';
 import { RecipientsSectionBuilder } from './recipients-section.js';
 
@@ -31,6 +32,7 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
   providers: [
     Mailer,
     MailQuotas,
+    MailQuotaSweep,
     EmailRecipientsService,
     AccountVerificationService,
     EmailChannel,

@@ -23,6 +23,13 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
       expect(sql.answered(RULE.subject)).toMatchSnapshot();
     });
 
+    it('finds and deletes rows that cap nothing any more, in batches', () => {
+      expect(sql.outlived(NOW, 500)).toMatchSnapshot();
+      expect(
+        sql.deleteOutlived(['account:a', 'address:b@example.com'], NOW),
+      ).toMatchSnapshot();
+    });
+
     it('counts by UTC day and starts the quiet month at the last mail', () => {
       expect(quotaDay(new Date('2026-03-01T23:59:59.999Z'))).toBe('2026-03-01');
       expect(quotaDay(new Date('2026-03-02T00:00:00.000Z'))).toBe('2026-03-02');

@@ -89,6 +89,27 @@ export class MailQuotaSql {
     };
   }
 
+  /**
+   * Up to `limit` subjects whose last mail went out at or before `before`: a row that old
+   * caps nothing (its day has passed and its quiet month too), so it may go.
+   */
+  outlived(before: Date, limit: number): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql: `SELECT ${e('subject')} FROM ${e('mail_quota')} WHERE ${e('lastSentAt')} <= ? LIMIT ${Math.trunc(limit)}`,
+      params: [sqlDatetime(before)],
+    };
+  }
+
+  /** Deletes those of `subjects` still untouched since `before` (none mailed meanwhile). */
+  deleteOutlived(subjects: readonly string[], before: Date): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql: `DELETE FROM ${e('mail_quota')} WHERE ${e('subject')} IN (${subjects.map(() => '?').join(', ')}) AND ${e('lastSentAt')} <= ?`,
+      params: [...subjects, sqlDatetime(before)],
+    };
+  }
+
   /** The address confirmed: its unanswered mails no longer count. */
   answered(subject: string): SqlStatement {
     const e = (name: string) => this.e(name);

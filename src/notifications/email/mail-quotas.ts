@@ -60,8 +60,7 @@ export class MailQuotas {
   ): Promise<Reservation> {
     const taken: QuotaRule[] = [];
     for (const rule of rules) {
-      await this.run(this.sql.ensure(rule.subject));
-      if ((await this.run(this.sql.reserve(rule, now))) === 1) {
+      if (await this.take(rule, now)) {
         taken.push(rule);
         continue;
       }
@@ -73,15 +72,28 @@ export class MailQuotas {
 
   /** Gives back one mail reserved today (it was not sent after all). */
   async release(rule: QuotaRule, now = new Date()): Promise<void> {
-    await this.run(this.sql.release(rule.subject, now));
+    await this.execute(this.sql.release(rule.subject, now));
   }
 
   /** The address confirmed (a link, or its account's verification): it may be asked again. */
   async answered(address: string): Promise<void> {
-    await this.run(this.sql.answered(addressRule(address).subject));
+    await this.execute(this.sql.answered(addressRule(address).subject));
   }
 
-  private async run({ sql, params }: SqlStatement): Promise<number> {
+  /**
+   * One mail of the rule, from a row made first if missing. A refusal is tried once more
+   * from a fresh row: the sweep may have deleted an outlived row between the two.
+   */
+  private async take(rule: QuotaRule, now: Date): Promise<boolean> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await this.execute(this.sql.ensure(rule.subject));
+      if ((await this.execute(this.sql.reserve(rule, now))) === 1) return true;
+    }
+    return false;
+  }
+
+  /** Runs a statement of `sql`; answers the rows it changed. */
+  async execute({ sql, params }: SqlStatement): Promise<number> {
     const runner = this.dataSource.createQueryRunner();
     try {
       const result = await runner.query(sql, params, true);
