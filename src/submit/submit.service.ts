@@ -140,10 +140,19 @@ export class SubmitService {
     const uploads = uploadsOf(request.body);
     // A body without files (JSON, urlencoded) has nothing to clean up.
     if (uploads === undefined) return this.submitOnce(request);
-    return this.submitOnce(request).finally(() =>
+    return this.submitWithFiles(request, uploads);
+  }
+
+  private async submitWithFiles(
+    request: SubmitRequest,
+    uploads: UploadReceiver,
+  ): Promise<SubmitResult> {
+    try {
+      return await this.submitOnce(request);
+    } finally {
       // What cannot be deleted now has no row: the orphan sweep's.
-      uploads.discard().catch(() => undefined),
-    );
+      await uploads.discard().catch(() => undefined);
+    }
   }
 
   private async submitOnce(request: SubmitRequest): Promise<SubmitResult> {
