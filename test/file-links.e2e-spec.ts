@@ -163,4 +163,17 @@ describe('signed download links in notifications (e2e)', () => {
     expect(gone.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await gone.text()).toContain('This download link does not work');
   });
+
+  it('is described in /docs as a route that takes no key', async () => {
+    const doc = (await request(`${t.url}/docs-json`)).body as {
+      paths: Record<
+        string,
+        Record<string, { security?: unknown[]; responses: object }>
+      >;
+    };
+    const route = doc.paths['/files/{token}']?.get;
+    expect(route).toBeDefined();
+    expect(route!.security).toEqual([]);
+    expect(Object.keys(route!.responses).sort()).toEqual(['200', '302', '404']);
+  });
 });

@@ -3,12 +3,13 @@
 // malformed, forged, expired or names a deleted file answers 404 — a page for a browser
 // following it from an email, JSON otherwise.
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
 import { DownloadLinks } from './download-links.js';
 import { sendDownload } from './download-reply.js';
 import { FILE_NOT_FOUND, FilesService } from './files.service.js';
+import { FileLinkDocs } from './files.openapi.js';
 
 const EXPIRED_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -19,8 +20,9 @@ const EXPIRED_PAGE = `<!doctype html>
 </body></html>
 `;
 
-// Not part of the management API: the links are made by Formgate and only followed.
-@ApiExcludeController()
+// Not part of the management API (no key): the links are made by Formgate and only
+// followed, and described in /docs beside the key-protected download.
+@ApiTags('submissions')
 @WithDeadline()
 @Controller('files')
 export class FileLinksController {
@@ -30,6 +32,7 @@ export class FileLinksController {
   ) {}
 
   @Get(':token')
+  @FileLinkDocs()
   @NoDeadline()
   async download(
     @Param('token') token: string,

@@ -70,3 +70,42 @@ export const DownloadFileDocs = (): MethodDecorator =>
       },
     }),
   );
+
+/** The signed link route (GET /files/{token}): public, made by Formgate, only followed. */
+export const FileLinkDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Download a file through a signed link',
+      description:
+        "What the `url` of a file in a webhook payload or a notification email points at: `PUBLIC_URL/files/<file id>.<expiry>.<signature>`, an HMAC-SHA256 under a key derived from `APP_SECRET`. No API key: whoever holds the link can download the file until it expires (7 days after the notification was made). Formgate makes these links; there is nothing to build by hand. The answer is the same as the key-protected download's: always an attachment, `application/octet-stream`, `nosniff` (a 302 to a presigned URL with an S3-compatible store).",
+    }),
+    ApiParam({
+      name: 'token',
+      description:
+        "The link's last path segment, as Formgate wrote it: `<file id>.<expiry>.<signature>` (for example `pgDfzB8l5Ekn7tmM_kNRUw.tperal.THjnVllrRUqiWvpBUYlQYQ`).",
+    }),
+    ApiOkResponse({
+      description: 'The file, as an attachment.',
+      content: {
+        'application/octet-stream': {
+          schema: { type: 'string', format: 'binary' },
+        },
+      },
+    }),
+    ApiFoundResponse({
+      description:
+        'With files in an S3-compatible store: a redirect to a presigned URL of the store, valid 60 seconds.',
+      headers: {
+        Location: {
+          description: 'The presigned URL.',
+          schema: { type: 'string', format: 'uri' },
+        },
+      },
+    }),
+    ApiNotFoundResponse({
+      type: ErrorDto,
+      description:
+        'The link is malformed, forged or expired, or its file was deleted (with its submission, its form, or when `APP_SECRET` changed). A browser (`Accept: text/html`) gets a short page saying so instead.',
+      example: { error: 'File not found' },
+    }),
+  );
