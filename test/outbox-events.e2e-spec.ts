@@ -175,6 +175,47 @@ describe('outbox events (e2e)', () => {
     expect(await countRows(t, 'outbox_event')).toBe(0);
   });
 
+  it('expands events together while they list no more submissions than allowed', async () => {
+    const stored = await insertSubmissions(
+      t,
+      form.form.id,
+      Array.from({ length: 4 }, () => ({ createdAt: new Date() })),
+    );
+    const outbox = t.app.get(NotificationOutbox);
+    // Three events, oldest first (a millisecond apart: their ids sort by time): one
+    // submission, two, one.
+    for (const ids of [[0], [1, 2], [3]]) {
+      await outbox.notify(ids.map((i) => stored[i].id));
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    expect(await countRows(t, 'outbox_event')).toBe(3);
+    const expander = t.app.get(OutboxExpander);
+    // The first two list three submissions: they go together; the third waits.
+    expect(await expander.expand(16, 3)).toEqual({
+      events: 2,
+      deliveries: 3 * hooks.length,
+      more: true,
+    });
+    const expanded = () =>
+      deliveries().then((rows) => [
+        ...new Set(rows.map((row) => row.submissionId)),
+      ]);
+    expect(await expanded()).toEqual(
+      stored
+        .slice(0, 3)
+        .map((row) => row.id)
+        .sort(byText),
+    );
+    // An event listing more than allowed on its own is still expanded, alone.
+    expect(await expander.expand(16, 0)).toEqual({
+      events: 1,
+      deliveries: hooks.length,
+      more: false,
+    });
+    expect(await expanded()).toEqual(stored.map((row) => row.id).sort(byText));
+    expect(await countRows(t, 'outbox_event')).toBe(0);
+  });
+
   it('notifies a submission after the fact once, however often asked', async () => {
     // A submission stored without notifying (as a spam one is).
     const [stored] = await insertSubmissions(t, form.form.id, [

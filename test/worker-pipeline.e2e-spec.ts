@@ -166,4 +166,86 @@ describe('claiming due deliveries (e2e)', () => {
       leaseOwner: null,
     });
   });
+
+  it("records many attempts together, each delivery's own outcome, only where its lease is still held", async () => {
+    const { account } = await createAccount(t);
+    const { form } = await createForm(t, account.id);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      ids.push(
+        (
+          await insertDelivery(t, {
+            formId: form.id,
+            target: 'hook',
+            status: 'pending',
+            nextAttemptAt: new Date(Date.now() - 60_000 + i),
+          })
+        ).id,
+      );
+    }
+    const store = t.app.get(DeliveryRepository);
+    const claimed = await store.claim('claimer', [
+      { accountId: account.id, target: 'hook', take: 3 },
+    ]);
+    expect(claimed.map((d) => d.id)).toEqual(ids);
+    // Another worker holds the third now (the lease ran out meanwhile).
+    await t.dataSource
+      .getRepository(Delivery)
+      .update({ id: ids[2] }, { leaseOwner: 'other' });
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const retryAt = new Date(at.getTime() + 60_000);
+    const outcomes = [
+      { statusCode: 200, error: null, durationMs: 12 },
+      { statusCode: 500, error: 'HTTP 500', durationMs: 34 },
+      { statusCode: 200, error: null, durationMs: 5 },
+    ];
+    await store.record(
+      ids.map((deliveryId, i) => ({
+        id: `attempt${i}`.padEnd(26, '0'),
+        deliveryId,
+        at,
+        ...outcomes[i],
+      })),
+      ids.map((id, i) => ({
+        id,
+        owner: 'claimer',
+        status: i === 1 ? 'failed' : 'succeeded',
+        nextAttemptAt: i === 1 ? retryAt : null,
+        lastStatusCode: outcomes[i].statusCode,
+        lastError: outcomes[i].error,
+        lastDurationMs: outcomes[i].durationMs,
+        deliveredAt: i === 1 ? null : at,
+      })),
+    );
+    const rows = await t.dataSource
+      .getRepository(Delivery)
+      .find({ where: { formId: form.id } });
+    const byId = (id: string) => rows.find((row) => row.id === id);
+    expect(byId(ids[0])).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      nextAttemptAt: null,
+      leaseOwner: null,
+      lastStatusCode: 200,
+      lastError: null,
+      lastDurationMs: 12,
+      deliveredAt: at,
+    });
+    expect(byId(ids[1])).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      nextAttemptAt: retryAt,
+      leaseOwner: null,
+      lastStatusCode: 500,
+      lastError: 'HTTP 500',
+      lastDurationMs: 34,
+      deliveredAt: null,
+    });
+    expect(byId(ids[2])).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      leaseOwner: 'other',
+      lastStatusCode: null,
+    });
+  });
 });

@@ -1,7 +1,11 @@
 // Delivery rows as the drivers hand them back (dates as text on SQLite, as Date on
-// MySQL/MariaDB; numbers sometimes as strings), and what a claim keeps of its candidates.
+// MySQL/MariaDB; numbers sometimes as strings), what a claim keeps of its candidates, and
+// the walk of the claim index that finds the due groups on SQLite.
 import { toDate } from '../submissions/submission-rows.js';
-import type { GroupTake } from './delivery-sql.js';
+import type { SqliteStatements } from '../common/database/sqlite-statements.js';
+import { CLAIMABLE } from './delivery-columns.js';
+import type { DeliverySql, GroupTake } from './delivery-sql.js';
+import type { DueGroup } from './worker/fair-share.js';
 import { Delivery } from './delivery.entity.js';
 
 export type Row = Record<string, unknown>;
@@ -61,4 +65,36 @@ export function chosen(candidates: Row[], groups: readonly GroupTake[]): Row[] {
     picked.push(...rows.slice(0, group.take));
   }
   return picked.sort((a, b) => due(a) - due(b));
+}
+
+/** Groups a claim on SQLite looks at most, walking the claim index. */
+const SQLITE_GROUP_STEPS = 5000;
+
+/**
+ * SQLite, which has no loose index scan: every (account, target) with a claimable delivery
+ * due by `now`, with one seek of the claim index per group, for each claimable status.
+ */
+export function walkGroups(
+  sqlite: SqliteStatements,
+  sql: DeliverySql,
+  now: Date,
+): DueGroup[] {
+  const due = new Map<string, DueGroup>();
+  const nowMs = now.getTime();
+  let steps = 0;
+  for (const status of CLAIMABLE) {
+    let group = sqlite.get<Row>(sql.nextGroup(status));
+    while (group !== undefined && steps < SQLITE_GROUP_STEPS) {
+      steps += 1;
+      const accountId = String(group.accountId);
+      const target = String(group.target);
+      if (toDate(group.nextAttemptAt as string).getTime() <= nowMs) {
+        due.set(`${accountId}\u0000${target}`, { accountId, target });
+      }
+      group =
+        sqlite.get<Row>(sql.nextGroup(status, { accountId, target })) ??
+        sqlite.get<Row>(sql.nextGroup(status, { accountId }));
+    }
+  }
+  return [...due.values()];
 }

@@ -102,6 +102,33 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
           deliveredAt: null,
         }),
       ).toMatchSnapshot();
+      expect(
+        sql.recordAttempts(
+          [
+            {
+              id: 'd1',
+              owner: 'worker-1',
+              status: 'succeeded',
+              nextAttemptAt: null,
+              lastStatusCode: 200,
+              lastError: null,
+              lastDurationMs: 12,
+              deliveredAt: NOW,
+            },
+            {
+              id: 'd2',
+              owner: 'worker-1',
+              status: 'failed',
+              nextAttemptAt: UNTIL,
+              lastStatusCode: null,
+              lastError: 'connect ECONNREFUSED',
+              lastDurationMs: 3,
+              deliveredAt: null,
+            },
+          ],
+          'worker-1',
+        ),
+      ).toMatchSnapshot();
     });
 
     it('retries a delivery unless it changed or is being sent', () => {

@@ -15,14 +15,19 @@ import type { SqlStatement } from '../common/database/sql-statement.js';
 import { SqliteStatements } from '../common/database/sqlite-statements.js';
 import { toDate } from '../submissions/submission-rows.js';
 import { DeliveryAttempt } from './delivery-attempt.entity.js';
-import { CLAIMABLE } from './delivery-columns.js';
 import {
   DeliverySql,
   type AttemptResult,
   type GroupTake,
   type NewAttempt,
 } from './delivery-sql.js';
-import { chosen, dateOrNull, toDelivery, type Row } from './delivery-rows.js';
+import {
+  chosen,
+  dateOrNull,
+  toDelivery,
+  walkGroups,
+  type Row,
+} from './delivery-rows.js';
 import { Delivery } from './delivery.entity.js';
 import {
   eventRow,
@@ -35,8 +40,8 @@ import {
 export const LEASE_MS = 10_000;
 /** Rows per INSERT of new deliveries. */
 const INSERT_CHUNK = 500;
-/** Groups a claim on SQLite looks at most, walking the claim index. */
-const SQLITE_GROUP_STEPS = 5000;
+/** Deliveries whose new state one statement writes (MySQL/MariaDB). */
+const RECORD_CHUNK = 100;
 
 /** An outbox event as read back: its id and the submissions it lists. */
 export interface PendingEvent {
@@ -172,29 +177,7 @@ export class DeliveryRepository {
       }
       return groups;
     }
-    return this.walkGroups(this.sqlite, now);
-  }
-
-  /** SQLite: one seek of the claim index per group, for each claimable status. */
-  private walkGroups(sqlite: SqliteStatements, now: Date): DueGroup[] {
-    const due = new Map<string, DueGroup>();
-    const nowMs = now.getTime();
-    let steps = 0;
-    for (const status of CLAIMABLE) {
-      let group = sqlite.get<Row>(this.sql.nextGroup(status));
-      while (group !== undefined && steps < SQLITE_GROUP_STEPS) {
-        steps += 1;
-        const accountId = String(group.accountId);
-        const target = String(group.target);
-        if (toDate(group.nextAttemptAt as string).getTime() <= nowMs) {
-          due.set(`${accountId}\u0000${target}`, { accountId, target });
-        }
-        group =
-          sqlite.get<Row>(this.sql.nextGroup(status, { accountId, target })) ??
-          sqlite.get<Row>(this.sql.nextGroup(status, { accountId }));
-      }
-    }
-    return [...due.values()];
+    return walkGroups(this.sqlite, this.sql, now);
   }
 
   /**
@@ -276,7 +259,7 @@ export class DeliveryRepository {
 
   /**
    * Keeps the attempts and each delivery's new state (only where its worker still holds
-   * it), in one transaction.
+   * it), in one transaction: on MySQL/MariaDB in one statement for many deliveries.
    */
   async record(
     attempts: readonly NewAttempt[],
@@ -292,9 +275,19 @@ export class DeliveryRepository {
       }, true);
       return;
     }
+    const byOwner = new Map<string, AttemptResult[]>();
+    for (const result of results) {
+      byOwner.set(result.owner, [...(byOwner.get(result.owner) ?? []), result]);
+    }
     await this.mysqlTransaction(async (run) => {
       await run(this.sql.insertAttempts(attempts));
-      for (const result of results) await run(this.sql.recordAttempt(result));
+      for (const [owner, ofOwner] of byOwner) {
+        for (let i = 0; i < ofOwner.length; i += RECORD_CHUNK) {
+          await run(
+            this.sql.recordAttempts(ofOwner.slice(i, i + RECORD_CHUNK), owner),
+          );
+        }
+      }
     });
   }
 

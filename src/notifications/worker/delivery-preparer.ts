@@ -19,13 +19,13 @@ export interface Ready {
   attempt: PreparedAttempt;
 }
 
+/** An attempt that failed before anything was sent. */
+export function failedOutcome(error: string): AttemptOutcome {
+  return { ok: false, statusCode: null, error, durationMs: 0 };
+}
+
 function failedWith(error: string): PreparedAttempt {
-  const outcome: AttemptOutcome = {
-    ok: false,
-    statusCode: null,
-    error,
-    durationMs: 0,
-  };
+  const outcome = failedOutcome(error);
   return () => Promise.resolve(outcome);
 }
 

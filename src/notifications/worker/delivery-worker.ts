@@ -3,12 +3,12 @@
 // gives up. It runs in every app process unless WORKER_ENABLED=false, and alone through
 // `npm run worker` (src/worker.ts).
 //
-// A pipeline: deliveries are claimed a little ahead of the free send slots, with what
-// their attempts need read in one go (submissions, webhooks, recipients), so a slot that
-// frees starts the next send at once; a finished send gives its slot back before its
-// attempt is recorded (records are committed in groups). It is shared fairly between
-// accounts (fair-share.ts): claims go round the accounts with due deliveries, a slot goes
-// to the next account in turn, and one target never has more than two sends in flight.
+// A pipeline: deliveries are claimed in batches ahead of the free send slots, with what
+// their attempts need read in one go, so a freed slot starts the next send at once; a
+// finished send gives its slot back before its attempt is recorded (in groups). It is
+// shared fairly between accounts (fair-share.ts): claims go round the accounts with due
+// deliveries, a slot goes to the next account in turn, one target never has more than two
+// sends in flight.
 // In a process that also takes submissions, the worker steps back to one batch every half
 // second while the process is saturated by them (submission-pressure.ts): the events wait
 // in the outbox and are expanded and sent when the burst is over.
@@ -27,9 +27,14 @@ import { DeliverySignal } from '../delivery-signal.js';
 import type { Delivery } from '../delivery.entity.js';
 import type { AttemptOutcome } from '../notification-channel.js';
 import { AttemptRecorder } from './attempt-recorder.js';
+import { BackgroundExpansion } from './background-expansion.js';
 import { nextStep } from './backoff.js';
-import { DeliveryPreparer, type Ready } from './delivery-preparer.js';
-import { nextSend, planClaim } from './fair-share.js';
+import {
+  DeliveryPreparer,
+  failedOutcome,
+  type Ready,
+} from './delivery-preparer.js';
+import { nextSend, planClaim, type DueGroup } from './fair-share.js';
 import { OutboxExpander } from './outbox-expander.js';
 import { LeaseClock } from './lease-clock.js';
 import { SendSlots } from './send-slots.js';
@@ -40,29 +45,16 @@ import { SubmissionPressure } from './submission-pressure.js';
 export const POLL_MS = 1000;
 /** How often the leases of deliveries being sent are extended. */
 const RENEW_MS = 3000;
-/**
- * The least lease a send may start with: a renewal is due within RENEW_MS, and this leaves
- * it as long again to get through.
- */
+/** The least lease a send may start with: a renewal within RENEW_MS, and as long again. */
 const START_MARGIN_MS = 2 * RENEW_MS;
 /** Longest shutdown waits for sends in flight (a send gives up after 10 s). */
 const DRAIN_MS = 12_000;
 /** How often the worker looks at how busy its process is. */
 const PRESSURE_SAMPLE_MS = 250;
 /** Deliveries held (being sent or claimed ahead), as a multiple of the send slots. */
-const CLAIM_AHEAD = 4;
-/**
- * While the process is saturated, the worker claims one batch (its concurrency) this often
- * and holds nothing ahead: its claims and records are paid twice a second rather than for
- * every send.
- */
+const CLAIM_AHEAD = 6;
+/** While the process is saturated: one batch (its concurrency) this often, none ahead. */
 const STEP_BACK_MS = 500;
-/** Events expanded per transaction (each lists up to a commit batch of submissions). */
-const EXPAND_EVENTS = 1;
-
-function failed(error: string): AttemptOutcome {
-  return { ok: false, statusCode: null, error, durationMs: 0 };
-}
 
 @Injectable()
 export class DeliveryWorker
@@ -86,8 +78,6 @@ export class DeliveryWorker
   private readonly wakeSignal = new WakeSignal();
   /** New work was committed (an event, a test, a retry) since the last look. */
   private fresh = true;
-  /** The last expansion left events waiting. */
-  private moreEvents = false;
   private lastLookAt = 0;
   /** The round robins: the account claimed for last, the one that started the last send. */
   private lastClaimed: string | undefined;
@@ -97,6 +87,10 @@ export class DeliveryWorker
   /** The process is saturated by submissions: one batch every STEP_BACK_MS. */
   private steppingBack = false;
   private lastClaimAt = 0;
+  /** Groups with due deliveries, looked up again on a look, an expansion, a short claim. */
+  private dueGroups: DueGroup[] | undefined;
+  private groupsSeen = 0;
+  private readonly expansion: BackgroundExpansion;
   private readonly pressure: SubmissionPressure;
 
   constructor(
@@ -108,6 +102,11 @@ export class DeliveryWorker
     private readonly signal: DeliverySignal,
   ) {
     this.recorder = new AttemptRecorder(outbox);
+    // An expansion that ends wakes the loop: for the next one, and for what it made.
+    this.expansion = new BackgroundExpansion(expander, (made) => {
+      if (made) this.forgetGroups();
+      this.wakeSignal.wake();
+    });
     this.pressure = new SubmissionPressure(signal);
   }
 
@@ -118,10 +117,7 @@ export class DeliveryWorker
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.unsubscribe = this.signal.subscribe(() => {
-      this.fresh = true;
-      this.wakeSignal.wake();
-    });
+    this.unsubscribe = this.signal.subscribe(() => this.wake());
     this.timers = [
       setInterval(() => void this.renew(), RENEW_MS),
       setInterval(() => this.samplePressure(), PRESSURE_SAMPLE_MS),
@@ -130,10 +126,7 @@ export class DeliveryWorker
     this.loopDone = this.loop();
   }
 
-  /**
-   * SIGTERM: take nothing new, give back what was claimed but not started, and let the
-   * sends in flight finish and be recorded.
-   */
+  /** SIGTERM: nothing new; claimed but not started goes back; sends finish, are recorded. */
   async beforeApplicationShutdown(): Promise<void> {
     if (!this.running) return;
     this.running = false;
@@ -191,14 +184,23 @@ export class DeliveryWorker
       // account that has something due while others fill this worker.
       const look = this.fresh || Date.now() - this.lastLookAt >= POLL_MS;
       this.fresh = false;
-      if (look) this.lastLookAt = Date.now();
-      if (look || this.moreEvents) await this.expand();
-      // Up to CLAIM_AHEAD rounds of sends held; claim more once fewer than two rounds
-      // wait, so a claim's round trips overlap the sends instead of leaving slots idle.
+      if (look) {
+        this.lastLookAt = Date.now();
+        this.forgetGroups();
+      }
+      if (look || this.expansion.more) {
+        // Beside the sends; waited for when there is nothing else to do.
+        const expanding = this.expansion.start(this.steppingBack);
+        if (this.ready.length + this.slots.size === 0) await expanding;
+      }
+      // Up to CLAIM_AHEAD rounds of sends held; claim more once fewer than four rounds
+      // wait (a claim's round trips overlap the sends), or at once when the due groups
+      // are unknown: an expansion made deliveries, or a claim found less than planned.
       const held = this.ready.length + this.slots.size;
       const depth = (this.steppingBack ? 1 : CLAIM_AHEAD) * slots;
       let full = false;
-      if (look || (this.ready.length < 2 * slots && held < depth)) {
+      const unknown = this.dueGroups === undefined;
+      if (unknown || (this.ready.length < 4 * slots && held < depth)) {
         this.lastClaimAt = Date.now();
         try {
           full = await this.claim(depth);
@@ -209,42 +211,53 @@ export class DeliveryWorker
         }
       }
       this.pump();
-      // A full claim means more may be due, and events may be waiting: look again at once.
-      if (full || (this.moreEvents && !this.steppingBack)) continue;
+      // A full claim means more may be due: look again at once.
+      if (full) continue;
       await this.wakeSignal.sleep(POLL_MS);
     }
+    await this.expansion.running;
   }
 
-  private async expand(): Promise<void> {
-    try {
-      const expansion = await this.expander.expand(EXPAND_EVENTS);
-      this.moreEvents = expansion.more;
-    } catch (error) {
-      this.moreEvents = false;
-      this.logger.warn(
-        `Cannot expand outbox events: ${(error as Error).message}`,
-      );
-    }
+  /** New work: look at once. */
+  private wake(): void {
+    this.fresh = true;
+    this.wakeSignal.wake();
   }
 
-  /**
-   * Claims what is fair to take now (fair-share.ts) and prepares the attempts; true when
-   * it got all it asked for (more may be due).
-   */
+  /** The due groups are looked up again at the next claim. */
+  private forgetGroups(): void {
+    this.dueGroups = undefined;
+    this.groupsSeen += 1;
+  }
+
+  /** Claims what is fair now (fair-share.ts), prepared; true when all it asked for came. */
   private async claim(depth: number): Promise<boolean> {
     const now = new Date();
-    const groups = await this.outbox.dueGroups(now);
+    let groups = this.dueGroups;
+    if (groups === undefined) {
+      const seen = this.groupsSeen;
+      groups = await this.outbox.dueGroups(now);
+      // Kept unless an expansion made deliveries meanwhile.
+      if (seen === this.groupsSeen) this.dueGroups = groups;
+    }
     if (groups.length === 0) return false;
     const plan = planClaim(
       groups,
       this.slots.holdings(this.ready.map(({ delivery }) => delivery)),
-      { held: depth, slots: this.config.workerConcurrency },
+      {
+        held: depth,
+        slots: this.config.workerConcurrency,
+        fast: (account) => !this.slots.isSlow(account),
+      },
       this.lastClaimed,
     );
     if (plan.picks.length === 0) return false;
     const sentAt = Date.now();
     const claimed = await this.outbox.claim(this.owner, plan.picks, now);
     this.lastClaimed = plan.lastAccount;
+    const planned = plan.picks.reduce((sum, p) => sum + p.take, 0);
+    // A group ran out (or another worker took it): look the groups up again.
+    if (claimed.length < planned) this.forgetGroups();
     if (claimed.length === 0) return false;
     this.leases.held(
       claimed.map((delivery) => delivery.id),
@@ -262,7 +275,7 @@ export class DeliveryWorker
         .catch(() => undefined);
       throw error;
     }
-    return claimed.length === plan.picks.reduce((sum, p) => sum + p.take, 0);
+    return claimed.length === planned;
   }
 
   /** Starts ready deliveries while a slot is free and one may fairly take it. */
@@ -308,7 +321,7 @@ export class DeliveryWorker
         `Delivery ${delivery.id} failed unexpectedly: ${(error as Error).message}`,
         (error as Error).stack,
       );
-      outcome = failed('Internal error while sending');
+      outcome = failedOutcome('Internal error while sending');
     }
     const recorded = this.record(delivery, outcome)
       .catch((error: Error) =>
@@ -339,14 +352,7 @@ export class DeliveryWorker
     // A retry due before the next poll (short test schedules) is taken on time.
     const wait = (step.nextAttemptAt?.getTime() ?? Infinity) - Date.now();
     if (wait < POLL_MS) {
-      setTimeout(
-        () => {
-          if (!this.running) return;
-          this.fresh = true;
-          this.wakeSignal.wake();
-        },
-        Math.max(0, wait),
-      ).unref();
+      setTimeout(() => this.running && this.wake(), Math.max(0, wait)).unref();
     }
   }
 

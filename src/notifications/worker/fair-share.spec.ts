@@ -1,4 +1,6 @@
 import {
+  FAST_BATCH,
+  FAST_HELD_PER_TARGET,
   HELD_PER_TARGET,
   MAX_PER_TARGET,
   nextSend,
@@ -78,6 +80,43 @@ describe('planClaim: which due deliveries a claim takes', () => {
       byTarget: new Map([['a-t0', HELD_PER_TARGET]]),
     };
     expect(planClaim(groups({ a: 1 }), held, limits).picks).toEqual([]);
+  });
+
+  it('claims a batch of a target whose sends end quickly, once a batch fits', () => {
+    const fast = {
+      held: 48,
+      slots: 8,
+      fast: (account: string) => account === 'a',
+    };
+    const heldOf = (count: number): Holdings => ({
+      total: count,
+      byAccount: new Map([['a', count]]),
+      byTarget: new Map([['a-t0', count]]),
+    });
+    // Alone, it may hold more than a slow one, and takes all of that at first.
+    expect(planClaim(groups({ a: 1 }), nothingHeld, fast).picks).toEqual([
+      { accountId: 'a', target: 'a-t0', take: FAST_HELD_PER_TARGET },
+    ]);
+    expect(FAST_HELD_PER_TARGET).toBeGreaterThan(HELD_PER_TARGET);
+    // Not topped up for each send that ends: only once a whole batch fits.
+    const almostFull = FAST_HELD_PER_TARGET - FAST_BATCH + 1;
+    expect(planClaim(groups({ a: 1 }), heldOf(almostFull), fast).picks).toEqual(
+      [],
+    );
+    expect(
+      planClaim(groups({ a: 1 }), heldOf(almostFull - 1), fast).picks,
+    ).toEqual([{ accountId: 'a', target: 'a-t0', take: FAST_BATCH }]);
+    // An account not known to be fast (none of its sends has ended yet, or they are slow)
+    // holds a few of each target, as before.
+    expect(planClaim(groups({ b: 1 }), nothingHeld, fast).picks).toEqual([
+      { accountId: 'b', target: 'b-t0', take: HELD_PER_TARGET },
+    ]);
+  });
+
+  it('keeps a fast account to its share of what the worker holds', () => {
+    const fast = { held: 48, slots: 8, fast: () => true };
+    const plan = planClaim(groups({ a: 1, b: 1 }), nothingHeld, fast);
+    expect(takenBy(plan)).toEqual({ a: 24, b: 24 });
   });
 
   it('goes on after the account served last, so every account gets its turn', () => {

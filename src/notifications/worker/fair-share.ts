@@ -15,6 +15,13 @@
 export const MAX_PER_TARGET = 2;
 /** Deliveries held (claimed, ready or being sent) for one target at most. */
 export const HELD_PER_TARGET = 2 * MAX_PER_TARGET;
+/**
+ * What a target of an account whose sends end quickly may hold, and the batch it is topped
+ * up with once it has room for one: a claim per batch, not per send that ends, and the
+ * batch claimed while as much again waits to be sent.
+ */
+export const FAST_HELD_PER_TARGET = 24 * MAX_PER_TARGET;
+export const FAST_BATCH = 8 * MAX_PER_TARGET;
 /** A send running longer than this makes its account "slow" (see nextSend). */
 export const SLOW_SEND_MS = 1000;
 
@@ -36,6 +43,11 @@ export interface ClaimLimits {
   held: number;
   /** Send slots (WORKER_CONCURRENCY). */
   slots: number;
+  /**
+   * Whether the account's sends end quickly (none slow, the last one fast): its targets
+   * may hold FAST_HELD_PER_TARGET, topped up in batches. Others hold HELD_PER_TARGET.
+   */
+  fast?: (accountId: string) => boolean;
 }
 
 /** Take up to `take` of the group's due deliveries, the longest due first. */
@@ -66,7 +78,10 @@ function rotateAfter<T>(
  * there). An account may hold its share of `limits.held` (the held budget divided among
  * the accounts with something due or held); an account holding nothing yet gets at least
  * one delivery even when the worker is full, so a newcomer never waits behind another
- * account's backlog. One target is held HELD_PER_TARGET times at most.
+ * account's backlog. One target is held HELD_PER_TARGET times at most, or
+ * FAST_HELD_PER_TARGET when its account's sends end quickly (`limits.fast`): such a target
+ * is topped up once FAST_BATCH fits, so a claim takes a batch rather than the one delivery
+ * whose send just ended.
  */
 export function planClaim(
   groups: readonly DueGroup[],
@@ -95,6 +110,16 @@ export function planClaim(
 
   const taken = new Map<string, number>();
   const takenOfTarget = new Map<string, number>();
+  const fast = new Map(
+    accounts.map((account) => [account, limits.fast?.(account) ?? false]),
+  );
+  /** What the target may take in this claim (a fast one: none until a batch has room). */
+  const room = (account: string, target: string): number => {
+    const held = holdings.byTarget.get(target) ?? 0;
+    const cap = fast.get(account) ? FAST_HELD_PER_TARGET : HELD_PER_TARGET;
+    if (fast.get(account) && held > cap - FAST_BATCH) return 0;
+    return cap - held - (takenOfTarget.get(target) ?? 0);
+  };
   const picks = new Map<string, ClaimPick>();
   const nextTarget = new Map<string, number>();
   let lastAccount = after;
@@ -104,9 +129,7 @@ export function planClaim(
     const start = nextTarget.get(account) ?? 0;
     for (let i = 0; i < targets.length; i += 1) {
       const target = targets[(start + i) % targets.length];
-      const ofTarget =
-        (holdings.byTarget.get(target) ?? 0) + (takenOfTarget.get(target) ?? 0);
-      if (ofTarget >= HELD_PER_TARGET) continue;
+      if (room(account, target) <= 0) continue;
       const key = `${account}\u0000${target}`;
       const pick = picks.get(key) ?? { accountId: account, target, take: 0 };
       pick.take += 1;

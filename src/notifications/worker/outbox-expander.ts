@@ -31,11 +31,24 @@ export class OutboxExpander {
     private readonly targets: NotificationTargets,
   ) {}
 
-  /** Expands up to `maxEvents` of the oldest events. */
-  async expand(maxEvents: number): Promise<Expansion> {
+  /**
+   * Expands up to `maxEvents` of the oldest events, in one transaction: the first, and
+   * those after it while they list no more than `maxSubmissions` submissions in all.
+   */
+  async expand(
+    maxEvents: number,
+    maxSubmissions = Infinity,
+  ): Promise<Expansion> {
     const pending = await this.outbox.nextEvents(maxEvents + 1);
-    const more = pending.length > maxEvents;
-    const events = pending.slice(0, maxEvents);
+    let listed = 0;
+    let count = 0;
+    while (count < Math.min(maxEvents, pending.length)) {
+      listed += pending[count].entries.length;
+      if (count > 0 && listed > maxSubmissions) break;
+      count += 1;
+    }
+    const more = pending.length > count;
+    const events = pending.slice(0, count);
     if (events.length === 0) return { events: 0, deliveries: 0, more: false };
     const ids = [
       ...new Set(
