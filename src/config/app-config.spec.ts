@@ -109,6 +109,15 @@ describe('loadConfig', () => {
     expect(error.message).toContain(variable);
   });
 
+  it('says the range of a whole number the same way for every variable', () => {
+    expect(errorFor({ PORT: '70000' }).message).toContain(
+      'must be a whole number from 0 to 65535, got "70000"',
+    );
+    expect(errorFor({ WORKER_CONCURRENCY: 'many' }).message).toContain(
+      'must be a whole number from 1 to 256, got "many"',
+    );
+  });
+
   it('takes json or pretty logs on request, whatever the terminal', () => {
     expect(load({ LOG_FORMAT: 'JSON' }).logFormat).toBe('json');
     expect(load({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');

@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { LOG_FORMATS, type LogFormat } from '../common/log-destination.js';
 import { ConfigError } from './config-error.js';
-import { read, type Env } from './env-values.js';
+import { read, wholeNumber, type Env } from './env-values.js';
 import { parseMail, parsePublicUrl, type MailConfig } from './mail-config.js';
 import { parseSpamConfig, type SpamConfig } from './spam-config.js';
 import { parseUploadConfig, type UploadConfig } from './upload-config.js';
@@ -97,27 +97,6 @@ const LOG_LEVELS = [
 ];
 export const DEFAULT_SQLITE_PATH = './data/formgate.sqlite';
 const DEFAULT_SECRET_FILE = './data/secret';
-
-function integer(
-  env: Env,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw))
-    throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) {
-    throw new ConfigError(
-      name,
-      `must be between ${min} and ${max}, got ${value}`,
-    );
-  }
-  return value;
-}
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
   const raw = read(env, name)?.toLowerCase();
@@ -242,7 +221,7 @@ function resolveSecret(env: Env, nodeEnv: string): ResolvedSecret {
 export function loadConfig(env: Env = process.env): AppConfig {
   const config = new AppConfig();
   config.nodeEnv = read(env, 'NODE_ENV') ?? 'development';
-  config.port = integer(env, 'PORT', 3000, 0, 65535);
+  config.port = wholeNumber(env, 'PORT', 3000, 0, 65535);
   config.host = read(env, 'HOST') ?? '0.0.0.0';
   if (isIP(config.host) === 0 && !/^[a-z0-9.-]+$/i.test(config.host)) {
     throw new ConfigError(
@@ -252,22 +231,28 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   config.database = parseDatabaseUrl(read(env, 'DATABASE_URL'));
   config.migrationsRun = boolean(env, 'MIGRATIONS_RUN', true);
-  config.submitRateLimit = integer(env, 'SUBMIT_RATE_LIMIT', 10, 1, 1_000_000);
-  config.submitRateWindowSeconds = integer(
+  config.submitRateLimit = wholeNumber(
+    env,
+    'SUBMIT_RATE_LIMIT',
+    10,
+    1,
+    1_000_000,
+  );
+  config.submitRateWindowSeconds = wholeNumber(
     env,
     'SUBMIT_RATE_WINDOW_SECONDS',
     60,
     1,
     86_400,
   );
-  config.submitBodyLimit = integer(
+  config.submitBodyLimit = wholeNumber(
     env,
     'SUBMIT_BODY_LIMIT',
     102_400,
     1024,
     10_485_760,
   );
-  config.submitQueueLimit = integer(
+  config.submitQueueLimit = wholeNumber(
     env,
     'SUBMIT_QUEUE_LIMIT',
     10_000,
@@ -297,7 +282,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   config.logFormat = logFormat as LogFormat;
   config.signupEnabled = boolean(env, 'SIGNUP_ENABLED', true);
-  config.maxFormsPerAccount = integer(
+  config.maxFormsPerAccount = wholeNumber(
     env,
     'MAX_FORMS_PER_ACCOUNT',
     1000,
@@ -305,7 +290,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     1_000_000,
   );
   config.workerEnabled = boolean(env, 'WORKER_ENABLED', true);
-  config.workerConcurrency = integer(env, 'WORKER_CONCURRENCY', 8, 1, 256);
+  config.workerConcurrency = wholeNumber(env, 'WORKER_CONCURRENCY', 8, 1, 256);
   config.webhookRetrySchedule = parseRetrySchedule(
     read(env, 'WEBHOOK_RETRY_SCHEDULE'),
   );
@@ -314,14 +299,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.publicUrl = parsePublicUrl(
     read(env, 'PUBLIC_URL') ?? `http://localhost:${config.port}`,
   );
-  config.sweepIntervalSeconds = integer(
+  config.sweepIntervalSeconds = wholeNumber(
     env,
     'SWEEP_INTERVAL_SECONDS',
     300,
     0,
     604_800,
   );
-  config.deliveryRetentionDays = integer(
+  config.deliveryRetentionDays = wholeNumber(
     env,
     'DELIVERY_RETENTION_DAYS',
     30,
