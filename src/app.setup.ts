@@ -2,10 +2,8 @@
 // exactly the same app.
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import {
-  FastifyAdapter,
-  type NestFastifyApplication,
-} from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { IncomingMessage } from 'node:http';
 import {
   LogController,
   type FastifyInstance,
@@ -22,7 +20,11 @@ import { setupSwagger } from './common/swagger.js';
 import type { AppConfig, TrustProxy } from './config/app-config.js';
 import { sendErrorAnswer } from './common/error-answer.js';
 import { configureSubmit } from './submit/submit.setup.js';
-import { isPublicSubmitUrl } from './submit/submit-urls.js';
+import {
+  isPublicSubmitUrl,
+  RATE_LIMITED_SUBMIT_ROUTES,
+} from './submit/submit-urls.js';
+import { SplitFastifyAdapter } from './common/split-fastify.adapter.js';
 import { AppModule, ERROR_WRITERS } from './app.module.js';
 import { configureDashboard } from './dashboard/dashboard.setup.js';
 
@@ -81,17 +83,44 @@ export function fastifyTrustProxy(
   return trust;
 }
 
+/** The POST routes the lean instance serves, and the requests it takes (split-fastify.adapter.ts). */
+function isLeanRequest(request: IncomingMessage): boolean {
+  return request.method === 'POST' && isPublicSubmitUrl(request.url ?? '');
+}
+
 export function createFastifyAdapter(
   config: AppConfig,
   logger: PinoLogger,
-): FastifyAdapter {
-  return new FastifyAdapter({
-    loggerInstance: logger,
-    trustProxy: fastifyTrustProxy(config.trustProxy),
-    bodyLimit: config.submitBodyLimit,
-    // Node's whole-request timeout is off: it cannot spare an upload that keeps arriving.
-    // cutSlowHeaders (header-deadline.ts) gives every other body REQUEST_TIMEOUT_MS.
-    requestTimeout: 0,
+): SplitFastifyAdapter {
+  return new SplitFastifyAdapter({
+    fastify: {
+      loggerInstance: logger,
+      trustProxy: fastifyTrustProxy(config.trustProxy),
+      bodyLimit: config.submitBodyLimit,
+      // Node's whole-request timeout is off: it cannot spare an upload that keeps arriving.
+      // cutSlowHeaders (header-deadline.ts) gives every other body REQUEST_TIMEOUT_MS.
+      requestTimeout: 0,
+      connectionTimeout: 60_000,
+      keepAliveTimeout: 10_000,
+      routerOptions: { maxParamLength: 200 },
+      return503OnClosing: true,
+      logController: new RequestLogController(),
+      // Errors the router raises before any route runs (malformed URL) get our JSON shape too.
+      clientErrorHandler: writeClientError,
+      frameworkErrors: (
+        error: Error,
+        request: FastifyRequest,
+        reply: FastifyReply,
+      ) => {
+        sendErrorAnswer(
+          request,
+          reply,
+          toErrorResponse(error),
+          error,
+          ERROR_WRITERS,
+        );
+      },
+    },
     // Given to Node's server at creation: set only afterwards, headers were checked only
     // at Node's next check, every 30 s by default.
     http: {
@@ -99,27 +128,10 @@ export function createFastifyAdapter(
       requestTimeout: 0,
       connectionsCheckingInterval: 1000,
     },
-    connectionTimeout: 60_000,
-    keepAliveTimeout: 10_000,
-    routerOptions: { maxParamLength: 200 },
-    return503OnClosing: true,
-    forceCloseConnections: 'idle',
-    logController: new RequestLogController(),
-    // Errors the router raises before any route runs (malformed URL) get our JSON shape too.
-    clientErrorHandler: writeClientError,
-    frameworkErrors: (
-      error: Error,
-      request: FastifyRequest,
-      reply: FastifyReply,
-    ) => {
-      sendErrorAnswer(
-        request,
-        reply,
-        toErrorResponse(error),
-        error,
-        ERROR_WRITERS,
-      );
-    },
+    main: { forceCloseConnections: 'idle' },
+    // The public submit routes: only their own hooks and parsers (submit.setup.ts).
+    leanPostRoutes: RATE_LIMITED_SUBMIT_ROUTES,
+    takes: isLeanRequest,
   });
 }
 
@@ -129,19 +141,24 @@ export async function configureApp(
   config: AppConfig,
   observe?: CreateAppOptions['observe'],
 ): Promise<void> {
-  const fastify = app.getHttpAdapter().getInstance();
+  const adapter = app.getHttpAdapter() as SplitFastifyAdapter;
+  const fastify = adapter.getInstance();
   // The headers of every request are due REQUEST_TIMEOUT_MS after its connection opened
   // (or the previous response ended), to the millisecond (header-deadline.ts).
   cutSlowHeaders(fastify.server, REQUEST_TIMEOUT_MS);
   // Fastify parses text/plain by default; no route of ours accepts it (→ 415).
-  fastify.removeContentTypeParser('text/plain');
+  for (const instance of [fastify, adapter.lean]) {
+    instance.removeContentTypeParser('text/plain');
+  }
   configureManagementApiContent(app);
   configureSubmit(app);
   setupSwagger(app);
   await configureDashboard(app, config);
   await app.init();
   observe?.(fastify as unknown as FastifyInstance);
+  observe?.(adapter.lean);
   await fastify.ready();
+  await adapter.lean.ready();
 }
 
 export async function createApp(

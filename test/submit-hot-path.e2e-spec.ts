@@ -2,6 +2,7 @@
 // when forms change (on this instance at once; on others through Redis, or within the
 // cache lifetime without it), the commit queue as the one writer of submissions, and the
 // route free of the dashboard's cookies and security headers.
+import type { SplitFastifyAdapter } from '../src/common/split-fastify.adapter.js';
 import { FormChangesService } from '../src/forms/form-changes.service.js';
 import { Form } from '../src/forms/form.entity.js';
 import { Submission } from '../src/submissions/submission.entity.js';
@@ -319,6 +320,38 @@ describe('submit hot path (e2e)', () => {
         "default-src 'self'",
       );
       expect(login.headers.get('set-cookie')).toMatch(/dashboard_csrf=/);
+    });
+
+    it('is served by a Fastify instance of its own, without the plugins and hooks of every other route', async () => {
+      const adapter = t.app.getHttpAdapter() as SplitFastifyAdapter;
+      const main = adapter.getInstance();
+      for (const url of ['/api/submit/:formId', '/f/:formId']) {
+        expect(adapter.lean.hasRoute({ method: 'POST', url })).toBe(true);
+        expect(main.hasRoute({ method: 'POST', url })).toBe(false);
+      }
+      // The preflights and the 405 of a GET stay where the other routes are.
+      expect(
+        main.hasRoute({ method: 'OPTIONS', url: '/api/submit/:formId' }),
+      ).toBe(true);
+      const plugins = adapter.lean.printPlugins();
+      for (const name of ['helmet', 'cookie', 'view', 'static', 'middie']) {
+        expect(main.printPlugins()).toContain(name);
+        expect(plugins).not.toContain(name);
+      }
+    });
+
+    it('answers a post without a form id, or to a path under the route that it does not have, with 404 and its CORS and rate-limit headers', async () => {
+      for (const path of [
+        '/api/submit/',
+        '/api/submit/abc/def',
+        '/api/submit',
+      ]) {
+        const res = await request(`${t.url}${path}`, { json: { a: '1' } });
+        expect(res.status).toBe(404);
+        expect(Object.keys(res.body)).toEqual(['error']);
+        expect(res.headers.get('access-control-allow-origin')).toBe('*');
+        expect(res.headers.get('x-ratelimit-limit')).toBe('100000');
+      }
     });
 
     it('answers a GET with 405, Allow: POST and how to post', async () => {

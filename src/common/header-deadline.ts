@@ -9,15 +9,18 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { writeClientError } from './client-error.js';
 
+const watched = new WeakMap<Socket, Watched>();
+
 interface Watched {
+  /** One timer per connection, re-armed (refreshed) rather than created per request. */
   timer: NodeJS.Timeout | undefined;
   /** Requests whose headers arrived, minus responses that ended. */
   open: number;
-  /** Bytes the socket had read when the timer was armed. */
+  /** Bytes the socket had read when the header deadline was armed. */
   readBefore: number;
+  /** The latest request, while its body is due. */
+  request: IncomingMessage | undefined;
 }
-
-const watched = new WeakMap<Socket, Watched>();
 
 /**
  * Set on a request whose body keeps its own deadline (an upload: cut when it stops
@@ -31,49 +34,41 @@ function timeout(message: string): Error {
   });
 }
 
-/**
- * A request's body is due `ms` after its headers, as Node's own `requestTimeout` would
- * have it (which cannot spare a single request): 408, the connection closed. A request
- * without a body has nothing to wait for.
- */
-function bodyDeadline(request: IncomingMessage, socket: Socket, ms: number) {
+function hasBody(request: IncomingMessage): boolean {
   const headers = request.headers;
-  if (
-    headers['content-length'] === undefined &&
-    headers['transfer-encoding'] === undefined
-  ) {
-    return;
-  }
-  const timer = setTimeout(() => {
-    const own = (
-      request as IncomingMessage & { [OWN_BODY_DEADLINE]?: boolean }
-    )[OWN_BODY_DEADLINE];
-    if (request.complete || own === true || socket.destroyed) return;
-    writeClientError(timeout('The request took too long to arrive'), socket);
-  }, ms);
-  timer.unref();
-  const clear = () => clearTimeout(timer);
-  request.once('end', clear);
-  request.once('close', clear);
+  return (
+    headers['content-length'] !== undefined ||
+    headers['transfer-encoding'] !== undefined
+  );
 }
 
+/**
+ * The connection's deadline has passed. With no request open it was the next request's
+ * headers': a connection that sent nothing is closed, one that sent part of its headers
+ * gets 408. With one open, it was that request's body's (as Node's own `requestTimeout`
+ * would have it, which cannot spare a single request): 408 unless the body is complete.
+ */
 function expire(socket: Socket, state: Watched): void {
-  state.timer = undefined;
-  if (state.open > 0 || socket.destroyed) return;
+  if (socket.destroyed) return;
+  if (state.open > 0) {
+    const request = state.request;
+    if (
+      request === undefined ||
+      request.complete ||
+      (request as IncomingMessage & { [OWN_BODY_DEADLINE]?: boolean })[
+        OWN_BODY_DEADLINE
+      ] === true
+    ) {
+      return;
+    }
+    writeClientError(timeout('The request took too long to arrive'), socket);
+    return;
+  }
   if (socket.bytesRead === state.readBefore) {
     socket.destroy();
     return;
   }
   writeClientError(timeout('Request headers took too long to arrive'), socket);
-}
-
-function arm(socket: Socket, state: Watched, ms: number): void {
-  clearTimeout(state.timer);
-  // Counted by the socket itself: a 'data' listener would take the socket away from the
-  // HTTP parser's native reading, and slow every request down.
-  state.readBefore = socket.bytesRead;
-  state.timer = setTimeout(() => expire(socket, state), ms);
-  state.timer.unref();
 }
 
 /**
@@ -82,23 +77,34 @@ function arm(socket: Socket, state: Watched, ms: number): void {
  */
 export function cutSlowHeaders(server: Server, ms: number): void {
   server.on('connection', (socket: Socket) => {
-    const state: Watched = { timer: undefined, open: 0, readBefore: 0 };
+    const state: Watched = {
+      timer: undefined,
+      open: 0,
+      // Counted by the socket itself: a 'data' listener would take the socket away from
+      // the HTTP parser's native reading, and slow every request down.
+      readBefore: socket.bytesRead,
+      request: undefined,
+    };
+    state.timer = setTimeout(() => expire(socket, state), ms);
+    state.timer.unref();
     watched.set(socket, state);
-    arm(socket, state, ms);
     socket.once('close', () => clearTimeout(state.timer));
   });
-  server.on('request', (request, response) => {
-    const socket = request.socket;
-    bodyDeadline(request, socket, ms);
-    const state = watched.get(socket);
+  server.on('request', (request: IncomingMessage, response) => {
+    const state = watched.get(request.socket);
     if (state === undefined) return;
     state.open += 1;
-    clearTimeout(state.timer);
-    state.timer = undefined;
+    state.request = request;
+    // Its body is due `ms` from now; one without a body has nothing to wait for (the
+    // timer, if it fires meanwhile, finds the request complete).
+    if (hasBody(request)) state.timer?.refresh();
     response.once('close', () => {
       state.open -= 1;
+      if (state.open > 0 || request.socket.destroyed) return;
+      state.request = undefined;
       // The next request on this keep-alive connection gets the same time from now.
-      if (state.open === 0 && !socket.destroyed) arm(socket, state, ms);
+      state.readBefore = request.socket.bytesRead;
+      state.timer?.refresh();
     });
   });
 }

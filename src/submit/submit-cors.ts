@@ -27,18 +27,27 @@ export const SUBMIT_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   'access-control-max-age': '86400',
 };
 
-export function configureSubmitCors(fastify: FastifyInstance): void {
+/**
+ * CORS on the instances that serve the submit URLs (`fastify`, which also answers the
+ * preflights, and the lean instance of their POST routes).
+ */
+export function configureSubmitCors(
+  fastify: FastifyInstance,
+  lean: FastifyInstance,
+): void {
   // onRequest runs before body parsing and routing, so whatever answers the request
   // later — handler, guard, parser error, 404 — the CORS headers are already on the reply.
-  fastify.addHook(
-    'onRequest',
-    (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      if (isPublicSubmitUrl(request.url)) {
-        void reply.headers(SUBMIT_CORS_HEADERS);
-      }
-      done();
-    },
-  );
+  for (const instance of [fastify, lean]) {
+    instance.addHook(
+      'onRequest',
+      (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+        if (isPublicSubmitUrl(request.url)) {
+          void reply.headers(SUBMIT_CORS_HEADERS);
+        }
+        done();
+      },
+    );
+  }
 
   // The preflight never reaches Nest, hence never the rate limit.
   fastify.route({

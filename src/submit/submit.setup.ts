@@ -1,7 +1,10 @@
 // What the public submit routes need of Fastify beyond their controllers: the rate limit
 // (decided before the body is read), CORS and the preflight, the 405 a GET gets, the
-// multipart parser (with where a body's files go), and the ALTCHA widget's script. What they answer: submit-answer.ts.
+// multipart parser (with where a body's files go), and the ALTCHA widget's script. Their
+// POST routes are served by the adapter's lean instance, which has only these hooks and
+// parsers; the preflights, GETs and the widget by the main one. What they answer: submit-answer.ts.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { SplitFastifyAdapter } from '../common/split-fastify.adapter.js';
 import { AppConfig } from '../config/app-config.js';
 import {
   RATE_LIMIT_STORAGE,
@@ -15,21 +18,24 @@ import { addSubmitGetRoutes } from './submit-get.js';
 import { submitUploads } from './submit-uploads.js';
 
 export function configureSubmit(app: NestFastifyApplication): void {
-  const fastify = app.getHttpAdapter().getInstance();
+  const adapter = app.getHttpAdapter() as SplitFastifyAdapter;
+  const fastify = adapter.getInstance();
+  // The POST routes, on an instance with only these hooks (split-fastify.adapter.ts).
+  const lean = adapter.lean;
   const config = app.get(AppConfig);
   const storage = app.get<symbol, RateLimitStorage>(RATE_LIMIT_STORAGE, {
     strict: false,
   });
-  configureSubmitRateLimit(fastify, {
+  configureSubmitRateLimit(lean, {
     limit: config.submitRateLimit,
     windowSeconds: config.submitRateWindowSeconds,
     bodyLimit: config.submitBodyLimit,
     uploadBodyLimit: config.uploads.bodyLimit,
     storage,
   });
-  configureSubmitCors(fastify);
+  configureSubmitCors(fastify, lean);
   addSubmitGetRoutes(fastify);
-  addMultipartParser(fastify, {
+  addMultipartParser(lean, {
     limit: config.submitBodyLimit,
     uploadLimit: config.uploads.bodyLimit,
     idleTimeoutMs: config.uploads.idleTimeoutMs,
