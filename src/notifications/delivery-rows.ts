@@ -47,6 +47,20 @@ export function toDelivery(row: Row): Delivery {
   } as Delivery);
 }
 
+/**
+ * Longest due first; deliveries due at the same moment oldest first (their ids are
+ * time-ordered), so a claim returns them in the same order whatever order the database
+ * handed them in.
+ */
+function byDue(a: Row, b: Row): number {
+  const due =
+    toDate(a.nextAttemptAt as Date | string).getTime() -
+    toDate(b.nextAttemptAt as Date | string).getTime();
+  if (due !== 0) return due;
+  const [x, y] = [String(a.id), String(b.id)];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /** The `take` longest due of each group's candidates, all of them longest due first. */
 export function chosen(candidates: Row[], groups: readonly GroupTake[]): Row[] {
   const byGroup = new Map<string, Row[]>();
@@ -56,15 +70,13 @@ export function chosen(candidates: Row[], groups: readonly GroupTake[]): Row[] {
     list.push(row);
     byGroup.set(key, list);
   }
-  const due = (row: Row) =>
-    toDate(row.nextAttemptAt as Date | string).getTime();
   const picked: Row[] = [];
   for (const group of groups) {
     const rows = byGroup.get(`${group.accountId}\u0000${group.target}`) ?? [];
-    rows.sort((a, b) => due(a) - due(b));
+    rows.sort(byDue);
     picked.push(...rows.slice(0, group.take));
   }
-  return picked.sort((a, b) => due(a) - due(b));
+  return picked.sort(byDue);
 }
 
 /** Groups a claim on SQLite looks at most, walking the claim index. */
