@@ -56,4 +56,19 @@ describe('rateLimitBucket', () => {
     expect(rateLimitBucket('not-an-ip')).toBe('not-an-ip');
     expect(rateLimitBucket(undefined)).toBe('unknown');
   });
+
+  it('answers the same for an address seen before, and after thousands of others', () => {
+    const mapped = '::ffff:203.0.113.7';
+    expect(rateLimitBucket(mapped)).toBe('203.0.113.7');
+    expect(normalizeClientIp(mapped)).toBe('203.0.113.7');
+    for (let i = 0; i < 5000; i += 1) {
+      const v6 = `2001:db8:${(i % 65536).toString(16)}::${i.toString(16)}`;
+      expect(rateLimitBucket(v6)).toBe(
+        `2001:db8:${(i % 65536).toString(16)}:0::/64`,
+      );
+    }
+    expect(rateLimitBucket(mapped)).toBe('203.0.113.7');
+    expect(normalizeClientIp(mapped)).toBe('203.0.113.7');
+    expect(normalizeClientIp(' 198.51.100.4 ')).toBe('198.51.100.4');
+  });
 });

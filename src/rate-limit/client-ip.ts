@@ -42,12 +42,32 @@ function withoutZone(ip: string): string {
   return zone === -1 ? ip : ip.slice(0, zone);
 }
 
+/** An address as given, normalised, and the rate-limit bucket it counts in. */
+interface Client {
+  address: string | null;
+  bucket: string;
+}
+
 /**
- * The client address as stored with a submission: an IPv4-mapped IPv6 address
- * (`::ffff:203.0.113.7`) becomes plain IPv4, anything else is kept as given.
+ * The clients seen lately. Every submission asks for its client's bucket and address, and
+ * working them out takes several regular-expression tests (net.isIP): a busy form's
+ * clients are remembered instead, up to this many, then forgotten all at once.
  */
-export function normalizeClientIp(ip: string | undefined): string | null {
-  if (!ip) return null;
+const recent = new Map<string, Client>();
+const RECENT_MAX = 4096;
+
+function clientOf(ip: string): Client {
+  let client = recent.get(ip);
+  if (client === undefined) {
+    const address = normalize(ip);
+    client = { address, bucket: bucketOf(address) };
+    if (recent.size >= RECENT_MAX) recent.clear();
+    recent.set(ip, client);
+  }
+  return client;
+}
+
+function normalize(ip: string): string | null {
   const bare = withoutZone(ip.trim());
   if (isIP(bare) === 6) {
     const groups = ipv6Groups(bare);
@@ -56,13 +76,7 @@ export function normalizeClientIp(ip: string | undefined): string | null {
   return bare || null;
 }
 
-/**
- * The rate-limit bucket of a client address. IPv4 (mapped or not) counts per address;
- * IPv6 per /64, the smallest block a single subscriber is normally given, so rotating
- * through one's own /64 does not multiply the budget.
- */
-export function rateLimitBucket(ip: string | undefined): string {
-  const address = normalizeClientIp(ip);
+function bucketOf(address: string | null): string {
   if (address === null) return 'unknown';
   if (isIP(address) !== 6) return address;
   const groups = ipv6Groups(address);
@@ -72,4 +86,21 @@ export function rateLimitBucket(ip: string | undefined): string {
     .map((g) => g.toString(16))
     .join(':');
   return `${prefix}::/64`;
+}
+
+/**
+ * The client address as stored with a submission: an IPv4-mapped IPv6 address
+ * (`::ffff:203.0.113.7`) becomes plain IPv4, anything else is kept as given.
+ */
+export function normalizeClientIp(ip: string | undefined): string | null {
+  return ip ? clientOf(ip).address : null;
+}
+
+/**
+ * The rate-limit bucket of a client address. IPv4 (mapped or not) counts per address;
+ * IPv6 per /64, the smallest block a single subscriber is normally given, so rotating
+ * through one's own /64 does not multiply the budget.
+ */
+export function rateLimitBucket(ip: string | undefined): string {
+  return ip ? clientOf(ip).bucket : 'unknown';
 }

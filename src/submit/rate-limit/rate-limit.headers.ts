@@ -14,28 +14,41 @@ export const RATE_LIMIT_HEADERS = [
   'Retry-After',
 ] as const;
 
-export interface RateLimitState {
-  limit: number;
-  windowSeconds: number;
-  remaining: number;
-  /** Seconds until the window resets. */
-  resetSeconds: number;
+/** Where the fields go: a Fastify reply, or anything else that takes headers one by one. */
+interface HeaderTarget {
+  header(name: string, value: string): unknown;
 }
 
-/** Header values for one state; `Retry-After` only when the client is refused. */
-export function rateLimitHeaders(
-  state: RateLimitState,
-  refused = false,
-): Record<string, string> {
-  const remaining = Math.max(0, state.remaining);
-  const reset = Math.max(0, state.resetSeconds);
-  const headers: Record<string, string> = {
-    'x-ratelimit-limit': String(state.limit),
-    'x-ratelimit-remaining': String(remaining),
-    'x-ratelimit-reset': String(reset),
-    'ratelimit-policy': `"${RATE_LIMIT_POLICY}";q=${state.limit};w=${state.windowSeconds}`,
-    ratelimit: `"${RATE_LIMIT_POLICY}";r=${remaining};t=${reset}`,
-  };
-  if (refused) headers['retry-after'] = String(reset);
-  return headers;
+/**
+ * The fields of one limit. What never changes (the limit, the policy) is worked out once;
+ * a request's own values are written straight onto its reply.
+ */
+export class RateLimitFields {
+  private readonly limit: string;
+  private readonly policy: string;
+
+  constructor(limit: number, windowSeconds: number) {
+    this.limit = String(limit);
+    this.policy = `"${RATE_LIMIT_POLICY}";q=${limit};w=${windowSeconds}`;
+  }
+
+  /** Puts the fields on `target`; `Retry-After` only when the client is refused. */
+  write(
+    target: HeaderTarget,
+    remainder: number,
+    resetSeconds: number,
+    refused = false,
+  ): void {
+    const remaining = String(Math.max(0, remainder));
+    const reset = String(Math.max(0, resetSeconds));
+    target.header('x-ratelimit-limit', this.limit);
+    target.header('x-ratelimit-remaining', remaining);
+    target.header('x-ratelimit-reset', reset);
+    target.header('ratelimit-policy', this.policy);
+    target.header(
+      'ratelimit',
+      `"${RATE_LIMIT_POLICY}";r=${remaining};t=${reset}`,
+    );
+    if (refused) target.header('retry-after', reset);
+  }
 }

@@ -11,7 +11,10 @@ import type {
   onRequestHookHandler,
 } from 'fastify';
 import { rateLimitBucket } from '../../rate-limit/client-ip.js';
-import type { RateLimitStorage } from '../../rate-limit/rate-limit.storage.js';
+import type {
+  RateLimitStorage,
+  ThrottlerStorageRecord,
+} from '../../rate-limit/rate-limit.storage.js';
 import { sendSubmitError } from '../submit-answer.js';
 import {
   FORM_TYPE,
@@ -23,7 +26,7 @@ import {
   isPublicSubmitUrl,
   RATE_LIMITED_SUBMIT_ROUTES,
 } from '../submit-urls.js';
-import { rateLimitHeaders } from './rate-limit.headers.js';
+import { RateLimitFields } from './rate-limit.headers.js';
 
 /** The storage key of a client's submit budget (shared by every instance via Redis). */
 export function submitRateLimitKey(ip: string | undefined): string {
@@ -83,6 +86,36 @@ export function submitRateLimitHook(
 ): onRequestHookHandler {
   const { limit, windowSeconds, bodyLimit, uploadBodyLimit, storage } = options;
   const ttl = windowSeconds * 1000;
+  const fields = new RateLimitFields(limit, windowSeconds);
+  /** The answer to a counted request: on its way, or 429. */
+  const counted = (
+    record: ThrottlerStorageRecord,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+  ): void => {
+    const resetSeconds = record.isBlocked
+      ? record.timeToBlockExpire
+      : record.timeToExpire;
+    fields.write(
+      reply,
+      limit - record.totalHits,
+      resetSeconds,
+      record.isBlocked,
+    );
+    if (!record.isBlocked) {
+      done();
+      return;
+    }
+    sendSubmitError(request, reply, {
+      status: 429,
+      body: {
+        error: tooManySubmissionsMessage(limit, windowSeconds, resetSeconds),
+      },
+      headers: {},
+      unexpected: false,
+    });
+  };
   return function submitRateLimit(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -92,43 +125,15 @@ export function submitRateLimitHook(
       done();
       return;
     }
-    storage
-      .increment(submitRateLimitKey(request.ip), ttl, limit, ttl, 'submit')
-      .then(
-        (record) => {
-          const resetSeconds = record.isBlocked
-            ? record.timeToBlockExpire
-            : record.timeToExpire;
-          void reply.headers(
-            rateLimitHeaders(
-              {
-                limit,
-                windowSeconds,
-                remaining: limit - record.totalHits,
-                resetSeconds,
-              },
-              record.isBlocked,
-            ),
-          );
-          if (!record.isBlocked) {
-            done();
-            return;
-          }
-          sendSubmitError(request, reply, {
-            status: 429,
-            body: {
-              error: tooManySubmissionsMessage(
-                limit,
-                windowSeconds,
-                resetSeconds,
-              ),
-            },
-            headers: {},
-            unexpected: false,
-          });
-        },
-        (error: Error) => done(error),
-      );
+    const key = submitRateLimitKey(request.ip);
+    if (storage.incrementNow !== undefined) {
+      counted(storage.incrementNow(key, ttl, limit), request, reply, done);
+      return;
+    }
+    storage.increment(key, ttl, limit, ttl, 'submit').then(
+      (record) => counted(record, request, reply, done),
+      (error: Error) => done(error),
+    );
   };
 }
 
@@ -163,6 +168,7 @@ export function configureSubmitRateLimit(
     ];
   });
   const windowMs = windowSeconds * 1000;
+  const fields = new RateLimitFields(limit, windowSeconds);
   fastify.addHook(
     'onSend',
     (
@@ -182,13 +188,10 @@ export function configureSubmitRateLimit(
       }
       storage.peek(submitRateLimitKey(request.ip), windowMs).then(
         (snapshot) => {
-          void reply.headers(
-            rateLimitHeaders({
-              limit,
-              windowSeconds,
-              remaining: limit - snapshot.totalHits,
-              resetSeconds: snapshot.timeToExpire,
-            }),
+          fields.write(
+            reply,
+            limit - snapshot.totalHits,
+            snapshot.timeToExpire,
           );
           done(null, payload);
         },
