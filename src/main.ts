@@ -6,9 +6,12 @@ import * as nodeModule from 'node:module';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { withEnvFile } from './config/env-file.js';
 import { logDestination } from './common/log-destination.js';
+import { holdYoungGenerationWhileStarting } from './common/young-generation.js';
 
 // Node 22.1+ keeps compiled code between starts; older versions simply lack the function.
 nodeModule.enableCompileCache?.();
+// Start-up would otherwise leave V8's young generation at its largest, idle, for good.
+const releaseYoungGeneration = holdYoungGenerationWhileStarting();
 
 function configOrExit() {
   let fromFile: string[] = [];
@@ -31,4 +34,4 @@ const { announceWhenReady } = await import('./ready-line.js');
 const app = await createApp(config, { logDestination: destination });
 closeOnSignals(app);
 await app.listen({ port: config.port, host: config.host });
-void announceWhenReady(app, config, envFile);
+void announceWhenReady(app, config, envFile).finally(releaseYoungGeneration);
