@@ -1,8 +1,11 @@
+import { runInNewContext } from 'node:vm';
 import {
+  compactHeap,
   growthFactorSetByOperator,
+  offersLastResortCollection,
   holdYoungGenerationWhileStarting,
   V8_GROWTH_FACTOR,
-} from './young-generation.js';
+} from './start-footprint.js';
 
 describe('holdYoungGenerationWhileStarting', () => {
   it('holds the young generation at its initial size until released, then restores V8’s growth once', () => {
@@ -51,5 +54,18 @@ describe('growthFactorSetByOperator', () => {
       ),
     ).toBe(false);
     expect(growthFactorSetByOperator([], '')).toBe(false);
+  });
+});
+
+describe('compactHeap', () => {
+  it('is offered from V8 12 (Node 22) on', () => {
+    expect(offersLastResortCollection('11.3.244.8-node.33')).toBe(false);
+    expect(offersLastResortCollection('12.4.254.21-node.33')).toBe(true);
+    expect(offersLastResortCollection('13.6.233.17-node.37')).toBe(true);
+  });
+
+  it('collects without leaving gc() exposed to contexts created afterwards', () => {
+    expect(() => compactHeap()).not.toThrow();
+    expect(runInNewContext('typeof gc')).toBe('undefined');
   });
 });
