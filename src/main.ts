@@ -1,7 +1,7 @@
 // The server's entry point: reads .env, validates the configuration, listens, and says
-// where to go. Only light modules are imported up front, so that the young generation is
-// held (start-footprint.ts) before the application's modules load and a bad setting is
-// reported at once.
+// where to go. Only light modules are imported up front, so that V8 is set for starting
+// (start-footprint.ts) before the application's modules load and a bad setting is reported
+// at once.
 //
 // Node's compile cache (module.enableCompileCache) is not turned on: measured side by side on
 // Node 24 it did not start the server sooner, and it keeps every module's cached code in
@@ -10,15 +10,13 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { withEnvFile } from './config/env-file.js';
 import { logDestination } from './common/log-destination.js';
-import {
-  compactHeap,
-  holdYoungGenerationWhileStarting,
-} from './common/start-footprint.js';
+import { compactHeap, holdWhileStarting } from './common/start-footprint.js';
 
 const COMPACT_AFTER_READY_MS = 250;
 
-// Start-up would otherwise leave V8's young generation at its largest, idle, for good.
-const releaseYoungGeneration = holdYoungGenerationWhileStarting();
+// Start-up would otherwise leave V8's young generation at its largest and its optimising
+// compilers' work resident, idle, for good.
+const releaseV8Defaults = holdWhileStarting();
 
 function configOrExit() {
   let fromFile: string[] = [];
@@ -42,7 +40,7 @@ const app = await createApp(config, { logDestination: destination });
 closeOnSignals(app);
 await app.listen({ port: config.port, host: config.host });
 void announceWhenReady(app, config, envFile).finally(() => {
-  releaseYoungGeneration();
+  releaseV8Defaults();
   // In a moment (a first request may be waiting), what start-up left behind is given back.
   setTimeout(compactHeap, COMPACT_AFTER_READY_MS).unref();
 });

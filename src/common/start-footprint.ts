@@ -1,16 +1,21 @@
 // What a server keeps resident after its start (docs/performance.md, "Start and idle memory").
 //
-// V8 grows its young generation (the semi-spaces where new objects are born) whenever much
-// of it survives a scavenge, and never gives it back while the process stays busy or idle.
-// Loading the application's ~2,600 modules is exactly that pattern: almost everything
-// allocated during start survives, so the young generation used to grow to its maximum
-// (16 MB semi-spaces on Node 20, 32 MB on Node 24) and stay resident, idle, ever after —
-// 25 to 45 MB of an idle server's memory (docs/performance.md, "Start and idle memory").
+// Starting is unlike serving: ~2,600 modules are loaded and run once, and almost everything
+// allocated survives. Left to its defaults, V8 reacts to that as it would to a hot loop, and
+// keeps what it built for good, idle:
 //
-// While the server starts, the young generation is held at its initial size (its growth
-// factor is 1); once it is ready, V8's own growth factor is restored, so a server under load
-// grows its young generation exactly as before. An operator who sets the growth factor
-// (NODE_OPTIONS=--semi-space-growth-factor=N) keeps it: it is then left alone.
+// - it grows the young generation (the semi-spaces where new objects are born) because so much
+//   survives each scavenge — to its maximum, 16 MB semi-spaces on Node 20 and 32 MB on
+//   Node 24, 25 to 45 MB of resident memory;
+// - its optimising compilers (TurboFan; Maglev on Node 22+) compile the functions that run
+//   most while modules load — code that serves no request — and the compilers' own pages and
+//   allocations stay resident: about 13 MB.
+//
+// So while the server starts, the young generation is held at its initial size (growth
+// factor 1) and functions run unoptimised (interpreter and Sparkplug); once it is ready, V8's
+// own settings are restored, so a server under load grows its young generation and optimises
+// its hot paths exactly as before. An operator who sets one of these V8 flags (in
+// NODE_OPTIONS or on the command line) keeps it: that part is then left alone.
 //
 // Once the server is ready, one collection that compacts the old generation and gives its free
 // pages back (V8's "last resort" collection, the one it runs under memory pressure) drops
@@ -18,37 +23,84 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-const FLAG = 'semi-space-growth-factor';
+const GROWTH_FLAG = 'semi-space-growth-factor';
 
 /** V8's default growth factor of the young generation (unchanged since V8 4.x). */
 export const V8_GROWTH_FACTOR = 2;
 
-/** The process was started with the growth factor set (command line or NODE_OPTIONS). */
-export function growthFactorSetByOperator(
-  execArgv: readonly string[] = process.execArgv,
-  nodeOptions = process.env.NODE_OPTIONS ?? '',
+/** The V8 flags that choose the optimising compilers (`--opt` is TurboFan's old name). */
+const COMPILER_FLAGS = ['turbofan', 'opt', 'maglev'];
+
+interface Runtime {
+  execArgv: readonly string[];
+  nodeOptions: string;
+  v8Version: string;
+  arch: string;
+}
+
+const THIS_PROCESS: Runtime = {
+  execArgv: process.execArgv,
+  nodeOptions: process.env.NODE_OPTIONS ?? '',
+  v8Version: process.versions.v8,
+  arch: process.arch,
+};
+
+function v8Major(v8Version: string): number {
+  return Number(v8Version.split('.')[0]);
+}
+
+/** The process was started with one of these V8 flags (either spelling, with or without no-). */
+export function setByOperator(
+  flags: readonly string[],
+  runtime: Pick<Runtime, 'execArgv' | 'nodeOptions'> = THIS_PROCESS,
 ): boolean {
-  const names = [`--${FLAG}`, `--${FLAG.replaceAll('-', '_')}`];
-  return [...execArgv, ...nodeOptions.split(/\s+/)].some((argument) =>
-    names.some((name) => argument === name || argument.startsWith(`${name}=`)),
+  const names = flags.flatMap((flag) =>
+    [flag, flag.replaceAll('-', '_')].flatMap((name) => [
+      `--${name}`,
+      `--no-${name}`,
+      `--no${name}`,
+    ]),
+  );
+  return [...runtime.execArgv, ...runtime.nodeOptions.split(/\s+/)].some(
+    (argument) =>
+      names.some(
+        (name) => argument === name || argument.startsWith(`${name}=`),
+      ),
+  );
+}
+
+/** Maglev is on by default from V8 12 (Node 22), where it is built: x64 and arm64. */
+export function maglevOnByDefault(
+  runtime: Pick<Runtime, 'v8Version' | 'arch'> = THIS_PROCESS,
+): boolean {
+  return (
+    v8Major(runtime.v8Version) >= 12 &&
+    (runtime.arch === 'x64' || runtime.arch === 'arm64')
   );
 }
 
 /**
- * Holds the young generation at its initial size until the returned function is called
- * (once the server is ready). Does nothing when the operator set the growth factor.
+ * Holds the young generation at its initial size and the optimising compilers off until the
+ * returned function is called (once the server is ready), which restores V8's defaults.
  */
-export function holdYoungGenerationWhileStarting(
+export function holdWhileStarting(
   setFlags: (flags: string) => void = setFlagsFromString,
-  setByOperator = growthFactorSetByOperator(),
+  runtime: Runtime = THIS_PROCESS,
 ): () => void {
-  if (setByOperator) return () => {};
-  setFlags(`--${FLAG}=1`);
+  const holds: Array<[hold: string, release: string]> = [];
+  if (!setByOperator([GROWTH_FLAG], runtime)) {
+    holds.push([`--${GROWTH_FLAG}=1`, `--${GROWTH_FLAG}=${V8_GROWTH_FACTOR}`]);
+  }
+  if (!setByOperator(COMPILER_FLAGS, runtime)) {
+    holds.push(['--no-turbofan', '--turbofan']);
+    if (maglevOnByDefault(runtime)) holds.push(['--no-maglev', '--maglev']);
+  }
+  for (const [hold] of holds) setFlags(hold);
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    setFlags(`--${FLAG}=${V8_GROWTH_FACTOR}`);
+    for (const [, release] of holds) setFlags(release);
   };
 }
 
@@ -62,7 +114,7 @@ type GarbageCollector = (options: {
 export function offersLastResortCollection(
   v8Version = process.versions.v8,
 ): boolean {
-  return Number(v8Version.split('.')[0]) >= 12;
+  return v8Major(v8Version) >= 12;
 }
 
 /**
