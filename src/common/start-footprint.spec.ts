@@ -62,12 +62,17 @@ describe('holdWhileStarting', () => {
       '--turbofan',
       '--maglev',
     ]);
-    const compilers = recorded({ ...NODE_24, execArgv: ['--no-maglev'] });
-    compilers.release();
-    expect(compilers.flags).toEqual([
-      '--semi-space-growth-factor=1',
-      `--semi-space-growth-factor=${V8_GROWTH_FACTOR}`,
-    ]);
+    for (const runtime of [
+      { ...NODE_24, execArgv: ['--no-maglev'] },
+      { ...NODE_24, nodeOptions: '--jitless' },
+    ]) {
+      const compilers = recorded(runtime);
+      compilers.release();
+      expect(compilers.flags).toEqual([
+        '--semi-space-growth-factor=1',
+        `--semi-space-growth-factor=${V8_GROWTH_FACTOR}`,
+      ]);
+    }
   });
 });
 

@@ -14,8 +14,9 @@
 // So while the server starts, the young generation is held at its initial size (growth
 // factor 1) and functions run unoptimised (interpreter and Sparkplug); once it is ready, V8's
 // own settings are restored, so a server under load grows its young generation and optimises
-// its hot paths exactly as before. An operator who sets one of these V8 flags (in
-// NODE_OPTIONS or on the command line) keeps it: that part is then left alone.
+// its hot paths exactly as before. An operator who sets one of these V8 flags on the command
+// line (`node --no-maglev dist/src/main.js`; or --jitless, which NODE_OPTIONS takes too)
+// keeps it: that part is then left alone.
 //
 // Once the server is ready, one collection that compacts the old generation and gives its free
 // pages back (V8's "last resort" collection, the one it runs under memory pressure) drops
@@ -28,8 +29,11 @@ const GROWTH_FLAG = 'semi-space-growth-factor';
 /** V8's default growth factor of the young generation (unchanged since V8 4.x). */
 export const V8_GROWTH_FACTOR = 2;
 
-/** The V8 flags that choose the optimising compilers (`--opt` is TurboFan's old name). */
-const COMPILER_FLAGS = ['turbofan', 'opt', 'maglev'];
+/**
+ * The V8 flags that choose the optimising compilers (`--opt` is TurboFan's old name; with
+ * --jitless there is none, and none may be turned on).
+ */
+const COMPILER_FLAGS = ['turbofan', 'opt', 'maglev', 'jitless'];
 
 interface Runtime {
   execArgv: readonly string[];
