@@ -9,7 +9,7 @@ import {
 } from './start-footprint.js';
 
 const NODE_24 = {
-  execArgv: [],
+  execArgv: [] as string[],
   nodeOptions: '',
   v8Version: '13.6.233.17-node.37',
   arch: 'x64',
