@@ -1,14 +1,22 @@
 // The server's entry point: reads .env, validates the configuration, listens, and says
-// where to go. Only light modules are imported up front, so that Node's compile cache is on
-// before the application's modules load and a bad setting is reported at once.
+// where to go. Only light modules are imported up front, so that V8 is set for starting
+// (start-footprint.ts) before the application's modules load and a bad setting is reported
+// at once.
+//
+// Node's compile cache (module.enableCompileCache) is not turned on: measured side by side on
+// Node 24 it did not start the server sooner, and it keeps every module's cached code in
+// memory for the life of the process (11–14 MB). NODE_COMPILE_CACHE=<dir> turns it on.
 import 'reflect-metadata';
-import * as nodeModule from 'node:module';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { withEnvFile } from './config/env-file.js';
 import { logDestination } from './common/log-destination.js';
+import { compactHeap, holdWhileStarting } from './common/start-footprint.js';
 
-// Node 22.1+ keeps compiled code between starts; older versions simply lack the function.
-nodeModule.enableCompileCache?.();
+const COMPACT_AFTER_READY_MS = 250;
+
+// Start-up would otherwise leave V8's young generation at its largest and its optimising
+// compilers' work resident, idle, for good.
+const releaseV8Defaults = holdWhileStarting();
 
 function configOrExit() {
   let fromFile: string[] = [];
@@ -31,4 +39,8 @@ const { announceWhenReady } = await import('./ready-line.js');
 const app = await createApp(config, { logDestination: destination });
 closeOnSignals(app);
 await app.listen({ port: config.port, host: config.host });
-void announceWhenReady(app, config, envFile);
+void announceWhenReady(app, config, envFile).finally(() => {
+  releaseV8Defaults();
+  // In a moment (a first request may be waiting), what start-up left behind is given back.
+  setTimeout(compactHeap, COMPACT_AFTER_READY_MS).unref();
+});
