@@ -19,12 +19,14 @@ import { FilesModule } from './files/files.module.js';
 import { FormsModule } from './forms/forms.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { HealthModule } from './health/health.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { SubmissionDeletionModule } from './submissions/submission-deletion.module.js';
 import { SubmissionsModule } from './submissions/submissions.module.js';
 import { submitErrorAnswers } from './submit/submit-answer.js';
 import { SubmitModule } from './submit/submit.module.js';
 import { SweepsModule } from './sweeps/sweeps.module.js';
+import { TracingModule } from './tracing/tracing.module.js';
 
 /**
  * The routes that answer their failures their own way (common/error-answer.ts): the
@@ -40,6 +42,8 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
+        TracingModule,
+        MetricsModule.forRoot(),
         SweepsModule.forRoot(),
         IdempotencyModule,
         AuthModule.forRoot([FormsModule, AccountsModule]),

@@ -27,6 +27,9 @@ import {
 import { SplitFastifyAdapter } from './common/split-fastify.adapter.js';
 import { AppModule, ERROR_WRITERS } from './app.module.js';
 import { configureDashboard } from './dashboard/dashboard.setup.js';
+import { instrumentHttp } from './metrics/http-telemetry.js';
+import { Metrics } from './metrics/metrics.js';
+import { TRACING, type Tracing } from './tracing/tracing.js';
 
 /**
  * One log line per request, written when it completes (with the request in it), instead of
@@ -135,6 +138,29 @@ export function createFastifyAdapter(
   });
 }
 
+/**
+ * Request timing, submission outcomes and HTTP spans (metrics/http-telemetry.ts), first
+ * among the hooks so that a request refused by one (the rate limit's 429) counts too. A
+ * `traceparent` is joined everywhere but on the public submit routes.
+ */
+function configureTelemetry(app: NestFastifyApplication): void {
+  const adapter = app.getHttpAdapter() as SplitFastifyAdapter;
+  const metrics = app.get(Metrics);
+  const tracing = app.get<symbol, Tracing>(TRACING);
+  instrumentHttp(
+    adapter.getInstance() as unknown as FastifyInstance,
+    metrics,
+    tracing,
+    {
+      joinsTrace: (url) => !isPublicSubmitUrl(url),
+    },
+  );
+  instrumentHttp(adapter.lean, metrics, tracing, {
+    submitRoutes: RATE_LIMITED_SUBMIT_ROUTES,
+    joinsTrace: () => false,
+  });
+}
+
 /** Everything the app needs beyond its modules: parsers, docs, shutdown. */
 export async function configureApp(
   app: NestFastifyApplication,
@@ -146,6 +172,7 @@ export async function configureApp(
   // The headers of every request are due REQUEST_TIMEOUT_MS after its connection opened
   // (or the previous response ended), to the millisecond (header-deadline.ts).
   cutSlowHeaders(fastify.server, REQUEST_TIMEOUT_MS);
+  configureTelemetry(app);
   // Fastify parses text/plain by default; no route of ours accepts it (→ 415).
   for (const instance of [fastify, adapter.lean]) {
     instance.removeContentTypeParser('text/plain');

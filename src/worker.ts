@@ -19,9 +19,11 @@ import { withEnvFile } from './config/env-file.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DomainVerificationCoreModule } from './domain-verification/domain-verification-core.module.js';
 import { FormsModule } from './forms/forms.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { SubmissionDeletionModule } from './submissions/submission-deletion.module.js';
 import { SweepsModule } from './sweeps/sweeps.module.js';
+import { TracingModule } from './tracing/tracing.module.js';
 
 @Module({})
 class WorkerModule {
@@ -31,6 +33,10 @@ class WorkerModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
+        // Deliveries and sweeps are counted and traced here as in the server; the
+        // metrics are served on this process's METRICS_PORT.
+        TracingModule,
+        MetricsModule.forRoot(),
         // The background sweeps of the modules below run here as in the server.
         SweepsModule.forRoot(),
         AuthModule.forRoot([FormsModule, AccountsModule]),

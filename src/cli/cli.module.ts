@@ -3,6 +3,8 @@ import { AccountsModule } from '../accounts/accounts.module.js';
 import { AppConfig } from '../config/app-config.js';
 import { ConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
+import { TracingModule } from '../tracing/tracing.module.js';
 import { SweepsModule } from '../sweeps/sweeps.module.js';
 
 /** Just what the operator commands need: configuration, the database and accounts. */
@@ -14,6 +16,9 @@ export class CliModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
+        // What features count and trace goes nowhere: a command serves no metrics.
+        TracingModule,
+        MetricsModule.forRoot({ serve: false }),
         // Features may register sweeps; a command never runs them.
         SweepsModule.forRoot({ schedule: false }),
         AccountsModule,

@@ -1,5 +1,5 @@
 import { decodeTime, isValid } from 'ulid';
-import { newUlid } from './ulid.js';
+import { newUlid, ulidTime } from './ulid.js';
 
 describe('newUlid', () => {
   it('writes a valid ULID carrying the given time', () => {
@@ -28,5 +28,19 @@ describe('newUlid', () => {
       for (const char of newUlid().slice(10)) seen.add(char);
     }
     expect(seen.size).toBe(32);
+  });
+});
+
+describe('ulidTime', () => {
+  it('reads back the time a ULID was made at', () => {
+    const at = Date.UTC(2026, 11, 1, 21, 30, 15, 123);
+    const id = newUlid(at);
+    expect(ulidTime(id)).toBe(at);
+    expect(ulidTime(id)).toBe(decodeTime(id));
+  });
+
+  it('is NaN for what is not a ULID', () => {
+    expect(ulidTime('not-a-ulid!')).toBeNaN();
+    expect(ulidTime('')).toBeNaN();
   });
 });

@@ -33,6 +33,18 @@ function encodeTime(ms: number): string {
   return text;
 }
 
+/** When a ULID was made (milliseconds since the epoch); NaN for a string that is not one. */
+export function ulidTime(id: string): number {
+  if (id.length !== 26) return NaN;
+  let ms = 0;
+  for (let i = 0; i < 10; i += 1) {
+    const digit = ALPHABET.indexOf(id.charAt(i));
+    if (digit < 0) return NaN;
+    ms = ms * 32 + digit;
+  }
+  return ms;
+}
+
 /** A new ULID for the given time (milliseconds since the epoch). */
 export function newUlid(now: number = Date.now()): string {
   if (now !== lastMs) {

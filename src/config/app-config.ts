@@ -10,6 +10,10 @@ import { read, wholeNumber, type Env } from './env-values.js';
 import { parseMail, parsePublicUrl, type MailConfig } from './mail-config.js';
 import { parseSpamConfig, type SpamConfig } from './spam-config.js';
 import { parseUploadConfig, type UploadConfig } from './upload-config.js';
+import {
+  parseTelemetryConfig,
+  type TelemetryConfig,
+} from './telemetry-config.js';
 
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'mysql' | 'mariadb'; url: string };
@@ -62,6 +66,8 @@ export class AppConfig {
   spam: SpamConfig;
   /** File uploads: storage and limits. */
   uploads: UploadConfig;
+  /** The metrics listener and where traces go. */
+  telemetry: TelemetryConfig;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -85,6 +91,7 @@ export { ConfigError } from './config-error.js';
 export { describeSmtp, type MailConfig } from './mail-config.js';
 export type { SpamConfig } from './spam-config.js';
 export type { UploadConfig } from './upload-config.js';
+export type { TelemetryConfig } from './telemetry-config.js';
 
 const LOG_LEVELS = [
   'fatal',
@@ -315,6 +322,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   );
   config.spam = parseSpamConfig(env);
   config.uploads = parseUploadConfig(env);
+  config.telemetry = parseTelemetryConfig(env);
   const secret = resolveSecret(env, config.nodeEnv);
   config.appSecret = secret.secret;
   config.appSecretSource = secret.source;

@@ -28,6 +28,7 @@ import {
   walkGroups,
   type Row,
 } from './delivery-rows.js';
+import { CLAIMABLE } from './delivery-columns.js';
 import { Delivery } from './delivery.entity.js';
 import {
   eventRow,
@@ -164,18 +165,13 @@ export class DeliveryRepository {
   async dueGroups(now: Date): Promise<DueGroup[]> {
     if (!this.sqlite) {
       const rows = await this.query<Row[]>(this.sql.dueGroups(now));
-      const seen = new Set<string>();
-      const groups: DueGroup[] = [];
-      for (const row of rows) {
-        const key = `${String(row.accountId)}\u0000${String(row.target)}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        groups.push({
-          accountId: String(row.accountId),
-          target: String(row.target),
-        });
+      const groups = new Map<string, DueGroup>();
+      for (const { accountId, target } of rows) {
+        const group = { accountId: String(accountId), target: String(target) };
+        const key = `${group.accountId}\u0000${group.target}`;
+        if (!groups.has(key)) groups.set(key, group);
       }
-      return groups;
+      return [...groups.values()];
     }
     return walkGroups(this.sqlite, this.sql, now);
   }
@@ -371,6 +367,16 @@ export class DeliveryRepository {
       this.sql.webhookPage(webhookId, limit),
     );
     return rows.map((row) => String(row.id));
+  }
+
+  /** The channels of up to `cap` deliveries to send or retry: the backlog, bounded. */
+  async backlogChannels(cap: number): Promise<string[]> {
+    const rows = await this.dataSource.getRepository(Delivery).find({
+      select: { channel: true },
+      where: { status: In([...CLAIMABLE]) },
+      take: cap,
+    });
+    return rows.map((row) => row.channel);
   }
 
   /** Deletes deliveries with their attempts, in one transaction; answers the counts. */

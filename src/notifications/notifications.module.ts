@@ -28,6 +28,8 @@ import { NotificationTargets } from './notification-targets.js';
 import { Webhook } from './webhooks/webhook.entity.js';
 import { DeliveryPreparer } from './worker/delivery-preparer.js';
 import { DeliveryWorker } from './worker/delivery-worker.js';
+import { DeliveryBacklog } from './delivery-backlog.js';
+import { DeliveryTelemetry } from './worker/delivery-telemetry.js';
 import { OutboxExpander } from './worker/outbox-expander.js';
 import { SubmissionNotices } from './worker/submission-notices.js';
 import { FilesModule } from '../files/files.module.js';
@@ -60,6 +62,8 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
     SubmissionNotices,
     DeliveryPreparer,
     DeliveryWorker,
+    DeliveryTelemetry,
+    DeliveryBacklog,
     DeliveriesService,
     DeliveryCleanup,
     NotificationLimits,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
+import { Metrics } from '../metrics/metrics.js';
 import {
   MemoryRateLimitStorage,
   RATE_LIMIT_STORAGE,
@@ -14,13 +15,19 @@ import {
   providers: [
     {
       provide: RATE_LIMIT_STORAGE,
-      inject: [AppConfig],
+      inject: [AppConfig, Metrics],
       // The Redis client is loaded only when it is used: a start without Redis stays lighter.
-      useFactory: async (config: AppConfig): Promise<RateLimitStorage> => {
+      useFactory: async (
+        config: AppConfig,
+        metrics: Metrics,
+      ): Promise<RateLimitStorage> => {
         if (!config.redisUrl) return new MemoryRateLimitStorage();
         const { RedisRateLimitStorage } =
           await import('./redis-rate-limit.storage.js');
-        return new RedisRateLimitStorage(config.redisUrl);
+        const storage = new RedisRateLimitStorage(config.redisUrl);
+        // formgate_redis_up: whether the Redis every instance shares answers.
+        if (metrics.exposed) metrics.watchRedis(() => storage.ping());
+        return storage;
       },
     },
   ],

@@ -130,6 +130,14 @@ export class RedisRateLimitStorage
     }
   }
 
+  /** true when Redis answers a PING within REDIS_TIMEOUT_MS. */
+  ping(): Promise<boolean> {
+    return this.client.ping().then(
+      () => true,
+      () => false,
+    );
+  }
+
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
     const quit = this.client.quit().catch(() => undefined);

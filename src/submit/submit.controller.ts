@@ -13,6 +13,7 @@ import {
   idempotencyKeyOf,
   REPLAYED_HEADER,
 } from '../idempotency/idempotency-key.js';
+import { markVerdict } from '../metrics/submission-outcome.js';
 import { ApiSubmitRoute } from './dto/submit-openapi.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
 import { sendSubmitted } from './submit-answer.js';
@@ -66,7 +67,7 @@ export class SubmitController {
   ): Promise<void> {
     acceptedMediaType(request);
     const idempotencyKey = idempotencyKeyOf(request.headers);
-    const { form, replayed } = await this.submitService.submit({
+    const { form, replayed, verdict } = await this.submitService.submit({
       formId: request.params.formId,
       body: request.body,
       ip: request.ip,
@@ -75,6 +76,7 @@ export class SubmitController {
       referer: request.headers.referer,
       idempotencyKey,
     });
+    markVerdict(request, verdict);
     // A repeat of a committed request: the kept answer, said to be one.
     if (replayed !== undefined) void reply.header(REPLAYED_HEADER, 'true');
     const body =

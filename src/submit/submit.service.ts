@@ -43,6 +43,7 @@ import { CaptchaCheck } from '../spam/captcha-check.js';
 import { DuplicateCheck } from '../spam/duplicate-check.js';
 import { TurnedAwayCounter } from '../spam/turned-away.js';
 import type { SubmissionData } from '../submissions/submission.entity.js';
+import type { SubmitVerdict } from '../metrics/submission-outcome.js';
 
 /** The spam trap: a hidden input people leave empty and form-filling bots do not. */
 export const HONEYPOT_KEY = '_honeypot';
@@ -78,6 +79,8 @@ export interface SubmitRequest {
 export interface SubmitResult {
   form: SubmitForm;
   replayed?: KeptAnswer;
+  /** Answered as a success, but stored as spam or caught by the honeypot. */
+  verdict?: SubmitVerdict;
 }
 
 /** What an accepted submission answers, as kept for a replay. */
@@ -162,8 +165,7 @@ export class SubmitService {
     if (form === null) throw new NotFoundException(FORM_NOT_FOUND);
     if (form.domainVerification) await this.checkOrigin(form, request);
     if (request.idempotencyKey === undefined) {
-      await this.accept(form, request);
-      return { form };
+      return { form, verdict: await this.accept(form, request) };
     }
     return this.acceptOnce(form, request, request.idempotencyKey);
   }
@@ -194,10 +196,10 @@ export class SubmitService {
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          await this.accept(form, request, (now) =>
+          const verdict = await this.accept(form, request, (now) =>
             this.keys.completedRecord(id, fingerprint, RECEIVED_ANSWER, now),
           );
-          return { form };
+          return { form, verdict };
         } catch (error) {
           const held = await this.keys.lookup(id).catch(() => undefined);
           if (held === undefined) throw error;
@@ -217,12 +219,15 @@ export class SubmitService {
     }
   }
 
-  /** The checks after the origin, then the commit (with the key's record, if any). */
+  /**
+   * The checks after the origin, then the commit (with the key's record, if any); says
+   * when what it answers as a success was spam or a bot caught by the honeypot.
+   */
   private async accept(
     form: SubmitForm,
     request: SubmitRequest,
     keyRecord?: (now: number) => NewIdempotencyRecord,
-  ): Promise<void> {
+  ): Promise<SubmitVerdict | undefined> {
     // A bot gets the very answer a person would, so it learns nothing.
     if (
       isHoneypotFilled(request.body) ||
@@ -230,7 +235,7 @@ export class SubmitService {
     ) {
       this.turnedAway.count(form.id, 'honeypot');
       await this.queue.countHoneypotHit(form.id);
-      return;
+      return 'honeypot';
     }
     if (request.formspree === true && isEmptyBody(request.body)) {
       throw new ValidationFailedException(
@@ -287,6 +292,7 @@ export class SubmitService {
       idempotency: keyRecord?.(createdAt),
       files: uploads?.rows(form.accountId, new Date(createdAt)),
     });
+    return spam ? 'spam' : undefined;
   }
 
   /** The commit; a submission with files keeps them once committed, or perhaps committed. */

@@ -7,11 +7,13 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { DatabaseStateService } from '../common/database/database-state.service.js';
 import { AppConfig } from '../config/app-config.js';
+import { Metrics } from '../metrics/metrics.js';
 import type { Sweep, SweepCounts } from './sweep.js';
 
 /** Whether this process runs the sweeps on their schedule (not the CLI's, for one). */
@@ -53,6 +55,7 @@ export class SweepsService
     private readonly config: AppConfig,
     private readonly database: DatabaseStateService,
     @Inject(SWEEP_SCHEDULE) private readonly scheduled: boolean,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   /** Adds a sweep; call it from the registering feature's constructor or onModuleInit. */
@@ -124,6 +127,7 @@ export class SweepsService
       try {
         const counts = await sweep.run(this.stopping.signal);
         results[sweep.name] = counts;
+        this.metrics?.sweepRan(sweep.name, true);
         const ms = Math.round(performance.now() - started);
         const what = describeCounts(counts);
         const line = `Sweep "${sweep.name}" deleted ${what} in ${ms} ms`;
@@ -133,6 +137,7 @@ export class SweepsService
         const failure =
           error instanceof Error ? error : new Error(String(error));
         failures[sweep.name] = failure;
+        this.metrics?.sweepRan(sweep.name, false);
         this.logger.warn(
           `Sweep "${sweep.name}" failed (tried again at the next run): ${failure.message}`,
         );

@@ -6,6 +6,7 @@ import type { DeliveryRepository } from '../delivery.repository.js';
 import type { Delivery } from '../delivery.entity.js';
 import type { AttemptOutcome } from '../notification-channel.js';
 import type { NextStep } from './backoff.js';
+import type { DeliveryTelemetry } from './delivery-telemetry.js';
 
 /**
  * How long a finished attempt waits for others to be recorded with it: sends started
@@ -32,7 +33,11 @@ export class AttemptRecorder {
   private finished: Finished[] = [];
   private flushing = false;
 
-  constructor(private readonly outbox: DeliveryRepository) {}
+  constructor(
+    private readonly outbox: DeliveryRepository,
+    /** Told of each attempt once it is committed. */
+    private readonly telemetry?: DeliveryTelemetry,
+  ) {}
 
   /** Resolves once the attempt is committed (if `owner` still held the delivery). */
   finish(
@@ -85,7 +90,10 @@ export class AttemptRecorder {
           deliveredAt: outcome.ok ? at : delivery.deliveredAt,
         })),
       );
-      for (const item of batch) item.resolve();
+      for (const { delivery, outcome, step, at, resolve } of batch) {
+        this.telemetry?.recorded(delivery, outcome, step, at);
+        resolve();
+      }
     } catch (error) {
       for (const item of batch) item.reject(error);
     } finally {

@@ -11,6 +11,7 @@ import {
   type PreparedAttempt,
 } from '../notification-channel.js';
 import { parsePayload } from '../outbox.js';
+import { DeliveryTelemetry } from './delivery-telemetry.js';
 import { SubmissionNotices } from './submission-notices.js';
 
 /** A claimed delivery with its attempt, waiting for a send slot. */
@@ -37,6 +38,7 @@ export class DeliveryPreparer {
   constructor(
     private readonly notices: SubmissionNotices,
     @Inject(NOTIFICATION_CHANNELS) channels: NotificationChannel[],
+    private readonly telemetry: DeliveryTelemetry,
   ) {
     this.channels = new Map(channels.map((c) => [c.name, c]));
   }
@@ -91,6 +93,9 @@ export class DeliveryPreparer {
       });
       positions.forEach((position, i) => (attempts[position] = prepared[i]));
     }
-    return claimed.map((delivery, i) => ({ delivery, attempt: attempts[i] }));
+    return claimed.map((delivery, i) => ({
+      delivery,
+      attempt: this.telemetry.traced(delivery, attempts[i]),
+    }));
   }
 }

@@ -1,7 +1,6 @@
-// The notification worker: expands outbox events into deliveries, claims due deliveries
-// under a lease, hands each to its channel, records the attempt, and schedules a retry or
-// gives up. It runs in every app process unless WORKER_ENABLED=false, and alone through
-// `npm run worker` (src/worker.ts).
+// The notification worker: expands outbox events into deliveries, claims due deliveries under
+// a lease, hands each to its channel, records the attempt, and schedules a retry or gives up.
+// It runs in every app process unless WORKER_ENABLED=false, and alone (`npm run worker`).
 //
 // A pipeline: deliveries are claimed in batches ahead of the free send slots, with what
 // their attempts need read in one go, so a freed slot starts the next send at once; a
@@ -28,6 +27,7 @@ import type { Delivery } from '../delivery.entity.js';
 import type { AttemptOutcome } from '../notification-channel.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { BackgroundExpansion } from './background-expansion.js';
+import { DeliveryTelemetry } from './delivery-telemetry.js';
 import { nextStep } from './backoff.js';
 import {
   DeliveryPreparer,
@@ -100,8 +100,9 @@ export class DeliveryWorker
     private readonly config: AppConfig,
     private readonly database: DatabaseStateService,
     private readonly signal: DeliverySignal,
+    telemetry: DeliveryTelemetry,
   ) {
-    this.recorder = new AttemptRecorder(outbox);
+    this.recorder = new AttemptRecorder(outbox, telemetry);
     // An expansion that ends wakes the loop: for the next one, and for what it made.
     this.expansion = new BackgroundExpansion(expander, (made) => {
       if (made) this.forgetGroups();

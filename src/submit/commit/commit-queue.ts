@@ -5,6 +5,7 @@
 // SQLite writes one batch at a time (one connection); MySQL/MariaDB a few at once, each on
 // its own pooled connection, so the round trips of one batch overlap those of the next.
 import {
+  Inject,
   Injectable,
   Logger,
   NotFoundException,
@@ -16,6 +17,8 @@ import { ServiceUnavailableError } from '../../common/errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { DB_DEADLINE_MS } from '../../common/database/database-deadline.js';
 import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
+import { Metrics } from '../../metrics/metrics.js';
+import { NO_TRACING, TRACING, type Tracing } from '../../tracing/tracing.js';
 import { DeliverySignal } from '../../notifications/delivery-signal.js';
 import { SubmissionWriters } from './submission-writers.js';
 import type { CommitItem, SubmissionWriter } from './submission-writer.js';
@@ -76,8 +79,12 @@ export class CommitQueue implements OnApplicationShutdown {
     config: AppConfig,
     /** Told of every committed batch, and when one wrote an outbox event (wakes the worker). */
     @Optional() private readonly deliveries?: DeliverySignal,
+    /** Told of each batch's size; reads the queue's depth when scraped. */
+    @Optional() private readonly metrics?: Metrics,
+    @Optional() @Inject(TRACING) private readonly tracing: Tracing = NO_TRACING,
   ) {
     this.limit = config.submitQueueLimit;
+    metrics?.watchCommitQueue(() => this.length);
   }
 
   /** true while a batch is being written. */
@@ -226,6 +233,10 @@ export class CommitQueue implements OnApplicationShutdown {
     const deadline =
       Math.min(...waiters.map((w) => w.enqueuedAt)) + DB_DEADLINE_MS;
     let timer: NodeJS.Timeout | undefined;
+    const span = this.tracing.start('formgate.commit_batch', {
+      'formgate.batch.size': waiters.length,
+    });
+    let failed = false;
     try {
       const outcomes = await Promise.race([
         writer.write({ items, honeypotHits }),
@@ -237,6 +248,7 @@ export class CommitQueue implements OnApplicationShutdown {
         }),
       ]);
       this.logger.debug(`Committed a batch of ${items.length} submissions`);
+      this.metrics?.batchCommitted(waiters.length);
       stored.forEach((waiter, i) => this.settle(waiter, outcomes[i]));
       this.deliveries?.submissionsCommitted(items.length);
       if (items.some((item) => item.outbox !== undefined)) {
@@ -244,6 +256,7 @@ export class CommitQueue implements OnApplicationShutdown {
       }
       for (const waiter of trapped) this.settle(waiter, 'stored');
     } catch (error) {
+      failed = true;
       if (
         !(error instanceof ServiceUnavailableError) &&
         !isDatabaseUnavailable(error)
@@ -257,6 +270,7 @@ export class CommitQueue implements OnApplicationShutdown {
       for (const waiter of waiters) this.settle(waiter, answer);
     } finally {
       clearTimeout(timer);
+      span.end(undefined, failed);
     }
   }
 

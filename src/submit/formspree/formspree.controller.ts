@@ -9,6 +9,7 @@ import {
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config.js';
+import { markVerdict } from '../../metrics/submission-outcome.js';
 import { sendSubmitted } from '../submit-answer.js';
 import { acceptedMediaType } from '../submit.controller.js';
 import { SubmitService } from '../submit.service.js';
@@ -40,7 +41,7 @@ export class FormspreeController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     acceptedMediaType(request);
-    const { form } = await this.submitService.submit({
+    const { form, verdict } = await this.submitService.submit({
       formId: request.params.formId,
       body: request.body,
       ip: request.ip,
@@ -49,6 +50,7 @@ export class FormspreeController {
       referer: request.headers.referer,
       formspree: true,
     });
+    markVerdict(request, verdict);
     const success: FormspreeSuccessDto = {
       ok: true,
       next: form.redirectUrl ?? thanksUrl(this.config.publicUrl, form.id),
