@@ -8,13 +8,21 @@ import {
 import { AppConfig } from '../config/app-config.js';
 import { NO_TRACING, TRACING, type Tracing } from './tracing.js';
 
+/** Longest shutdown waits for the last spans to reach a collector. */
+const SHUTDOWN_MS = 3000;
+
 /** Sends the last spans when the app stops (after HTTP closed and the queue drained). */
 @Injectable()
 class TracingShutdown implements OnApplicationShutdown {
   constructor(@Inject(TRACING) private readonly tracing: Tracing) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.tracing.shutdown().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.tracing.shutdown().catch(() => undefined),
+      new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_MS))),
+    ]);
+    clearTimeout(timer);
   }
 }
 
