@@ -107,7 +107,8 @@ describe('docker-compose.yml', () => {
     const { app, proxy } = compose.services;
     // The app publishes nothing: the proxy is the only way in, so it scales freely.
     expect(app.ports).toBeUndefined();
-    expect(app.expose).toEqual(['3000']);
+    // 3000 for the proxy; 9464, the metrics, for a scraper on the project's network.
+    expect(app.expose).toEqual(['3000', '9464']);
     expect(app.environment!.TRUST_PROXY).toBe('1');
     expect(proxy.depends_on).toMatchObject({
       app: { condition: 'service_healthy' },
@@ -151,6 +152,16 @@ describe('docker-compose.yml', () => {
     expect(JSON.stringify(compose.services.app.healthcheck!.test)).toContain(
       '/health/ready',
     );
+  });
+
+  it('keeps the metrics port on the internal network: exposed to the project, never published', () => {
+    const { app, proxy } = compose.services;
+    expect(app.environment!.METRICS_PORT).toBe('9464');
+    expect(app.environment!.METRICS_HOST).toBe('0.0.0.0');
+    expect(app.expose).toContain('9464');
+    expect(JSON.stringify(app.ports ?? [])).not.toContain('9464');
+    expect(JSON.stringify(proxy.ports)).not.toContain('9464');
+    expect(caddyfile).not.toContain('9464');
   });
 
   it('publishes no fixed host port for the app, so it can be scaled', () => {

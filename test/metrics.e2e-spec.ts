@@ -3,6 +3,9 @@
 // however many forms and unknown ids are posted to, the public port has no /metrics, and
 // `promtool check metrics` accepts a scrape taken after the workload.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Submission } from '../src/submissions/submission.entity.js';
 import { SweepsService } from '../src/sweeps/sweeps.service.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
@@ -16,6 +19,27 @@ const SUBMIT_ROUTE = '/api/submit/:formId';
 const FORMSPREE_ROUTE = '/f/:formId';
 
 const promtool = spawnSync('promtool', ['--version']).status === 0;
+/** CI installs promtool (.ci/run): there its absence fails instead of skipping. */
+const withPromtool = promtool || process.env.CI === 'true' ? it : it.skip;
+const NO_PROMTOOL = promtool
+  ? ''
+  : ' — skipped: promtool is not installed (apt-get install prometheus)';
+
+const OPERATIONS = readFileSync('docs/operations.md', 'utf8');
+const DASHBOARD = readFileSync('docs/grafana-dashboard.json', 'utf8');
+/** The YAML blocks of docs/operations.md's metrics section: the scrape job and the alerts. */
+const [SCRAPE_JOB, ALERTS] = [
+  ...OPERATIONS.slice(OPERATIONS.indexOf('## Metrics and traces')).matchAll(
+    /```yaml\n([\s\S]*?)```/g,
+  ),
+].map((m) => m[1]);
+
+/** The series names a text uses (queries in the docs and the dashboard). */
+function seriesNamesIn(text: string): string[] {
+  return [
+    ...new Set(text.match(/\b(?:formgate|nodejs|process)_[a-z0-9_]+/g) ?? []),
+  ];
+}
 
 describe('metrics (e2e)', () => {
   let t: TestApp;
@@ -243,8 +267,8 @@ describe('metrics (e2e)', () => {
     );
   });
 
-  (promtool || process.env.CI === 'true' ? it : it.skip)(
-    `passes promtool check metrics after the workload${promtool ? '' : ' — skipped: promtool is not installed (apt-get install prometheus)'}`,
+  withPromtool(
+    `passes promtool check metrics after the workload${NO_PROMTOOL}`,
     async () => {
       const { text } = await scrape(t);
       // Throws, with promtool's findings, on any problem.
@@ -253,6 +277,49 @@ describe('metrics (e2e)', () => {
         encoding: 'utf8',
       });
       expect(output).toBe('');
+    },
+  );
+
+  it('is what the docs and the Grafana dashboard query: every series they name is served', async () => {
+    const served = await scrape(t);
+    const named = seriesNamesIn(`${ALERTS}\n${DASHBOARD}`);
+    expect(named.length).toBeGreaterThan(10);
+    // Served only with REDIS_URL (metrics-dependencies.e2e-spec.ts).
+    const missing = named.filter(
+      (name) =>
+        name !== 'formgate_redis_up' &&
+        served.seriesOf(name.replace(/_(bucket|sum|count)$/, '')).length === 0,
+    );
+    expect(missing).toEqual([]);
+    const dashboard = JSON.parse(DASHBOARD) as { panels: unknown[] };
+    expect(dashboard.panels.length).toBeGreaterThan(10);
+  });
+
+  withPromtool(
+    `documents a scrape job and alert rules promtool accepts${NO_PROMTOOL}`,
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'formgate-prometheus-'));
+      try {
+        writeFileSync(join(dir, 'alerts.yml'), ALERTS);
+        writeFileSync(
+          join(dir, 'prometheus.yml'),
+          `${SCRAPE_JOB}rule_files: [alerts.yml]\n`,
+        );
+        const rules = execFileSync(
+          'promtool',
+          ['check', 'rules', join(dir, 'alerts.yml')],
+          { encoding: 'utf8' },
+        );
+        expect(rules).toMatch(/SUCCESS: \d+ rules found/);
+        const config = execFileSync(
+          'promtool',
+          ['check', 'config', join(dir, 'prometheus.yml')],
+          { encoding: 'utf8' },
+        );
+        expect(config).toContain('SUCCESS');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   );
 });

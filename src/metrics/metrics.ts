@@ -31,6 +31,9 @@ export type SubmissionCounters = Readonly<
   Record<SubmissionOutcome, Counter.Internal>
 >;
 
+/** The states an attempt leaves a delivery in (notifications/delivery.entity.ts). */
+export const DELIVERY_OUTCOMES = ['succeeded', 'failed', 'dead'] as const;
+
 /** The label of a request no route matched. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
@@ -217,9 +220,17 @@ export class Metrics {
     this.queueDepth = depth;
   }
 
-  /** Where the delivery backlog is read when scraped. */
-  watchDeliveryBacklog(source: BacklogSource): void {
-    this.backlog = source;
+  /**
+   * The notification channels: their attempt counters start at 0 (so a rate is there
+   * before the first attempt), and their backlog is read from `backlog` when scraped.
+   */
+  watchDeliveries(channels: readonly string[], backlog: BacklogSource): void {
+    for (const channel of channels) {
+      for (const outcome of DELIVERY_OUTCOMES) {
+        this.deliveries.inc({ channel, outcome }, 0);
+      }
+    }
+    this.backlog = backlog;
   }
 
   /** Adds formgate_redis_up, read from `ping` when scraped (only where Redis is used). */
@@ -247,6 +258,15 @@ export class Metrics {
   ): void {
     this.deliveries.inc({ channel, outcome });
     if (lagSeconds !== undefined) this.deliveryLag.observe(lagSeconds);
+  }
+
+  /** The sweeps this process runs: their counters start at 0. */
+  watchSweeps(names: readonly string[]): void {
+    for (const sweep of names) {
+      for (const outcome of ['succeeded', 'failed']) {
+        this.sweepRuns.inc({ sweep, outcome }, 0);
+      }
+    }
   }
 
   sweepRan(sweep: string, ok: boolean): void {

@@ -1,5 +1,6 @@
 // formgate_delivery_backlog: what waits to be sent, by channel, counted when metrics are
-// scraped (metrics/metrics.ts) from a bounded read, in every process with the outbox.
+// scraped (metrics/metrics.ts) from a bounded read, in every process with the outbox; and
+// the channels whose attempts formgate_deliveries_total counts.
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { Metrics } from '../metrics/metrics.js';
 import { DeliveryRepository } from './delivery.repository.js';
@@ -22,7 +23,10 @@ export class DeliveryBacklog implements OnModuleInit {
 
   onModuleInit(): void {
     if (this.metrics.exposed) {
-      this.metrics.watchDeliveryBacklog(() => this.count());
+      this.metrics.watchDeliveries(
+        this.channels.map(({ name }) => name),
+        () => this.count(),
+      );
     }
   }
 

@@ -86,6 +86,7 @@ export class SweepsService
   }
 
   onApplicationBootstrap(): void {
+    this.metrics?.watchSweeps(this.names);
     if (!this.scheduled || this.intervalMs === 0) return;
     this.schedule(Math.min(FIRST_SWEEP_DELAY_MS, this.intervalMs));
   }
