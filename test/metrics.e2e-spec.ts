@@ -51,7 +51,13 @@ describe('metrics (e2e)', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      env: { ...METRICS_ENV, SUBMIT_RATE_LIMIT: '3', TRUST_PROXY: '1' },
+      env: {
+        ...METRICS_ENV,
+        SUBMIT_RATE_LIMIT: '3',
+        TRUST_PROXY: '1',
+        // The sweeps run when the test says, never on their schedule in between.
+        SWEEP_INTERVAL_SECONDS: '0',
+      },
     });
     owner = await createAccount(t);
     formId = (await createForm(t, owner.account.id)).form.id;

@@ -1,7 +1,7 @@
 // The series Formgate exposes to Prometheus (docs/operations.md), in a registry of the
 // app's own: tests boot several apps in one process, and the default registry is global.
-// Counters on the request path are children bound to their labels once, so counting is an
-// increment; gauges of state (queue depth, backlog, the database) are read when scraped,
+// Series on the request path are cells bound to their labels once, so counting is an
+// addition (hot-series.ts); gauges of state (queue depth, backlog, the database) are read when scraped,
 // from the sources the features register here. No label holds an id, an address or
 // anything a visitor sent: every label value comes from a short fixed list or a route
 // pattern.
@@ -13,6 +13,12 @@ import {
   Registry,
 } from 'prom-client';
 import { withDeadline } from './deadline.js';
+import {
+  HotCounter,
+  HotHistogram,
+  type CounterCell,
+  type HistogramCell,
+} from './hot-series.js';
 
 export const SUBMISSION_OUTCOMES = [
   'accepted',
@@ -54,10 +60,10 @@ export type BacklogSource = () => Promise<ReadonlyMap<string, number>>;
 
 /** The duration histogram's children of one route, by method and status class. */
 export class HttpRouteSeries {
-  private readonly children: Array<Histogram.Internal<string> | undefined> = [];
+  private readonly children: Array<HistogramCell | undefined> = [];
 
   constructor(
-    private readonly histogram: Histogram<string>,
+    private readonly histogram: HotHistogram,
     private readonly route: string,
   ) {}
 
@@ -68,11 +74,11 @@ export class HttpRouteSeries {
     const at = m * STATUS_CLASSES.length + c;
     let child = this.children[at];
     if (child === undefined) {
-      child = this.histogram.labels(
-        this.route,
-        METHODS[m] ?? 'other',
-        STATUS_CLASSES[c],
-      );
+      child = this.histogram.cell({
+        route: this.route,
+        method: METHODS[m] ?? 'other',
+        status_class: STATUS_CLASSES[c],
+      });
       this.children[at] = child;
     }
     child.observe(seconds);
@@ -92,9 +98,9 @@ export interface MetricsOptions {
 export class Metrics {
   readonly registry = new Registry();
   readonly exposed: boolean;
-  private readonly submissions: Counter<'route' | 'outcome'>;
+  private readonly submissions: HotCounter<'route' | 'outcome'>;
   private readonly batchSizes: Histogram;
-  private readonly httpDurations: Histogram<string>;
+  private readonly httpDurations: HotHistogram;
   private readonly deliveries: Counter<'channel' | 'outcome'>;
   private readonly deliveryLag: Histogram;
   private readonly sweepRuns: Counter<'sweep' | 'outcome'>;
@@ -104,7 +110,7 @@ export class Metrics {
 
   constructor(options: MetricsOptions) {
     const registers = [this.registry];
-    this.submissions = new Counter({
+    this.submissions = new HotCounter({
       name: 'formgate_submissions_total',
       help: 'Posts to the public submit routes, by route and what became of them.',
       labelNames: ['route', 'outcome'],
@@ -125,13 +131,12 @@ export class Metrics {
         this.set(depth());
       },
     });
-    this.httpDurations = new Histogram({
-      name: 'formgate_http_request_duration_seconds',
-      help: 'Time from a request arriving to its answer being sent, by route pattern.',
-      labelNames: ['route', 'method', 'status_class'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    });
+    this.httpDurations = new HotHistogram(
+      'formgate_http_request_duration_seconds',
+      'Time from a request arriving to its answer being sent, by route pattern.',
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      this.registry,
+    );
     this.deliveries = new Counter({
       name: 'formgate_deliveries_total',
       help: 'Notification attempts, by channel and the state they left the delivery in.',
@@ -193,10 +198,9 @@ export class Metrics {
 
   /** The counters of a submit route (its pattern), every outcome at 0 from the start. */
   submissionCounters(route: string): SubmissionCounters {
-    const counters = {} as Record<SubmissionOutcome, Counter.Internal>;
+    const counters = {} as Record<SubmissionOutcome, CounterCell>;
     for (const outcome of SUBMISSION_OUTCOMES) {
-      counters[outcome] = this.submissions.labels(route, outcome);
-      counters[outcome].inc(0);
+      counters[outcome] = this.submissions.cell({ route, outcome });
     }
     return counters;
   }
