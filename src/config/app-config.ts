@@ -322,7 +322,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   );
   config.spam = parseSpamConfig(env);
   config.uploads = parseUploadConfig(env);
-  config.telemetry = parseTelemetryConfig(env);
+  config.telemetry = parseTelemetryConfig(env, config.port);
   const secret = resolveSecret(env, config.nodeEnv);
   config.appSecret = secret.secret;
   config.appSecretSource = secret.source;

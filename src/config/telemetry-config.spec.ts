@@ -34,6 +34,13 @@ describe('parseTelemetryConfig', () => {
     });
   });
 
+  it('refuses the public port for the metrics', () => {
+    expect(() => parseTelemetryConfig({ METRICS_PORT: '3000' }, 3000)).toThrow(
+      'Invalid configuration: METRICS_PORT must differ from PORT (3000): the metrics never share the public port',
+    );
+    expect(parseTelemetryConfig({ METRICS_PORT: '0' }, 0).metricsPort).toBe(0);
+  });
+
   it.each([
     [{ METRICS_PORT: '70000' }, 'METRICS_PORT'],
     [{ METRICS_PORT: 'nine' }, 'METRICS_PORT'],

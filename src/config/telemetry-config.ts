@@ -38,7 +38,11 @@ function otlpEndpoint(env: Env): string | undefined {
   return url.href.replace(/\/+$/, '');
 }
 
-export function parseTelemetryConfig(env: Env): TelemetryConfig {
+/** `publicPort`: PORT, which the metrics must never share. */
+export function parseTelemetryConfig(
+  env: Env,
+  publicPort?: number,
+): TelemetryConfig {
   const metricsHost = read(env, 'METRICS_HOST') ?? '127.0.0.1';
   if (isIP(metricsHost) === 0 && !/^[a-z0-9.-]+$/i.test(metricsHost)) {
     throw new ConfigError(
@@ -50,5 +54,11 @@ export function parseTelemetryConfig(env: Env): TelemetryConfig {
     read(env, 'METRICS_PORT') === undefined
       ? undefined
       : wholeNumber(env, 'METRICS_PORT', 0, 0, 65535);
+  if (port !== undefined && port !== 0 && port === publicPort) {
+    throw new ConfigError(
+      'METRICS_PORT',
+      `must differ from PORT (${port}): the metrics never share the public port`,
+    );
+  }
   return { metricsPort: port, metricsHost, otlpEndpoint: otlpEndpoint(env) };
 }
