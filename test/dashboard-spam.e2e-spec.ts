@@ -199,7 +199,7 @@ describe('dashboard spam pages (e2e)', () => {
       `&lt;script src=&quot;${t.url}/static/altcha/altcha.js&quot; async defer&gt;&lt;/script&gt;`,
     );
     expect(overview.html).toContain(
-      `&lt;altcha-widget challenge=&quot;${submitUrl}/challenge&quot;&gt;&lt;/altcha-widget&gt;`,
+      `&lt;altcha-widget challenge=&quot;${submitUrl}/challenge&quot; auto=&quot;onload&quot;&gt;&lt;/altcha-widget&gt;`,
     );
   });
 
