@@ -147,6 +147,22 @@ describe('a database a newer release has migrated (e2e)', () => {
     }
   });
 
+  it('the notification worker refuses too, with exit code 3', async () => {
+    const result = await run('dist/src/worker.js', {
+      APP_SECRET: TEST_APP_SECRET,
+      DATABASE_URL: database.url,
+      LOG_FORMAT: 'json',
+    });
+    expect(result.code).toBe(3);
+    const refusal = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .find((line) => line.msg.includes(FUTURE));
+    expect(refusal, result.stdout).toMatchObject({ level: 50 });
+    expect(refusal!.msg).toContain(`(${LATER}, ${FUTURE})`);
+  });
+
   it('npm run migration:run refuses too, naming them, with exit code 3', async () => {
     const result = await run('dist/src/database/migrate.js', {
       APP_SECRET: TEST_APP_SECRET,
