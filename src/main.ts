@@ -39,8 +39,18 @@ const { announceWhenReady } = await import('./ready-line.js');
 const app = await createApp(config, { logDestination: destination });
 closeOnSignals(app);
 await app.listen({ port: config.port, host: config.host });
-void announceWhenReady(app, config, envFile).finally(() => {
-  releaseV8Defaults();
-  // In a moment (a first request may be waiting), what start-up left behind is given back.
-  setTimeout(compactHeap, COMPACT_AFTER_READY_MS).unref();
-});
+void announceWhenReady(app, config, envFile).then(
+  () => {
+    releaseV8Defaults();
+    // In a moment (a first request may be waiting), what start-up left behind is given back.
+    setTimeout(compactHeap, COMPACT_AFTER_READY_MS).unref();
+  },
+  async () => {
+    // The database was migrated by a newer release (the log names the migrations): this
+    // build must not serve it. Requests meanwhile answered 503, like a database still away.
+    const { UNKNOWN_MIGRATIONS_EXIT_CODE } =
+      await import('./common/database/unknown-migrations.js');
+    await app.close();
+    process.exit(UNKNOWN_MIGRATIONS_EXIT_CODE);
+  },
+);

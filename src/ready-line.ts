@@ -5,6 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { isAbsolute, relative } from 'node:path';
 import type { AppConfig, DatabaseConfig } from './config/app-config.js';
 import { DatabaseStateService } from './common/database/database-state.service.js';
+import { UnknownMigrationsError } from './common/database/unknown-migrations.js';
 
 /** How long the database may take before the log says it is still being waited for. */
 const WAITING_NOTICE_MS = 1500;
@@ -97,6 +98,7 @@ export function readyLine(details: ReadyDetails): string {
 /**
  * Logs the ready line once the database answers. A database that is down at start keeps
  * the process up but not ready: the log says so, and the ready line follows when it connects.
+ * Rejects with UnknownMigrationsError when the database was migrated by a newer release.
  */
 export async function announceWhenReady(
   app: NestFastifyApplication,
@@ -116,7 +118,9 @@ export async function announceWhenReady(
   }, WAITING_NOTICE_MS);
   try {
     await database.whenConnected();
-  } catch {
+  } catch (error) {
+    // A database a newer release migrated: the caller ends the process.
+    if (error instanceof UnknownMigrationsError) throw error;
     return; // Shutting down before the database ever answered.
   } finally {
     clearTimeout(waiting);

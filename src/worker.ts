@@ -7,6 +7,11 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { DatabaseStateService } from './common/database/database-state.service.js';
+import {
+  UNKNOWN_MIGRATIONS_EXIT_CODE,
+  UnknownMigrationsError,
+} from './common/database/unknown-migrations.js';
 import { createLogger, PinoNestLogger } from './common/logger.js';
 import { logDestination } from './common/log-destination.js';
 import {
@@ -72,3 +77,13 @@ context.enableShutdownHooks(['SIGTERM', 'SIGINT']);
 logger.info(
   `Notification worker started (${config.workerConcurrency} at once)`,
 );
+// A database a newer release migrated is refused (the log names the migrations): this build
+// must not deliver from it.
+context
+  .get(DatabaseStateService)
+  .whenConnected()
+  .catch(async (error: unknown) => {
+    if (!(error instanceof UnknownMigrationsError)) return;
+    await context.close();
+    process.exit(UNKNOWN_MIGRATIONS_EXIT_CODE);
+  });

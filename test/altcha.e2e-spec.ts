@@ -37,7 +37,8 @@ describe('ALTCHA (e2e)', () => {
     const res = await request(`${t.url}/api/v1/forms/${form.form.id}`, {
       method: 'PATCH',
       apiKey: form.apiKey,
-      json: { captcha: { provider: 'altcha' } },
+      // Without the grace of a switch-on: a post without a solution is refused from the first.
+      json: { captcha: { provider: 'altcha', graceUntil: null } },
     });
     expect(res.status).toBe(200);
     expect(res.body.captcha).toEqual({
@@ -45,6 +46,7 @@ describe('ALTCHA (e2e)', () => {
       siteKey: null,
       minScore: null,
       secretSet: false,
+      graceUntil: null,
     });
   });
 

@@ -159,12 +159,18 @@ describe('dashboard spam pages (e2e)', () => {
     const api = await request(`${t.url}/api/v1/forms/${form.form.id}`, {
       apiKey: form.apiKey,
     });
+    // Switched on for a form that had none: pages already deployed get the grace period.
     expect(api.body.captcha).toEqual({
       provider: 'turnstile',
       siteKey: 'site-key',
       minScore: null,
       secretSet: true,
+      graceUntil: expect.any(String),
     });
+    const graceDays =
+      (Date.parse(api.body.captcha.graceUntil) - Date.now()) / 86_400_000;
+    expect(graceDays).toBeGreaterThan(6.99);
+    expect(graceDays).toBeLessThanOrEqual(7);
     expect(api.body.spamFilter).toEqual({
       enabled: true,
       maxLinks: 2,
@@ -193,7 +199,7 @@ describe('dashboard spam pages (e2e)', () => {
       `&lt;script src=&quot;${t.url}/static/altcha/altcha.js&quot; async defer&gt;&lt;/script&gt;`,
     );
     expect(overview.html).toContain(
-      `&lt;altcha-widget challenge=&quot;${submitUrl}/challenge&quot;&gt;&lt;/altcha-widget&gt;`,
+      `&lt;altcha-widget challenge=&quot;${submitUrl}/challenge&quot; auto=&quot;onload&quot;&gt;&lt;/altcha-widget&gt;`,
     );
   });
 

@@ -150,6 +150,15 @@ describe('signed download links in notifications (e2e)', () => {
       const refused = await request(forged);
       expect(refused.status).toBe(404);
       expect(refused.body).toEqual({ error: 'File not found' });
+      // A browser gets a page that says the link is not valid, not that it expired.
+      const page = await fetch(forged, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(404);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      const html = await page.text();
+      expect(html).toContain('<title>Download link not valid</title>');
+      expect(html).toContain('The link is not valid');
+      expect(html).not.toContain('Link expired');
     }
 
     // Once the submission is deleted, its link finds nothing; a browser gets a page.
@@ -175,5 +184,12 @@ describe('signed download links in notifications (e2e)', () => {
     expect(route).toBeDefined();
     expect(route!.security).toEqual([]);
     expect(Object.keys(route!.responses).sort()).toEqual(['200', '302', '404']);
+    // Both shapes of the 404: JSON for scripts, a page for browsers.
+    expect(
+      Object.keys(
+        (route!.responses as Record<string, { content: object }>)['404']
+          .content,
+      ).sort(),
+    ).toEqual(['application/json', 'text/html']);
   });
 });

@@ -359,7 +359,11 @@ describeCluster(
           t.proxy,
           `/forms/${form.id}`,
           t.owner.apiKey,
-          { method: 'PATCH', json: { captcha: { provider: 'altcha' } } },
+          // Without a grace: a post without a solution is refused at once.
+          {
+            method: 'PATCH',
+            json: { captcha: { provider: 'altcha', graceUntil: null } },
+          },
         );
         expect(patched.status).toBe(200);
         const [a, b, c] = t.cluster.instances;

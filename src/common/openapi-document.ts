@@ -3,6 +3,7 @@
 // 415 (not JSON); a key-protected route can always answer 503 while the database is away;
 // a public route needs no key. Route-specific answers stay in each feature's *.openapi.ts.
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { declareNullableObjects } from './openapi-nullable.js';
 
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
 type Responses = Operation['responses'];
@@ -155,5 +156,6 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
       }
     }
   }
+  declareNullableObjects(document);
   return document;
 }

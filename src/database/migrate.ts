@@ -3,6 +3,11 @@
 // race to migrate).
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
+import {
+  refuseUnknownMigrations,
+  UNKNOWN_MIGRATIONS_EXIT_CODE,
+  UnknownMigrationsError,
+} from '../common/database/unknown-migrations.js';
 import { ConfigError, loadConfig } from '../config/app-config.js';
 import { withEnvFile } from '../config/env-file.js';
 import { buildDataSourceOptions } from './database-options.js';
@@ -14,6 +19,7 @@ async function main(): Promise<void> {
   );
   await dataSource.initialize();
   try {
+    await refuseUnknownMigrations(dataSource);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     console.log(
       applied.length === 0
@@ -26,6 +32,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
+  const known =
+    error instanceof ConfigError || error instanceof UnknownMigrationsError;
+  console.error(known ? error.message : error);
+  process.exit(
+    error instanceof UnknownMigrationsError ? UNKNOWN_MIGRATIONS_EXIT_CODE : 1,
+  );
 });

@@ -6,24 +6,25 @@ import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/app-config.js';
 import { withEnvFile } from '../config/env-file.js';
 import { buildDataSourceOptions } from './database-options.js';
+import { serverDialect } from './server-dialect.js';
 
 async function main(): Promise<number> {
   const config = loadConfig(withEnvFile().env);
-  const dataSource = new DataSource(
-    buildDataSourceOptions(config.database, false),
-  );
+  const { database, note } = await serverDialect(config.database);
+  if (note) console.error(`schema check: ${note}`);
+  const dataSource = new DataSource(buildDataSourceOptions(database, false));
   await dataSource.initialize();
   try {
     await dataSource.runMigrations({ transaction: 'each' });
     const { upQueries } = await dataSource.driver.createSchemaBuilder().log();
     if (upQueries.length === 0) {
       console.log(
-        `schema check (${config.database.type}): entities and migrations agree`,
+        `schema check (${database.type}): entities and migrations agree`,
       );
       return 0;
     }
     console.error(
-      `schema check (${config.database.type}): drift found, missing statements:`,
+      `schema check (${database.type}): drift found, missing statements:`,
     );
     for (const query of upQueries) console.error(`  ${query.query};`);
     return 1;

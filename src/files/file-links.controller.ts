@@ -11,12 +11,14 @@ import { sendDownload } from './download-reply.js';
 import { FILE_NOT_FOUND, FilesService } from './files.service.js';
 import { FileLinkDocs } from './files.openapi.js';
 
-const EXPIRED_PAGE = `<!doctype html>
+// Worded for every link that fails, not only an expired one: a forged or mistyped link gets
+// the same page, and it must not suggest the link was ever valid.
+export const LINK_NOT_VALID_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Link expired</title></head>
+<title>Download link not valid</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 36rem; margin: 4rem auto; padding: 0 1rem">
 <h1>This download link does not work</h1>
-<p>It has expired (links work for 7 days), or the file has been deleted. The form's owner can download the file from the dashboard.</p>
+<p>The link is not valid: it may be incomplete or mistyped, it may have expired (links work for 7 days after the notification was sent), or the file may have been deleted. The form's owner can download the file from the dashboard.</p>
 </body></html>
 `;
 
@@ -57,7 +59,7 @@ export class FileLinksController {
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff');
     await (wantsPage
-      ? reply.type('text/html; charset=utf-8').send(EXPIRED_PAGE)
+      ? reply.type('text/html; charset=utf-8').send(LINK_NOT_VALID_PAGE)
       : reply.send({ error: FILE_NOT_FOUND }));
   }
 }

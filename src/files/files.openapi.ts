@@ -1,11 +1,13 @@
 // The OpenAPI description of the file download route.
 import { applyDecorators } from '@nestjs/common';
 import {
+  ApiExtraModels,
   ApiFoundResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import { ErrorDto } from '../common/dto/error.dto.js';
 
@@ -74,6 +76,7 @@ export const DownloadFileDocs = (): MethodDecorator =>
 /** The signed link route (GET /files/{token}): public, made by Formgate, only followed. */
 export const FileLinkDocs = (): MethodDecorator =>
   applyDecorators(
+    ApiExtraModels(ErrorDto),
     ApiOperation({
       summary: 'Download a file through a signed link',
       description:
@@ -103,9 +106,18 @@ export const FileLinkDocs = (): MethodDecorator =>
       },
     }),
     ApiNotFoundResponse({
-      type: ErrorDto,
       description:
-        'The link is malformed, forged or expired, or its file was deleted (with its submission, its form, or when `APP_SECRET` changed). A browser (`Accept: text/html`) gets a short page saying so instead.',
-      example: { error: 'File not found' },
+        'The link is not valid: malformed, forged or expired, or its file was deleted (with its submission, its form, or when `APP_SECRET` changed). JSON, or for a browser (`Accept` naming `text/html`) a short page saying the link does not work.',
+      content: {
+        'application/json': {
+          schema: { $ref: getSchemaPath(ErrorDto) },
+          example: { error: 'File not found' },
+        },
+        'text/html': {
+          schema: { type: 'string' },
+          example:
+            '<!doctype html><html lang="en"><head><title>Download link not valid</title>…</head><body><h1>This download link does not work</h1>…</body></html>',
+        },
+      },
     }),
   );

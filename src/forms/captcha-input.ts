@@ -1,13 +1,18 @@
 // A form's CAPTCHA as written through the API, turned into its columns: the settings,
 // and the provider's secret encrypted like the form's key. The secret is write-only; a
 // change that leaves it out keeps the stored one when the provider stays the same.
+// Switching a CAPTCHA on for an existing form starts its grace (docs/spam.md): for
+// CAPTCHA_GRACE_DAYS a post with no answer at all is kept as spam instead of refused, so
+// pages already deployed without the widget lose nothing. `graceUntil: null` ends it.
 import {
   ValidationFailedException,
   type ErrorIssue,
 } from '../common/errors.js';
 import type { SecretBox } from '../auth/secret-box.js';
 import {
+  CAPTCHA_GRACE_DAYS,
   THIRD_PARTY_PROVIDERS,
+  runningGrace,
   storedCaptcha,
   type CaptchaProvider,
   type CaptchaSettings,
@@ -18,6 +23,8 @@ export interface CaptchaInput {
   siteKey?: string;
   secret?: string;
   minScore?: number;
+  /** Only null: ends the grace (or switches the CAPTCHA on without one). */
+  graceUntil?: null;
 }
 
 export interface CaptchaColumns {
@@ -26,11 +33,15 @@ export interface CaptchaColumns {
   captchaSecretEncrypted?: string | null;
 }
 
-/** The columns for `input` (null clears the CAPTCHA), given the form's current one. */
+/**
+ * The columns for `input` (null clears the CAPTCHA), given the form's current one; `current`
+ * is undefined for a form being created (nothing deployed yet: no grace).
+ */
 export function captchaColumns(
   input: CaptchaInput | null,
   current: unknown,
   secretBox: SecretBox,
+  now = new Date(),
 ): CaptchaColumns {
   if (input === null) return { captcha: null, captchaSecretEncrypted: null };
   const errors: string[] = [];
@@ -50,7 +61,8 @@ export function captchaColumns(
   if (input.minScore !== undefined && input.provider !== 'recaptcha') {
     refuse('minScore', 'is only used by recaptcha');
   }
-  const sameProvider = storedCaptcha(current)?.provider === input.provider;
+  const stored = storedCaptcha(current);
+  const sameProvider = stored?.provider === input.provider;
   if (thirdParty && input.secret === undefined && !sameProvider) {
     refuse(
       'secret',
@@ -62,6 +74,7 @@ export function captchaColumns(
     provider: input.provider,
     siteKey: input.siteKey ?? null,
     minScore: input.minScore ?? null,
+    graceUntil: graceOf(input, current, stored, now),
   };
   if (!thirdParty) return { captcha, captchaSecretEncrypted: null };
   return input.secret === undefined
@@ -72,17 +85,41 @@ export function captchaColumns(
       };
 }
 
-/** What `Form.captcha` shows. */
-export function captchaResponse(stored: unknown): {
+/** The grace the written CAPTCHA keeps, starts or ends (ISO), or null for none. */
+function graceOf(
+  input: CaptchaInput,
+  current: unknown,
+  stored: CaptchaSettings | null,
+  now: Date,
+): string | null {
+  if (input.graceUntil === null) return null;
+  // Changing a CAPTCHA that is already on keeps its grace as it was: never extended.
+  if (stored !== null)
+    return runningGrace(stored, now.getTime())?.toISOString() ?? null;
+  if (current === undefined) return null;
+  return new Date(
+    now.getTime() + CAPTCHA_GRACE_DAYS * 24 * 3600_000,
+  ).toISOString();
+}
+
+/** What `Form.captcha` shows (a grace that has run out shows as null). */
+export function captchaResponse(
+  stored: unknown,
+  now = Date.now(),
+): {
   provider: CaptchaProvider;
   siteKey: string | null;
   minScore: number | null;
   secretSet: boolean;
+  graceUntil: string | null;
 } | null {
   const captcha = storedCaptcha(stored);
   if (captcha === null) return null;
   return {
-    ...captcha,
+    provider: captcha.provider,
+    siteKey: captcha.siteKey,
+    minScore: captcha.minScore,
     secretSet: THIRD_PARTY_PROVIDERS.has(captcha.provider),
+    graceUntil: runningGrace(captcha, now)?.toISOString() ?? null,
   };
 }

@@ -24,6 +24,7 @@ import {
 import {
   DEFAULT_SPAM_FILTER,
   mergeSpamFilter,
+  storedCaptcha,
   storedSpamFilter,
   type SpamFilterSettings,
 } from './spam-settings.js';
@@ -163,7 +164,7 @@ export class FormsService {
       spamFilter: input.spamFilter
         ? mergeSpamFilter(DEFAULT_SPAM_FILTER, input.spamFilter)
         : null,
-      ...captchaColumns(input.captcha ?? null, null, this.secretBox),
+      ...captchaColumns(input.captcha ?? null, undefined, this.secretBox),
       apiKeyHash: key.hash,
       apiKeyEncrypted: this.secretBox.encrypt(key.key),
       apiKeyPrefix: key.prefix,
@@ -256,6 +257,20 @@ export class FormsService {
       );
     }
     return this.update(form, changes);
+  }
+
+  /** Ends the grace of the form's CAPTCHA (docs/spam.md); nothing else of it changes. */
+  async endCaptchaGrace(form: Form): Promise<void> {
+    const captcha = storedCaptcha(form.captcha);
+    if (!captcha?.graceUntil) return;
+    await this.update(form, {
+      captcha: {
+        provider: captcha.provider,
+        ...(captcha.siteKey === null ? {} : { siteKey: captcha.siteKey }),
+        ...(captcha.minScore === null ? {} : { minScore: captcha.minScore }),
+        graceUntil: null,
+      },
+    });
   }
 
   /** Deletes the form; its submissions and domains go with it (ON DELETE CASCADE), and so does its key. */

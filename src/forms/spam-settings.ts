@@ -40,7 +40,16 @@ export interface CaptchaSettings {
   siteKey: string | null;
   /** reCAPTCHA only; null: DEFAULT_MIN_SCORE. */
   minScore: number | null;
+  /**
+   * Until when (ISO 8601) a post with no CAPTCHA answer at all is kept as spam
+   * (`captcha-missing`) instead of refused: pages deployed before the CAPTCHA was switched on
+   * keep working for CAPTCHA_GRACE_DAYS while their owner adds the widget. null: none.
+   */
+  graceUntil: string | null;
 }
+
+/** How long after a CAPTCHA is switched on a post without any answer is kept as spam. */
+export const CAPTCHA_GRACE_DAYS = 7;
 
 export interface SpamFilterSettings {
   enabled: boolean;
@@ -62,6 +71,7 @@ export const DEFAULT_SPAM_FILTER: Readonly<SpamFilterSettings> = Object.freeze({
 
 export const SPAM_REASONS = [
   'captcha-unavailable',
+  'captcha-missing',
   'too-many-links',
   'blocked-word',
   'duplicate',
@@ -89,7 +99,22 @@ export function storedCaptcha(value: unknown): CaptchaSettings | null {
     provider: raw.provider!,
     siteKey: typeof raw.siteKey === 'string' ? raw.siteKey : null,
     minScore: typeof raw.minScore === 'number' ? raw.minScore : null,
+    graceUntil:
+      typeof raw.graceUntil === 'string' &&
+      !Number.isNaN(Date.parse(raw.graceUntil))
+        ? raw.graceUntil
+        : null,
   };
+}
+
+/** The end of a CAPTCHA's grace when it is still running at `now`, else null. */
+export function runningGrace(
+  captcha: Pick<CaptchaSettings, 'graceUntil'> | null,
+  now = Date.now(),
+): Date | null {
+  if (!captcha?.graceUntil) return null;
+  const until = new Date(captcha.graceUntil);
+  return until.getTime() > now ? until : null;
 }
 
 export function storedSpamFilter(value: unknown): SpamFilterSettings {

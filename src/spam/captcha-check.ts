@@ -3,7 +3,9 @@
 // claimed as used, once. A missing, malformed, wrong, expired or used answer is a 400
 // (`captcha: …`) and is counted as turned away; a provider that does not answer lets the
 // submission through as spam (`captcha-unavailable`). A validation error comes before
-// this step, so it never uses an answer up.
+// this step, so it never uses an answer up. While the form's CAPTCHA is in its grace
+// (switched on less than CAPTCHA_GRACE_DAYS ago), a post with no answer at all is kept as
+// spam (`captcha-missing`) instead: a page deployed before the switch loses nothing.
 import { Injectable } from '@nestjs/common';
 import { ValidationFailedException } from '../common/errors.js';
 import {
@@ -30,9 +32,11 @@ export interface SubmitCaptcha {
   minScore: number | null;
   /** The provider's secret; null for ALTCHA. */
   secret: string | null;
+  /** The end of the grace (epoch ms), or null for none. */
+  graceUntil: number | null;
 }
 
-export type CaptchaOutcome = 'passed' | 'unavailable';
+export type CaptchaOutcome = 'passed' | 'unavailable' | 'missing';
 
 type Problem =
   'missing' | 'malformed' | 'wrong' | 'expired' | 'used' | 'low-score';
@@ -87,6 +91,13 @@ export class CaptchaCheck {
     ip: string | null,
   ): Promise<CaptchaOutcome> {
     const raw = answerIn(body, CAPTCHA_TOKEN_FIELDS[captcha.provider]);
+    if (
+      (raw === undefined || raw === null || raw === '') &&
+      captcha.graceUntil !== null &&
+      captcha.graceUntil > Date.now()
+    ) {
+      return 'missing';
+    }
     const refuse = (problem: Problem): never => {
       this.turnedAway.count(formId, 'captcha');
       throw new ValidationFailedException([message(captcha.provider, problem)]);

@@ -190,8 +190,11 @@ export class FormConfigCache implements OnModuleInit {
     if (captcha === null) return null;
     const sealed = row.captchaSecretEncrypted;
     return {
-      ...captcha,
+      provider: captcha.provider,
+      siteKey: captcha.siteKey,
+      minScore: captcha.minScore,
       secret: sealed ? this.secretBox.decrypt(sealed) : null,
+      graceUntil: captcha.graceUntil ? Date.parse(captcha.graceUntil) : null,
     };
   }
 }

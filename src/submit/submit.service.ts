@@ -267,7 +267,7 @@ export class SubmitService {
         : await this.captcha.check(form.id, form.captcha, request.body, ip);
     const createdAt = Date.now();
     const reasons = await this.spamReasons(form, result.data, ip, createdAt);
-    if (captcha === 'unavailable') reasons.unshift('captcha-unavailable');
+    if (captcha !== 'passed') reasons.unshift(`captcha-${captcha}`);
     const spam = reasons.length > 0;
     const submission = {
       // Its files are already stored under the id they were given on arrival.

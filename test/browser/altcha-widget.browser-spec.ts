@@ -1,13 +1,16 @@
 // The real ALTCHA widget, served by the app, in Chromium on a page of another origin: it
 // fetches a challenge from the app, solves it with the default cost, and the form posts
 // its answer natively and with fetch — proof that the widget and the server agree on the
-// challenge, the algorithm and the payload. A replayed answer is refused.
+// challenge, the algorithm and the payload. A replayed answer is refused. The snippet the
+// dashboard gives solves itself while the visitor fills the form in: pressing Send without
+// touching the widget sends the form.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
+import { htmlSnippet } from '../../src/dashboard/forms/snippets.js';
 import { Submission } from '../../src/submissions/submission.entity.js';
 import { createAccount } from '../factories/accounts.js';
-import { createForm } from '../factories/forms.js';
+import { CONTACT_FIELDS, createForm } from '../factories/forms.js';
 import { describeBrowser, launchBrowser } from '../support/browser.js';
 import { request } from '../support/http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -165,5 +168,107 @@ describeBrowser(
       });
       expect((await storedRows()).length).toBe(before + 1);
     });
+  },
+);
+
+describeBrowser(
+  "the dashboard's ALTCHA snippet, as a visitor uses it (browser)",
+  () => {
+    let t: TestApp;
+    let site: Server;
+    let siteOrigin: string;
+    let browser: Browser;
+    let formId: string;
+
+    beforeAll(async () => {
+      t = await createTestApp({ env: { SUBMIT_RATE_LIMIT: '1000' } });
+      const { account } = await createAccount(t);
+      const form = await createForm(t, account.id, { fields: CONTACT_FIELDS });
+      formId = form.form.id;
+      // No grace period: a post without the widget's answer would be refused, so a 200
+      // proves the answer was sent.
+      const res = await request(`${t.url}/api/v1/forms/${formId}`, {
+        method: 'PATCH',
+        apiKey: form.apiKey,
+        json: { captcha: { provider: 'altcha', graceUntil: null } },
+      });
+      expect(res.status).toBe(200);
+      // The snippet exactly as the form's dashboard page offers it.
+      const snippet = htmlSnippet(
+        `${t.url}/api/submit/${formId}`,
+        CONTACT_FIELDS,
+        {
+          provider: 'altcha',
+          siteKey: null,
+          widgetUrl: `${t.url}/static/altcha/altcha.js`,
+        },
+      );
+      expect(snippet).toContain('auto="onload"');
+      const html = `<!doctype html><html><head><meta charset="utf-8"><title>Contact</title></head><body>\n${snippet}\n</body></html>`;
+      site = createServer((_req, reply) => {
+        reply.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        reply.end(html);
+      });
+      await new Promise<void>((resolve) =>
+        site.listen(0, '127.0.0.1', resolve),
+      );
+      siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      browser = await launchBrowser();
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await new Promise((resolve) => site?.close(resolve));
+      await t?.close();
+    });
+
+    it('solves itself while the visitor types: Send, untouched, gets the thank-you page', async () => {
+      const tab = await browser.newPage();
+      try {
+        await tab.goto(`${siteOrigin}/contact.html`);
+        // A person types; nobody clicks, focuses or ticks the widget.
+        await tab.locator('input[name="name"]').pressSequentially('Ada', {
+          delay: 50,
+        });
+        await tab
+          .locator('input[name="email"]')
+          .pressSequentially('ada@example.com', { delay: 50 });
+        await tab.locator('textarea[name="message"]').fill('Hello');
+        // Solved on its own: the widget has put its answer into the form.
+        await tab.waitForFunction(
+          () =>
+            (
+              document.querySelector(
+                'input[name="altcha"]',
+              ) as HTMLInputElement | null
+            )?.value,
+          undefined,
+          { timeout: 60_000 },
+        );
+        const submitUrl = `${t.url}/api/submit/${formId}`;
+        const [answer] = await Promise.all([
+          tab.waitForResponse(
+            (response) =>
+              response.url() === submitUrl &&
+              response.request().method() === 'POST',
+          ),
+          tab.click('button[type=submit]'),
+        ]);
+        expect(answer.status()).toBe(200);
+        await tab.waitForURL(submitUrl);
+        expect(await tab.innerText('h1')).toBe('Thank you');
+        const rows = await t.dataSource
+          .getRepository(Submission)
+          .find({ where: { formId } });
+        expect(rows).toHaveLength(1);
+        expect(rows[0].data).toEqual({
+          name: 'Ada',
+          email: 'ada@example.com',
+          message: 'Hello',
+        });
+        expect([rows[0].spam, rows[0].spamReasons]).toEqual([false, null]);
+      } finally {
+        await tab.close();
+      }
+    }, 120_000);
   },
 );

@@ -33,7 +33,7 @@ export interface OpenApiDocument {
 }
 
 /** Paths whose every route must be in the document (the rest: dashboard, static files). */
-const DOCUMENTED_PREFIXES = ['/api/', '/health/', '/f/'];
+const DOCUMENTED_PREFIXES = ['/api/', '/health/', '/f/', '/files/'];
 
 interface PathMatcher {
   template: string;
@@ -59,9 +59,10 @@ function matcherOf(template: string): PathMatcher {
 }
 
 /**
- * An OpenAPI 3.0 schema as JSON Schema for Ajv: `nullable: true` means "the schema, or null"
- * — also for a nullable `allOf: [$ref]`, as @nestjs/swagger writes a nullable object, where
- * Ajv's own `nullable` would still hold null against the referenced object.
+ * An OpenAPI 3.0 schema as JSON Schema for Ajv, read as strictly as the 3.0.3 text: `nullable:
+ * true` adds null to the `type` beside it and nothing else, so a nullable `allOf: [$ref]`
+ * still refuses null (its referenced object does). A generated client reads it the same way;
+ * the document must spell "this object, or null" so that null passes every subschema.
  */
 function jsonSchemaOf(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(jsonSchemaOf);
@@ -70,10 +71,10 @@ function jsonSchemaOf(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     converted[key] = jsonSchemaOf(value);
   }
-  if (converted.nullable === true) {
-    delete converted.nullable;
-    return { anyOf: [converted, { type: 'null' }] };
+  if (converted.nullable === true && typeof converted.type === 'string') {
+    converted.type = [converted.type, 'null'];
   }
+  delete converted.nullable;
   return converted;
 }
 

@@ -26,10 +26,10 @@ export class CreateAccountKeyDto {
   )
   name: string;
 
+  // No `default` in the schema: generated clients would make a defaulted property required.
   @ApiPropertyOptional({
     description:
       'A read-only key may only read (GET); any other request is refused with 403. Default false.',
-    default: false,
     example: true,
   })
   @IsOptional()

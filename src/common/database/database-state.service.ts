@@ -5,6 +5,10 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import {
+  refuseUnknownMigrations,
+  UnknownMigrationsError,
+} from './unknown-migrations.js';
 
 const RETRY_DELAY_MS = 2000;
 const PING_TIMEOUT_MS = 2000;
@@ -26,8 +30,17 @@ export class DatabaseStateService
    * initialized before it runs them, when the tables may not exist yet.
    */
   private ready = false;
+  /** Set when the database was migrated by a newer release: never retried. */
+  private refused: UnknownMigrationsError | undefined;
+  /** Whether to apply pending migrations once connected (MIGRATIONS_RUN). */
+  private readonly migrate: boolean;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {
+    // The migrations run here, after the check that the database is not newer than this
+    // build, rather than inside initialize() before anything could look.
+    this.migrate = dataSource.options.migrationsRun === true;
+    if (this.migrate) dataSource.setOptions({ migrationsRun: false });
+  }
 
   onApplicationBootstrap(): void {
     this.connecting = this.connect();
@@ -41,6 +54,7 @@ export class DatabaseStateService
   /** Resolves once connected (and migrated); used by tests and by `/health/ready`. */
   async whenConnected(): Promise<void> {
     while (!this.isConnected) {
+      if (this.refused) throw this.refused;
       if (this.stopped) throw new Error('Database connection stopped');
       await (this.connecting ?? this.connect());
       if (!this.isConnected) {
@@ -73,12 +87,18 @@ export class DatabaseStateService
   }
 
   private async connect(): Promise<void> {
-    if (this.stopped || this.dataSource.isInitialized) return;
+    if (this.stopped || this.refused || this.dataSource.isInitialized) return;
     try {
       await this.dataSource.initialize();
+      await this.checkAndMigrate();
       this.ready = true;
       this.logger.log(`Connected to ${this.dataSource.options.type}`);
     } catch (error) {
+      if (error instanceof UnknownMigrationsError) {
+        this.refused = error;
+        this.logger.error(error.message);
+        return;
+      }
       const reason = error instanceof Error ? error.message : String(error);
       this.logger.warn(
         `Database not reachable (${reason}); retrying in ${RETRY_DELAY_MS} ms`,
@@ -88,6 +108,22 @@ export class DatabaseStateService
       });
       this.connecting = this.connect();
       return this.connecting;
+    }
+  }
+
+  /** Refuses a database a newer release migrated, then applies this build's pending ones. */
+  private async checkAndMigrate(): Promise<void> {
+    try {
+      await refuseUnknownMigrations(this.dataSource);
+      if (this.migrate) {
+        await this.dataSource.runMigrations({
+          transaction: this.dataSource.options.migrationsTransactionMode,
+        });
+      }
+    } catch (error) {
+      // As initialize() does when its own migrations fail: closed, so a retry starts afresh.
+      await this.dataSource.destroy().catch(() => undefined);
+      throw error;
     }
   }
 }

@@ -45,6 +45,20 @@ describe('what a driver error means', () => {
       ),
     ).toBe(true);
     expect(isDatabaseUnavailable(new Error('Pool is closed.'))).toBe(true);
+    // A closed DataSource: better-sqlite3 as TypeORM wraps it, and TypeORM's MySQL driver.
+    expect(
+      isDatabaseUnavailable(
+        new Error('Connection is not established with mysql database'),
+      ),
+    ).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(
+          new Error('TypeError: The database connection is not open'),
+          { name: 'QueryFailedError' },
+        ),
+      ),
+    ).toBe(true);
     expect(isDatabaseUnavailable(bare('ER_DUP_ENTRY'))).toBe(false);
     expect(isDatabaseUnavailable({ code: 'ECONNREFUSED' })).toBe(false);
   });

@@ -54,7 +54,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = driverCode(error);
   if (code !== undefined && UNAVAILABLE_CODES.has(code)) return true;
   if (UNAVAILABLE_NAMES.has(error.name)) return true;
-  return /connection (?:is )?(?:closed|lost)|pool is closed|not initialized/i.test(
+  // Once the DataSource is closed, better-sqlite3 says "The database connection is not open"
+  // and TypeORM's MySQL driver "Connection is not established with mysql database".
+  return /connection (?:is )?(?:closed|lost|not open|not established)|pool is closed|not initialized/i.test(
     error.message,
   );
 }

@@ -87,6 +87,17 @@ export class DashboardSpamController {
     });
   }
 
+  /** Ends the CAPTCHA's grace: posts without an answer are refused from now on. */
+  @Post('settings/spam/end-grace')
+  async endGrace(@Res() reply: FastifyReply, @OwnedForm() form: Form) {
+    await this.forms.endCaptchaGrace(form);
+    return redirectToForm(reply, form.id, {
+      page: 'settings',
+      done: 'grace-ended',
+      anchor: 'spam',
+    });
+  }
+
   @Post('settings/spam')
   async saveSettings(
     @Res() reply: FastifyReply,

@@ -35,6 +35,8 @@ export const SETTINGS_NOTICES: Record<string, string> = {
     'Submissions of this form are now kept until you delete them.',
   'spam-saved':
     'Spam protection saved. New submissions are checked with these settings.',
+  'grace-ended':
+    'Grace period ended: posts without a CAPTCHA answer are refused from now on.',
   'domain-not-verified':
     'The TXT record was not found yet. DNS changes can take a while to spread; try again in a few minutes.',
 };

@@ -95,7 +95,7 @@ describe('snippets', () => {
         '<script src="https://forms.example.com/static/altcha/altcha.js" async defer></script>',
       );
       expect(snippet).toContain(
-        `  <altcha-widget challenge="${URL}/challenge"></altcha-widget>`,
+        `  <altcha-widget challenge="${URL}/challenge" auto="onload"></altcha-widget>`,
       );
       expect(snippet.indexOf('<altcha-widget')).toBeLessThan(
         snippet.indexOf('<button type="submit">'),

@@ -50,8 +50,9 @@ function captchaWidget(
   if (captcha === null) return [];
   if (captcha.provider === 'altcha') {
     return [
-      '  <!-- Proof of work, served by Formgate: no third party, no account. -->',
-      `  <altcha-widget challenge="${html(`${submitUrl}/challenge`)}"></altcha-widget>`,
+      '  <!-- Proof of work, served by Formgate: no third party, no account. It solves -->',
+      '  <!-- itself while the visitor fills the form in (auto="onload"): nothing to tick. -->',
+      `  <altcha-widget challenge="${html(`${submitUrl}/challenge`)}" auto="onload"></altcha-widget>`,
     ];
   }
   const widget = PROVIDER_WIDGETS[captcha.provider];

@@ -23,6 +23,7 @@ export const SPAM_NOTICES: Record<string, string> = {
 /** Why a submission is spam, in words. */
 export const REASON_LABELS: Record<string, string> = {
   'captcha-unavailable': 'CAPTCHA provider did not answer',
+  'captcha-missing': 'No CAPTCHA answer (kept during the grace period)',
   'too-many-links': 'Too many links',
   'blocked-word': 'Blocked word',
   duplicate: 'Duplicate',

@@ -41,10 +41,10 @@ export class ErasureRequestDto {
   @Transform(normalized)
   email: string;
 
+  // No `default` in the schema: generated clients would make a defaulted property required.
   @ApiPropertyOptional({
     description:
       'Only count what would be deleted; nothing is deleted. Default false.',
-    default: false,
     example: true,
   })
   @IsOptional()

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
+  Equals,
   IsIn,
   IsNumber,
   IsString,
@@ -10,6 +11,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import {
+  CAPTCHA_GRACE_DAYS,
   CAPTCHA_PROVIDERS,
   DEFAULT_MIN_SCORE,
   type CaptchaProvider,
@@ -88,6 +90,19 @@ export class CaptchaDto {
   )
   @Optional()
   minScore?: number;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: `Only \`null\` is accepted: ends the grace period now (see \`graceUntil\` of the form's \`captcha\`), or, sent while switching the CAPTCHA on, starts none, so posts without an answer are refused from the first. Left out, switching a CAPTCHA on starts a grace of ${CAPTCHA_GRACE_DAYS} days and a change keeps the current one.`,
+    example: null,
+  })
+  @Equals(null, {
+    message: '$property can only be null (ends the grace period)',
+  })
+  @Optional()
+  graceUntil?: null;
 }
 
 /** A form's CAPTCHA as the API shows it: never the secret. */
@@ -116,4 +131,13 @@ export class CaptchaResponseDto {
     example: true,
   })
   secretSet: boolean;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: `Until when a post with no CAPTCHA answer at all is kept in the spam folder (reason \`captcha-missing\`, never notified) instead of refused: ${CAPTCHA_GRACE_DAYS} days after the CAPTCHA was switched on, so pages deployed without the widget lose nothing meanwhile. A wrong, expired or used answer is refused all the same. null: no grace (the form was created with its CAPTCHA, the grace ran out, or the owner ended it with \`captcha.graceUntil: null\`).`,
+    example: '2025-11-28T10:15:30.123Z',
+  })
+  graceUntil: string | null;
 }

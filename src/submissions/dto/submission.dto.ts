@@ -106,7 +106,7 @@ export class SubmissionDto {
     type: [String],
     enum: SPAM_REASONS,
     description:
-      'Why the submission is spam, `[]` when it is not: `captcha-unavailable` (the CAPTCHA provider did not answer), `too-many-links`, `blocked-word`, `duplicate`, `marked-by-owner`.',
+      "Why the submission is spam, `[]` when it is not: `captcha-unavailable` (the CAPTCHA provider did not answer), `captcha-missing` (no CAPTCHA answer at all, sent while the form's CAPTCHA was in its grace period), `too-many-links`, `blocked-word`, `duplicate`, `marked-by-owner`.",
     example: [],
   })
   spamReasons: string[];
