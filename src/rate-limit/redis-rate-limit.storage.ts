@@ -47,6 +47,8 @@ export class RedisRateLimitStorage
   private readonly client: ScriptedRedis;
   private available = true;
   private closing = false;
+  private started: Promise<void> | undefined;
+  private stopped: Promise<void> | undefined;
 
   /**
    * `url` may carry ioredis options as query parameters, e.g.
@@ -74,8 +76,22 @@ export class RedisRateLimitStorage
     this.client.on('ready', () => this.markUp());
   }
 
-  /** Gives the first connection a moment, so the first requests are counted too. */
-  async onModuleInit(): Promise<void> {
+  /**
+   * Gives the first connection a moment, so the first requests are counted too. Nest calls
+   * this (and onApplicationShutdown) once per module that provides the storage — its own
+   * and ThrottlerModule, which hands it to the submit guard — so it waits once.
+   */
+  onModuleInit(): Promise<void> {
+    this.started ??= this.firstConnection();
+    return this.started;
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    this.stopped ??= this.close();
+    return this.stopped;
+  }
+
+  private async firstConnection(): Promise<void> {
     if (this.client.status === 'ready') return;
     const ac = new AbortController();
     await Promise.race([
@@ -130,7 +146,7 @@ export class RedisRateLimitStorage
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  private async close(): Promise<void> {
     this.closing = true;
     const quit = this.client.quit().catch(() => undefined);
     const ac = new AbortController();
