@@ -1,10 +1,11 @@
 // The submit rate limit: @nestjs/throttler's guard, declared on both submit controllers
-// (`/api/submit/:formId` and the Formspree-compatible `/f/:formId`), counting in the shared
-// storage (submit-throttler.module.ts). It runs before a body of the route is read where
-// reading costs anything: a multipart body is handed to the controller unread and read
-// only once this guard let the request through (multipart-parser.ts), so a client over its
-// limit costs what a tiny request does. Answers Fastify gives before the guard runs carry
-// the headers too, read without spending (rate-limit-peek.ts).
+// (`/api/submit/:formId` and the Formspree-compatible `/f/:formId`) and counting in the
+// service's shared storage (submit-throttler.module.ts). A guard runs after Fastify has
+// parsed the body, so the multipart parser reads nothing and the controller reads the body
+// only once this guard let the request through (multipart-parser.ts): a client over its
+// limit costs what a tiny request does (JSON and form bodies, parsed first, are bounded by
+// SUBMIT_BODY_LIMIT). Answers Fastify gives before the guard runs carry the rate-limit
+// headers too, read without spending (rate-limit-peek.ts).
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import {
   ThrottlerException,
