@@ -56,6 +56,10 @@ export class RedisRateLimitStorage
    */
   constructor(url: string) {
     this.client = new Redis(url, {
+      // Connected once the app has been put together (onModuleInit): while the modules are
+      // being built the event loop is busy, and a connection begun then could miss its
+      // deadline on a loaded machine and be taken for Redis being away.
+      lazyConnect: true,
       // Never queue commands while disconnected and never retry one: fail fast instead.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -92,7 +96,8 @@ export class RedisRateLimitStorage
   }
 
   private async firstConnection(): Promise<void> {
-    if (this.client.status === 'ready') return;
+    // A failed attempt is logged by the error handler; reconnecting goes on by itself.
+    this.client.connect().catch(() => undefined);
     const ac = new AbortController();
     await Promise.race([
       once(this.client, 'ready', { signal: ac.signal }).catch(() => undefined),
