@@ -47,6 +47,8 @@ export class RedisRateLimitStorage
   private readonly client: ScriptedRedis;
   private available = true;
   private closing = false;
+  private started: Promise<void> | undefined;
+  private stopped: Promise<void> | undefined;
 
   /**
    * `url` may carry ioredis options as query parameters, e.g.
@@ -54,6 +56,10 @@ export class RedisRateLimitStorage
    */
   constructor(url: string) {
     this.client = new Redis(url, {
+      // Connected once the app has been put together (onModuleInit): while the modules are
+      // being built the event loop is busy, and a connection begun then could miss its
+      // deadline on a loaded machine and be taken for Redis being away.
+      lazyConnect: true,
       // Never queue commands while disconnected and never retry one: fail fast instead.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -74,9 +80,24 @@ export class RedisRateLimitStorage
     this.client.on('ready', () => this.markUp());
   }
 
-  /** Gives the first connection a moment, so the first requests are counted too. */
-  async onModuleInit(): Promise<void> {
-    if (this.client.status === 'ready') return;
+  /**
+   * Gives the first connection a moment, so the first requests are counted too. Nest calls
+   * this (and onApplicationShutdown) once per module that provides the storage — its own
+   * and ThrottlerModule, which hands it to the submit guard — so it waits once.
+   */
+  onModuleInit(): Promise<void> {
+    this.started ??= this.firstConnection();
+    return this.started;
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    this.stopped ??= this.close();
+    return this.stopped;
+  }
+
+  private async firstConnection(): Promise<void> {
+    // A failed attempt is logged by the error handler; reconnecting goes on by itself.
+    this.client.connect().catch(() => undefined);
     const ac = new AbortController();
     await Promise.race([
       once(this.client, 'ready', { signal: ac.signal }).catch(() => undefined),
@@ -138,7 +159,7 @@ export class RedisRateLimitStorage
     );
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  private async close(): Promise<void> {
     this.closing = true;
     const quit = this.client.quit().catch(() => undefined);
     const ac = new AbortController();

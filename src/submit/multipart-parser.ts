@@ -1,13 +1,15 @@
-// The content-type parser of multipart/form-data bodies (multipart-body.ts reads them).
-// Registered on the root instance, where Nest puts every route, but it only runs for
-// multipart bodies, so JSON and form-encoded posts never reach it; any route but the
-// public submit routes answers 415 as before. A form that takes files gets its files
-// streamed to storage, under UPLOAD_BODY_LIMIT and an idle deadline in place of the
-// whole-request one (docs/files.md).
+// The content-type parser of multipart/form-data bodies on the submit routes. It reads
+// nothing: the body is handed to the controller as an UnreadMultipart, and read
+// (multipart-body.ts) only once the rate limit's guard let the request through, so a
+// client over its limit never makes the server parse a byte of it. Any other route
+// answers 415 as before. A form that takes files gets its files streamed to storage,
+// under UPLOAD_BODY_LIMIT and an idle deadline in place of the whole-request one
+// (docs/files.md).
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import { OWN_BODY_DEADLINE } from '../common/header-deadline.js';
 import type { UploadReceiver } from '../files/upload-receiver.js';
-import { parseMultipart } from './multipart-body.js';
+import { parseMultipart, type MultipartBody } from './multipart-body.js';
 import { MULTIPART_TYPE } from './submit-navigation.js';
 import { isPublicSubmitUrl } from './submit-urls.js';
 
@@ -25,23 +27,22 @@ export interface MultipartParserOptions {
 
 type Marked = { [OWN_BODY_DEADLINE]?: boolean };
 
-export function addMultipartParser(
-  fastify: FastifyInstance,
-  options: MultipartParserOptions,
-): void {
-  fastify.addContentTypeParser(MULTIPART_TYPE, (request, payload, done) => {
-    if (!isPublicSubmitUrl(request.url)) {
-      payload.resume();
-      done(
-        new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(
-          request.headers['content-type'],
-        ),
-        undefined,
-      );
-      return;
-    }
-    payload.pause();
-    options
+/**
+ * A multipart body as the parser leaves it: not a byte read. The controller reads it with
+ * `read()` after the guard; refused before that, the body is never parsed (Node discards
+ * what the client still sends once the answer is out).
+ */
+export class UnreadMultipart {
+  constructor(
+    private readonly request: FastifyRequest,
+    private readonly payload: Readable,
+    private readonly options: MultipartParserOptions,
+  ) {}
+
+  /** The body, its files (when the form takes files) stored as they arrive. */
+  read(): Promise<MultipartBody> {
+    const { request, payload, options } = this;
+    return options
       .uploadsFor(request)
       .catch((error: Error) => {
         // The database away (503): the body is not read.
@@ -65,13 +66,37 @@ export function addMultipartParser(
               },
         );
       })
-      .then(
-        (body) => done(null, body),
-        (error: Error) => {
-          // Refused: what is left of the body is read within the usual deadline.
-          delete (request.raw as Marked)[OWN_BODY_DEADLINE];
-          done(error, undefined);
-        },
+      .catch((error: Error) => {
+        // Refused: what is left of the body is read within the usual deadline.
+        delete (request.raw as Marked)[OWN_BODY_DEADLINE];
+        throw error;
+      });
+  }
+}
+
+export function addMultipartParser(
+  fastify: FastifyInstance,
+  options: MultipartParserOptions,
+): void {
+  const largest = Math.max(options.limit, options.uploadLimit);
+  fastify.addContentTypeParser(MULTIPART_TYPE, (request, payload, done) => {
+    if (!isPublicSubmitUrl(request.url)) {
+      payload.resume();
+      done(
+        new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(
+          request.headers['content-type'],
+        ),
+        undefined,
       );
+      return;
+    }
+    // Declared larger than any form takes: refused from the headers, before the guard
+    // (so it spends nothing, like a JSON body Fastify refuses for its length).
+    if (Number(request.headers['content-length']) > largest) {
+      payload.resume();
+      done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
+      return;
+    }
+    done(null, new UnreadMultipart(request, payload, options));
   });
 }

@@ -6,6 +6,7 @@ import {
   Req,
   Res,
   UnsupportedMediaTypeException,
+  UseGuards,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,6 +17,8 @@ import {
 import { markVerdict } from '../metrics/submission-outcome.js';
 import { ApiSubmitRoute } from './dto/submit-openapi.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
+import { UnreadMultipart } from './multipart-parser.js';
+import { SubmitThrottlerGuard } from './rate-limit/submit-throttler.guard.js';
 import { sendSubmitted } from './submit-answer.js';
 import { SubmitService } from './submit.service.js';
 import {
@@ -47,14 +50,16 @@ export function acceptedMediaType(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The public submit route: POST /api/submit/:formId. CORS and the rate limit (decided
- * before the body is read): see submit.setup.ts; what it answers — JSON, or the page or
- * redirect a browser gets after a native form post — submit-answer.ts. Unlike the other
- * controllers it has no request-deadline interceptor: the form cache and the commit
- * queue bound their own database work, and the hot path skips the interceptor machinery.
+ * The public submit route: POST /api/submit/:formId. Its rate limit is the throttler's
+ * guard (a multipart body is read only after it: multipart-parser.ts); CORS: see
+ * submit.setup.ts; what it answers — JSON, or the page or redirect a browser gets after a
+ * native form post — submit-answer.ts. Unlike the other controllers it has no
+ * request-deadline interceptor: the form cache and the commit queue bound their own
+ * database work, and the hot path skips the interceptor machinery.
  */
 @ApiTags('Submit')
 @Controller('api/submit')
+@UseGuards(SubmitThrottlerGuard)
 export class SubmitController {
   constructor(private readonly submitService: SubmitService) {}
 
@@ -66,6 +71,10 @@ export class SubmitController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     acceptedMediaType(request);
+    // Read only now that the rate limit let the request through (multipart-parser.ts).
+    if (request.body instanceof UnreadMultipart) {
+      request.body = await request.body.read();
+    }
     const idempotencyKey = idempotencyKeyOf(request.headers);
     const { form, replayed, verdict } = await this.submitService.submit({
       formId: request.params.formId,

@@ -8,6 +8,7 @@ import { CommitQueue } from './commit/commit-queue.js';
 import { SubmissionWriters } from './commit/submission-writers.js';
 import { FormConfigCache } from './form-config.cache.js';
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
+import { SubmitThrottlerModule } from './rate-limit/submit-throttler.module.js';
 import { AltchaChallengeController } from './altcha/altcha-challenge.controller.js';
 import { ChallengeRateLimitGuard } from './altcha/challenge-rate-limit.guard.js';
 import { FormspreeController } from './formspree/formspree.controller.js';
@@ -16,7 +17,8 @@ import { SubmitController } from './submit.controller.js';
 import { SubmitService } from './submit.service.js';
 
 /**
- * The public hot path, `POST /api/submit/:formId`: its rate limit, CORS (submit.setup.ts), its answers (submit-answer.ts),
+ * The public hot path, `POST /api/submit/:formId`: its rate limit (the throttler's guard,
+ * rate-limit/), CORS (submit.setup.ts), its answers (submit-answer.ts),
  * the cached form configuration and the commit queue, the one writer of submissions;
  * and the ALTCHA challenges of its forms (`GET /api/submit/:formId/challenge`); the same
  * path behind the Formspree-compatible `POST /f/:formId` (formspree/).
@@ -27,6 +29,7 @@ import { SubmitService } from './submit.service.js';
     DomainVerificationCoreModule,
     FormChangesModule,
     RateLimitStorageModule,
+    SubmitThrottlerModule,
     NotificationsModule,
     SpamModule,
   ],

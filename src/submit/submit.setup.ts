@@ -1,6 +1,6 @@
-// What the public submit routes need of Fastify beyond their controllers: the rate limit
-// (decided before the body is read), CORS and the preflight, the 405 a GET gets, the
-// multipart parser (with where a body's files go), and the ALTCHA widget's script. Their
+// What the public submit routes need of Fastify beyond their controllers: the rate-limit
+// headers of answers given before the guard, CORS and the preflight, the 405 a GET gets,
+// the multipart parser (with where a body's files go), and the ALTCHA widget's script. Their
 // POST routes are served by the adapter's lean instance, which has only these hooks and
 // parsers; the preflights, GETs and the widget by the main one. What they answer: submit-answer.ts.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -12,7 +12,7 @@ import {
 } from '../rate-limit/rate-limit.storage.js';
 import { serveAltchaWidget } from './altcha/altcha-widget.js';
 import { addMultipartParser } from './multipart-parser.js';
-import { configureSubmitRateLimit } from './rate-limit/submit-rate-limit.js';
+import { configureRateLimitPeek } from './rate-limit/rate-limit-peek.js';
 import { configureSubmitCors } from './submit-cors.js';
 import { addSubmitGetRoutes } from './submit-get.js';
 import { submitUploads } from './submit-uploads.js';
@@ -26,11 +26,9 @@ export function configureSubmit(app: NestFastifyApplication): void {
   const storage = app.get<symbol, RateLimitStorage>(RATE_LIMIT_STORAGE, {
     strict: false,
   });
-  configureSubmitRateLimit(lean, {
+  configureRateLimitPeek(lean, {
     limit: config.submitRateLimit,
     windowSeconds: config.submitRateWindowSeconds,
-    bodyLimit: config.submitBodyLimit,
-    uploadBodyLimit: config.uploads.bodyLimit,
     storage,
   });
   configureSubmitCors(fastify, lean);

@@ -1,11 +1,21 @@
 // The submit route the bare servers share (floor-server.ts, ceiling-server.ts): Fastify with
 // no rate limit, CORS, logging or framework beyond it, the form's fields read once at start,
 // Formgate's own field validation and its own id generator, and the answer sent once
-// `store` has stored the row.
+// `store` has stored the row. Keyed (`keyed`), a request's Idempotency-Key also gets the
+// record Formgate keeps for it, stored with the row.
 import Fastify from 'fastify';
+import { SecretBox } from '../../src/auth/secret-box.js';
 import { newUlid } from '../../src/common/ulid.js';
+import type { AppConfig } from '../../src/config/app-config.js';
 import type { FieldDefinition } from '../../src/forms/form.entity.js';
+import {
+  IDEMPOTENCY_HEADER,
+  IDEMPOTENCY_TTL_MS,
+  idempotencyRecordId,
+  requestFingerprint,
+} from '../../src/idempotency/idempotency-key.js';
 import { compileSubmissionValidator } from '../../src/submit/submission-validator.js';
+import { BENCH_SECRET } from '../shared/process.js';
 
 /** A submission row in the order of INSERT … (id, formId, data, ip, userAgent, origin, createdAt). */
 export type BareRow = [
@@ -18,16 +28,35 @@ export type BareRow = [
   Date,
 ];
 
+/**
+ * An idempotency_record row in the order of INSERT … (id, fingerprint, status, response,
+ * createdAt, expiresAt).
+ */
+export type BareRecord = [string, string, number, string, Date, Date];
+
+const ANSWER = { success: true, message: 'Submission received' };
+
 /** Listens on 127.0.0.1:`port`, prints `ready`, and stops on SIGTERM after `close`. */
 export async function serveBareSubmit(options: {
   formId: string;
   fields: FieldDefinition[];
   port: number;
-  store: (row: BareRow) => Promise<unknown>;
+  /** `record` is given to a keyed server, for a request that sent an Idempotency-Key. */
+  store: (row: BareRow, record?: BareRecord) => Promise<unknown>;
   close: () => Promise<unknown>;
+  keyed?: boolean;
 }): Promise<void> {
   const { formId, store } = options;
   const validate = compileSubmissionValidator(options.fields);
+  const scope = `submit:${formId}`;
+  // The kept answer, sealed once as Formgate seals it (and, like Formgate, reused).
+  const sealed = options.keyed
+    ? JSON.stringify(
+        new SecretBox({ appSecret: BENCH_SECRET } as AppConfig).encrypt(
+          JSON.stringify(ANSWER),
+        ),
+      )
+    : undefined;
   const app = Fastify({ logger: false });
   app.post<{ Params: { formId: string } }>(
     '/api/submit/:formId',
@@ -42,16 +71,31 @@ export async function serveBareSubmit(options: {
           .send({ error: 'Validation failed', errors: result.errors });
       }
       const now = Date.now();
-      await store([
-        newUlid(now),
-        formId,
-        JSON.stringify(result.data),
-        request.ip,
-        request.headers['user-agent'] ?? null,
-        request.headers.origin ?? null,
-        new Date(now),
-      ]);
-      return { success: true, message: 'Submission received' };
+      const key = request.headers[IDEMPOTENCY_HEADER];
+      const record: BareRecord | undefined =
+        sealed !== undefined && typeof key === 'string'
+          ? [
+              idempotencyRecordId(scope, key),
+              requestFingerprint('POST', request.url, request.body),
+              200,
+              sealed,
+              new Date(now),
+              new Date(now + IDEMPOTENCY_TTL_MS),
+            ]
+          : undefined;
+      await store(
+        [
+          newUlid(now),
+          formId,
+          JSON.stringify(result.data),
+          request.ip,
+          request.headers['user-agent'] ?? null,
+          request.headers.origin ?? null,
+          new Date(now),
+        ],
+        record,
+      );
+      return ANSWER;
     },
   );
   await app.listen({ port: options.port, host: '127.0.0.1' });

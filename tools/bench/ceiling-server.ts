@@ -9,30 +9,43 @@
 //   batch on better-sqlite3 (the driver Formgate loads on this Node), WAL with
 //   synchronous=FULL, as Formgate opens it.
 //
-// The route is the floor's (bare-route.ts).
+// The route is the floor's (bare-route.ts). With CEILING_KEYED=1 a request's Idempotency-Key
+// also gets its idempotency_record row, written in the same batch transaction as the
+// submissions (first, as Formgate writes it; on MySQL/MariaDB in the same one round trip):
+// the same two rows per request a keyed Formgate submit writes.
 //
-//   CEILING_DATABASE_URL=… CEILING_FORM_ID=… CEILING_PORT=… [CEILING_SOURCE=…] node ceiling-server.js
+//   CEILING_DATABASE_URL=… CEILING_FORM_ID=… CEILING_PORT=… [CEILING_SOURCE=…] [CEILING_KEYED=1] node ceiling-server.js
 import { createRequire } from 'node:module';
 import type { Database } from 'better-sqlite3';
 import { sqliteDriverModule } from '../../src/database/sqlite-driver.js';
 import { sqlDatetime } from '../../src/submissions/submission-rows.js';
+import { IDEMPOTENCY_COLUMNS } from '../../src/idempotency/idempotency.store.js';
 import { benchPool, formFields } from '../shared/mysql.js';
 import type { FieldDefinition } from '../../src/forms/form.entity.js';
-import { serveBareSubmit, type BareRow } from './bare-route.js';
+import {
+  serveBareSubmit,
+  type BareRecord,
+  type BareRow,
+} from './bare-route.js';
 
 const databaseUrl = process.env.CEILING_DATABASE_URL ?? '';
 const formId = process.env.CEILING_FORM_ID ?? '';
 const port = Number(process.env.CEILING_PORT ?? 3901);
+const keyed = process.env.CEILING_KEYED === '1';
 const MAX_BATCH = 500;
 
 type Row = BareRow;
 interface Waiting {
   row: Row;
+  record?: BareRecord;
   done: (error?: unknown) => void;
 }
 
-/** Writes one batch of rows as one transaction. */
-type WriteBatch = (rows: Row[]) => Promise<void>;
+/** Writes one batch of rows (and their Idempotency-Key records) as one transaction. */
+type WriteBatch = (rows: Row[], records: BareRecord[]) => Promise<void>;
+
+const SUBMISSION_COLUMNS =
+  'id, formId, data, ip, userAgent, origin, createdAt' as const;
 
 interface Store {
   fields: FieldDefinition[];
@@ -48,15 +61,20 @@ function parseFields(stored: unknown): FieldDefinition[] {
 }
 
 async function mysqlStore(url: string): Promise<Store> {
-  const pool = benchPool(url);
+  const pool = benchPool(url, { multipleStatements: keyed });
+  const insertRows = `INSERT INTO submission (${SUBMISSION_COLUMNS}) VALUES ?`;
+  const insertBoth = [
+    'START TRANSACTION',
+    `INSERT INTO idempotency_record (${IDEMPOTENCY_COLUMNS.join(', ')}) VALUES ?`,
+    insertRows,
+    'COMMIT',
+  ].join('; ');
   return {
     fields: await formFields(pool, formId),
     parallelBatches: 4,
-    write: async (batch) => {
-      await pool.query(
-        'INSERT INTO submission (id, formId, data, ip, userAgent, origin, createdAt) VALUES ?',
-        [batch],
-      );
+    write: async (batch, records) => {
+      if (records.length === 0) await pool.query(insertRows, [batch]);
+      else await pool.query(insertBoth, [records, batch]);
     },
     close: () => pool.end(),
   };
@@ -86,7 +104,20 @@ function sqliteStore(path: string): Store {
   const insert = db.prepare(
     'INSERT INTO "submission" ("id", "formId", "data", "ip", "userAgent", "origin", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const transaction = db.transaction((batch: Row[]) => {
+  const insertRecord = db.prepare(
+    `INSERT INTO "idempotency_record" (${IDEMPOTENCY_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const transaction = db.transaction((batch: Row[], records: BareRecord[]) => {
+    for (const [id, fingerprint, status, response, at, expires] of records) {
+      insertRecord.run(
+        id,
+        fingerprint,
+        status,
+        response,
+        sqlDatetime(at),
+        sqlDatetime(expires),
+      );
+    }
     for (const [id, form, data, ip, userAgent, origin, createdAt] of batch) {
       insert.run(id, form, data, ip, userAgent, origin, sqlDatetime(createdAt));
     }
@@ -94,8 +125,8 @@ function sqliteStore(path: string): Store {
   return {
     fields: parseFields(form.fields),
     parallelBatches: 1,
-    write: (batch) => {
-      transaction.immediate(batch);
+    write: (batch, records) => {
+      transaction.immediate(batch, records);
       return Promise.resolve();
     },
     close: () => {
@@ -125,10 +156,16 @@ function flush(): void {
   while (waiting.length > 0 && writing < store.parallelBatches) {
     const batch = waiting.splice(0, MAX_BATCH);
     writing += 1;
-    store.write(batch.map((w) => w.row)).then(
-      () => finish(batch),
-      (error: unknown) => finish(batch, error),
-    );
+    const records = batch.flatMap((w) => (w.record ? [w.record] : []));
+    store
+      .write(
+        batch.map((w) => w.row),
+        records,
+      )
+      .then(
+        () => finish(batch),
+        (error: unknown) => finish(batch, error),
+      );
   }
 }
 
@@ -138,10 +175,11 @@ function finish(batch: Waiting[], error?: unknown): void {
   if (waiting.length > 0) schedule();
 }
 
-function commit(row: Row): Promise<void> {
+function commit(row: Row, record?: BareRecord): Promise<void> {
   return new Promise((resolve, reject) => {
     waiting.push({
       row,
+      record,
       done: (error) => (error === undefined ? resolve() : reject(error)),
     });
     schedule();
@@ -154,4 +192,5 @@ await serveBareSubmit({
   port,
   store: commit,
   close: () => store.close(),
+  keyed,
 });

@@ -4,6 +4,7 @@ import {
   createPool,
   type ConnectionOptions,
   type Pool,
+  type PoolOptions,
 } from 'mysql2/promise';
 import type { RowDataPacket } from 'mysql2';
 import type { FieldDefinition } from '../../src/forms/form.entity.js';
@@ -51,11 +52,12 @@ export async function ensureDatabase(
 }
 
 /** The pool a bare benchmark server writes through: 10 connections, utf8mb4, UTC. */
-export function benchPool(url: string): Pool {
+export function benchPool(url: string, extra: PoolOptions = {}): Pool {
   return createPool({
     ...connectionOptions(url),
     connectionLimit: 10,
     charset: 'utf8mb4_unicode_ci',
+    ...extra,
   });
 }
 

@@ -5,11 +5,14 @@ import {
   Post,
   Req,
   Res,
+  UseGuards,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config.js';
 import { markVerdict } from '../../metrics/submission-outcome.js';
+import { UnreadMultipart } from '../multipart-parser.js';
+import { SubmitThrottlerGuard } from '../rate-limit/submit-throttler.guard.js';
 import { sendSubmitted } from '../submit-answer.js';
 import { acceptedMediaType } from '../submit.controller.js';
 import { SubmitService } from '../submit.service.js';
@@ -19,14 +22,16 @@ import type { FormspreeSuccessDto } from './formspree.dto.js';
 
 /**
  * The Formspree-compatible route, POST /f/:formId (docs/formspree.md): the submit path of
- * SubmitService with Formspree's control fields; its CORS and rate limit are set by hooks
- * (submit.setup.ts), its answers shaped by submit-answer.ts (its errors as
- * formspree-answers.ts says). Like SubmitController it
- * has no request-deadline interceptor: the form cache and the commit queue bound their own
- * database work. The thank-you page its success names: formspree-thanks.controller.ts.
+ * SubmitService with Formspree's control fields, behind the same rate-limit guard and
+ * budget as SubmitController; its CORS is set by hooks (submit.setup.ts), its answers
+ * shaped by submit-answer.ts (its errors as formspree-answers.ts says). Like
+ * SubmitController it has no request-deadline interceptor: the form cache and the commit
+ * queue bound their own database work. The thank-you page its success names:
+ * formspree-thanks.controller.ts.
  */
 @ApiTags('Submit')
 @Controller('f')
+@UseGuards(SubmitThrottlerGuard)
 export class FormspreeController {
   constructor(
     private readonly submitService: SubmitService,
@@ -41,6 +46,10 @@ export class FormspreeController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     acceptedMediaType(request);
+    // Read only now that the rate limit let the request through (multipart-parser.ts).
+    if (request.body instanceof UnreadMultipart) {
+      request.body = await request.body.read();
+    }
     const { form, verdict } = await this.submitService.submit({
       formId: request.params.formId,
       body: request.body,
