@@ -87,7 +87,7 @@ export function sendSubmitError(
       .headers(PAGE_HEADERS)
       .send(
         status === 400 && body.errors !== undefined
-          ? validationPage(body.errors, referer)
+          ? validationPage(body.errors, referer, issues)
           : refusalPage(status, body.error, referer),
       );
     return;

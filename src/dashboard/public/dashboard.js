@@ -1,5 +1,6 @@
 // Conveniences on top of pages that work without JavaScript: copy buttons, and the fields
-// editor hides the options box of fields that are not a select.
+// editor follows each row's Type at once (the options box for a select, the file settings
+// for a file upload; without a script they follow the type the row was saved with).
 (function () {
   'use strict';
   document.documentElement.classList.add('js');
