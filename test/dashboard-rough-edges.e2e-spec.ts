@@ -296,6 +296,51 @@ describe('dashboard: a newcomer’s rough edges (e2e)', () => {
     });
   });
 
+  it('links the guides it mentions, and serves them as text', async () => {
+    const form = await createForm(t, accountId, { name: 'Guides' });
+    const overview = await owner.get(`/dashboard/forms/${form.form.id}`);
+    expect(overview.html).toContain(
+      '<a href="/dashboard/docs/formspree.md">docs/formspree.md</a>',
+    );
+    const settings = await owner.get(
+      `/dashboard/forms/${form.form.id}/settings`,
+    );
+    const linked = [
+      ...settings.html.matchAll(/href="\/dashboard\/docs\/([a-z-]+\.md)"/g),
+    ].map((m) => m[1]);
+    expect(new Set(linked)).toEqual(
+      new Set([
+        'files.md',
+        'lifecycle.md',
+        'spam.md',
+        'domain-verification.md',
+      ]),
+    );
+    // No mention of a guide is left as plain text.
+    expect(
+      textOf(overview.html.replace(/<a [^>]*>docs\/[a-z-]+\.md<\/a>/g, '')),
+    ).not.toMatch(/docs\/[a-z-]+\.md/);
+    for (const name of [...linked, 'formspree.md']) {
+      const guide = await request(`${t.url}/dashboard/docs/${name}`);
+      expect(guide.status, name).toBe(200);
+      expect(guide.headers.get('content-type')).toBe(
+        'text/plain; charset=utf-8',
+      );
+      expect(guide.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(guide.text).toMatch(/^# /);
+    }
+    for (const path of [
+      'nope.md',
+      '..%2Fpackage.json',
+      'README',
+      '..%2F..%2Fdocs%2Fspam.md',
+    ]) {
+      const missing = await request(`${t.url}/dashboard/docs/${path}`);
+      expect(missing.status, path).toBe(404);
+      expect(missing.headers.get('content-type')).toMatch(/^text\/html/);
+    }
+  });
+
   describe('the settings page', () => {
     let form: TestForm;
     let settings: string;
