@@ -279,7 +279,7 @@ describe('dashboard: a newcomer’s rough edges (e2e)', () => {
       expect(list).toBeLessThan(html.indexOf('class="stats"'));
       expect(list).toBeLessThan(html.indexOf('id="connect-title"'));
       expect(textOf(html)).toContain(
-        'Showing submissions containing “a l”, newest first: 1 match.',
+        'Showing submissions containing “a l”, newest first. 1 match.',
       );
 
       const day = new Date().toISOString().slice(0, 10);
@@ -291,7 +291,7 @@ describe('dashboard: a newcomer’s rough edges (e2e)', () => {
         ).html,
       );
       expect(ranged).toMatch(
-        /Showing submissions received .*, newest first: 3 submissions in all\./,
+        /Showing submissions received .*, newest first\. 3 submissions in all\./,
       );
     });
   });

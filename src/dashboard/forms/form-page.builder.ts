@@ -94,13 +94,14 @@ function resultsLine(
   let line = 'Showing submissions';
   if (values.q) line += ` containing “${values.q}”`;
   if (range) line += ` received ${range}`;
-  line += ', newest first: ';
-  if (inRange !== null)
+  line += ', newest first. ';
+  if (inRange !== null) {
     return `${line}${plural(inRange, 'submission')} in all.`;
-  if (!shown.cursor && !shown.nextCursor) {
-    return `${line}${plural(shown.rows, 'match', 'matches')}.`;
   }
-  return `${line}${plural(shown.rows, 'match', 'matches')} on this page${shown.nextCursor ? ', more on older pages' : ''}.`;
+  const matches = plural(shown.rows, 'match', 'matches');
+  if (!shown.cursor && !shown.nextCursor) return `${line}${matches}.`;
+  const more = shown.nextCursor ? ', more on older pages' : '';
+  return `${line}${matches} on this page${more}.`;
 }
 
 function lineCount(text: string): number {
