@@ -286,6 +286,18 @@ describeBrowser('dashboard: a newcomer’s rough edges (browser)', () => {
     await page.waitForURL(/#domains$/);
     expect(await inViewport(page, '#domains-title')).toBe(true);
 
+    // A section edited and not saved says so, beside its button and in the menu.
+    await page.getByLabel('Keep submissions for (days, optional)').fill('45');
+    await page.locator('#retention').getByText('Unsaved changes').waitFor();
+    await expect(
+      menu
+        .getByRole('link', { name: 'Retention' })
+        .getAttribute('data-unsaved'),
+    ).resolves.toBe('');
+    await expect(
+      page.locator('#general').getByText('Unsaved changes').count(),
+    ).resolves.toBe(0);
+
     // Row 1 is text, row 2 a file: only the file row shows its file settings.
     await expect(
       field(page, 1).getByLabel('Largest file (bytes)').isVisible(),
