@@ -2,7 +2,8 @@
 // rotating its secret ask first, uploaded files are names and links (in the list and in the
 // CSV, whose links open without a key), a search shows its results and their count first,
 // a notice sits in the section that was saved, the endpoint hint names multipart for a form
-// with files, and the settings page has a menu of its sections.
+// with files, the settings page has a menu of its sections, the guides it mentions are links,
+// and a visitor's error page names fields by their labels (the JSON answers unchanged).
 import { Account } from '../src/accounts/account.entity.js';
 import { StoredFile } from '../src/files/stored-file.entity.js';
 import { Webhook } from '../src/notifications/webhooks/webhook.entity.js';
@@ -17,6 +18,7 @@ import {
 } from './support/dashboard-client.js';
 import { multipart, MULTIPART_TYPE, PDF } from './support/files.js';
 import { request } from './support/http.js';
+import { navigate } from './support/navigation.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 /** The part of `html` from the element with `id` up to the end of its section or form. */
@@ -339,6 +341,46 @@ describe('dashboard: a newcomer’s rough edges (e2e)', () => {
       expect(missing.status, path).toBe(404);
       expect(missing.headers.get('content-type')).toMatch(/^text\/html/);
     }
+  });
+
+  it('names fields by their labels on a visitor’s error page, leaving the JSON answers as they were', async () => {
+    const form = await createForm(t, accountId, {
+      name: 'Labels',
+      fields: [
+        { id: 'email', type: 'email', label: 'Your <email>', required: true },
+        { id: 'phone', type: 'tel', required: true },
+      ],
+    });
+    for (const path of ['api/submit', 'f']) {
+      const page = await navigate(
+        `${t.url}/${path}/${form.form.id}`,
+        new URLSearchParams({ email: 'nope' }),
+      );
+      expect(page.status, path).toBe(400);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(page.text).toContain(
+        '<li>Your &lt;email&gt; must be a valid email address</li>',
+      );
+      // A field without a label is named by its id.
+      expect(page.text).toContain('<li>phone is required</li>');
+    }
+    const json = await request(`${t.url}/api/submit/${form.form.id}`, {
+      json: { email: 'nope' },
+    });
+    expect(json.status).toBe(400);
+    expect(json.body).toEqual({
+      error: 'Validation failed',
+      errors: ['email must be a valid email address', 'phone is required'],
+    });
+    const formspree = await request(`${t.url}/f/${form.form.id}`, {
+      json: { email: 'nope' },
+      headers: { accept: 'application/json' },
+    });
+    expect(formspree.status).toBe(400);
+    expect(JSON.stringify(formspree.body)).not.toContain('Your');
+    expect(
+      formspree.body.errors.map((e: { field?: string }) => e.field),
+    ).toEqual(['email', 'phone']);
   });
 
   describe('the settings page', () => {
