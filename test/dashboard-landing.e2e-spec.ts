@@ -12,6 +12,7 @@ import {
   textOf,
   type DashboardClient,
 } from './support/dashboard-client.js';
+import { PDF } from './support/files.js';
 import { request } from './support/http.js';
 import { navigate } from './support/navigation.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -184,6 +185,21 @@ describe('dashboard: where pages land (e2e)', () => {
       // A field without a label is named by its id.
       expect(page.text).toContain('<li>phone is required</li>');
     }
+    // A file too large is named by its field's label too.
+    const jobs = await createForm(t, accountId, {
+      name: 'Jobs',
+      fields: [{ id: 'cv', type: 'file', label: 'Your CV', maxSize: 10 }],
+    });
+    const upload = new FormData();
+    upload.append('cv', new Blob([PDF]), 'cv.pdf');
+    const tooLarge = await navigate(
+      `${t.url}/api/submit/${jobs.form.id}`,
+      upload,
+    );
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.text).toContain('Too much data');
+    expect(tooLarge.text).toContain('Your CV: larger than 10 bytes');
+
     const json = await request(`${t.url}/api/submit/${form.form.id}`, {
       json: { email: 'nope' },
     });
