@@ -25,6 +25,8 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./package.json
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
+# The guides the dashboard links to (served as text under /dashboard/docs/).
+COPY --chown=node:node docs ./docs
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000

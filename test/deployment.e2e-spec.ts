@@ -211,4 +211,8 @@ describe('Dockerfile', () => {
     // The build script the image runs is in the image.
     expect(dockerfile).toMatch(/^COPY scripts \.\/scripts$/m);
   });
+
+  it('carries the guides the dashboard links to', () => {
+    expect(dockerfile).toMatch(/^COPY --chown=node:node docs \.\/docs$/m);
+  });
 });

@@ -205,7 +205,8 @@ describe('POST /f/:formId over HTTP (e2e)', () => {
 
     const invalid = await navigate(url(), { email: 'nope' });
     expect(invalid.status).toBe(400);
-    expect(pageText(invalid.text)).toContain('name is required');
+    // The page names the field by its label.
+    expect(pageText(invalid.text)).toContain('Name is required');
     expect(await countRows()).toBe(before + 1);
   });
 

@@ -107,9 +107,10 @@ describe('native form posts get HTML pages (e2e)', () => {
     );
     const text = expectPage(encoded, 400);
     expect(text).toContain('Please check the form');
-    expect(encoded.text).toContain('<li>name is required</li>');
+    // Fields are named by their labels; a key the form does not have, as it was sent.
+    expect(encoded.text).toContain('<li>Name is required</li>');
     expect(encoded.text).toContain(
-      '<li>email must be a valid email address</li>',
+      '<li>Email must be a valid email address</li>',
     );
     expect(encoded.text).toContain(
       '<li>&quot;&lt;i&gt;x&lt;/i&gt;&quot; is not a field of this form</li>',

@@ -219,7 +219,8 @@ describe('redirectUrl, successMessage and _redirect (e2e)', () => {
       const invalid = await navigate(submitUrl(id), { email: 'x' });
       expect(invalid.status).toBe(400);
       expect(invalid.headers.get('location')).toBeNull();
-      expect(pageText(invalid.text)).toContain('name is required');
+      // The page names the field by its label.
+      expect(pageText(invalid.text)).toContain('Name is required');
       const script = await request(submitUrl(id), { form: VALID });
       expect(script.status).toBe(200);
       expect(script.text).toBe(

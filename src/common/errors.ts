@@ -11,6 +11,8 @@ export interface ErrorIssue {
   detail?: string;
   /** The message is about every entry of the list (`each entry of $property …`). */
   entries?: boolean;
+  /** The label its form gives the field, for a page a person reads (never in JSON). */
+  label?: string;
 }
 
 /**

@@ -22,6 +22,7 @@ import { SpamModule } from '../spam/spam.module.js';
 import { DashboardSession } from './session/dashboard-session.entity.js';
 import { DashboardSessionsService } from './session/dashboard-sessions.service.js';
 import { DashboardSubmissionsController } from './forms/dashboard-submissions.controller.js';
+import { DocsController } from './docs.controller.js';
 import { RootController } from './root.controller.js';
 import { ConfirmEmailController } from './confirm-email.controller.js';
 import { VerifyEmailController } from './account/verify-email.controller.js';
@@ -58,6 +59,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DashboardSpamController,
     DashboardAccountController,
     RootController,
+    DocsController,
     ConfirmEmailController,
     VerifyEmailController,
   ],

@@ -76,20 +76,27 @@ export function plural(count: number, word: string, many = `${word}s`): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? word : many}`;
 }
 
-/** A submitted value as text: nothing in it is ever markup. */
+/** An uploaded file as a submission's data holds it (docs/files.md). */
+export interface FileValue {
+  id: string;
+  name: string;
+  size: number;
+}
+
+/** A submitted value as text (a file as its name): nothing in it is ever markup. */
 export function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') {
     return String(value);
   }
+  const files = filesOf(value);
+  if (files) return files.map((file) => file.name).join(', ');
   return JSON.stringify(value);
 }
 
 /** The uploaded files a value holds (a file field's value), or null for any other value. */
-export function filesOf(
-  value: unknown,
-): Array<{ id: string; name: string; size: number }> | null {
+export function filesOf(value: unknown): FileValue[] | null {
   const list = Array.isArray(value) ? value : [value];
   const isFile = (item: unknown) =>
     typeof item === 'object' &&
@@ -97,9 +104,7 @@ export function filesOf(
     typeof (item as { id?: unknown }).id === 'string' &&
     typeof (item as { name?: unknown }).name === 'string' &&
     typeof (item as { sha256?: unknown }).sha256 === 'string';
-  return list.length > 0 && list.every(isFile)
-    ? (list as Array<{ id: string; name: string; size: number }>)
-    : null;
+  return list.length > 0 && list.every(isFile) ? (list as FileValue[]) : null;
 }
 
 /** A byte count as people read it: 834 bytes, 12.4 KB, 3.1 MB. */

@@ -17,6 +17,7 @@ export function filePolicies(
       maxSize: Math.min(field.maxSize ?? DEFAULT_FILE_MAX_SIZE, maxFileSize),
       accept: field.accept,
       maxFiles: field.maxFiles ?? 1,
+      label: field.label?.trim() || undefined,
     });
   }
   return policies.size > 0 ? policies : null;

@@ -1,7 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { ClamavScanner } from './clamav-scanner.js';
 import { DownloadLinks } from './download-links.js';
+import { FileExportLinks } from './file-export-links.js';
+import { EXPORT_FILE_LINKS } from '../submissions/export/export-file-links.js';
 import { FormChangesModule } from '../forms/form-changes.module.js';
 import { FormRepositoryModule } from '../forms/form-repository.module.js';
 import { FormsModule } from '../forms/forms.module.js';
@@ -19,7 +21,9 @@ export const CLAMAV_SCANNER = Symbol('ClamavScanner');
 /**
  * Uploaded files (docs/files.md): the storage, the stored_file rows, downloads, their
  * deletion with submissions and forms, and the orphan sweep. The submit route writes them.
+ * Global for EXPORT_FILE_LINKS, which the submissions feature below it injects.
  */
+@Global()
 @Module({
   imports: [FormsModule, FormChangesModule, FormRepositoryModule],
   controllers: [FilesController, FileLinksController],
@@ -43,6 +47,8 @@ export const CLAMAV_SCANNER = Symbol('ClamavScanner');
     FilesService,
     FileDeletion,
     OrphanFileSweep,
+    FileExportLinks,
+    { provide: EXPORT_FILE_LINKS, useExisting: FileExportLinks },
   ],
   exports: [
     FILE_STORAGE_PROVIDER,
@@ -50,6 +56,7 @@ export const CLAMAV_SCANNER = Symbol('ClamavScanner');
     FilesService,
     DownloadLinks,
     CLAMAV_SCANNER,
+    EXPORT_FILE_LINKS,
   ],
 })
 export class FilesModule {}

@@ -33,6 +33,8 @@ export interface FileFieldPolicy {
   maxSize: number;
   accept: readonly string[] | undefined;
   maxFiles: number;
+  /** The field's label, for the page a visitor's browser shows. */
+  label?: string;
 }
 
 /** A file written to storage, as `data.<fieldId>` shows it, plus where it lives. */
@@ -68,11 +70,15 @@ function shown(field: string): string {
   return field.length > 64 ? `${field.slice(0, 64)}…` : field;
 }
 
-/** A refusal of one file: 400 naming the field. */
-function refused(field: string, message: string): ValidationFailedException {
+/** A refusal of one file: 400 naming the field (a visitor's page names it by `label`). */
+function refused(
+  field: string,
+  message: string,
+  label?: string,
+): ValidationFailedException {
   return new ValidationFailedException(
     [`${shown(field)}: ${message}`],
-    [{ field, code: 'TYPE_TEXT' }],
+    [{ field, code: 'TYPE_TEXT', label }],
   );
 }
 
@@ -219,7 +225,7 @@ export class UploadReceiver {
               ? `${shown(field)}: this account's file storage is full (MAX_STORAGE_PER_ACCOUNT)`
               : `${shown(field)}: larger than ${policy.maxSize} bytes`,
           ],
-          [{ field }],
+          [{ field, label: policy.label }],
         );
       }
       throw error;
@@ -227,7 +233,7 @@ export class UploadReceiver {
     this.remaining += maxBytes - object.size;
     this.written.push(key);
     if (scan && (await this.verdict(scan)).infected) {
-      throw refused(field, 'file rejected');
+      throw refused(field, 'file rejected', policy.label);
     }
     if (object.size === 0) {
       if ((filename ?? '') === '') {
@@ -235,7 +241,7 @@ export class UploadReceiver {
         await this.storage.delete([key]);
         return undefined;
       }
-      throw refused(field, `"${inspected.name}" is empty`);
+      throw refused(field, `"${inspected.name}" is empty`, policy.label);
     }
     if ((filename ?? '') === '') this.countFile(field, policy);
     const file: ReceivedFile = {
@@ -273,6 +279,7 @@ export class UploadReceiver {
       throw refused(
         field,
         `at most ${policy.maxFiles} ${policy.maxFiles === 1 ? 'file' : 'files'} may be sent`,
+        policy.label,
       );
     }
     if (this.count > MAX_FILES) {
@@ -319,7 +326,7 @@ export class UploadReceiver {
           name,
           accept: policy.accept,
         });
-        if (!judgement.ok) throw refused(field, judgement.reason);
+        if (!judgement.ok) throw refused(field, judgement.reason, policy.label);
         type = judgement.type;
         if (judgement.text) scanner = new MarkupScanner();
         return held.splice(0);
@@ -329,6 +336,7 @@ export class UploadReceiver {
           throw refused(
             field,
             `"${name}" holds markup, which is not accepted in a text file`,
+            policy.label,
           );
         }
         return chunk;

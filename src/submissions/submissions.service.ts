@@ -22,6 +22,10 @@ import type {
   SubmissionPageDto,
 } from './dto/submission.dto.js';
 import {
+  EXPORT_FILE_LINKS,
+  type ExportFileLinks,
+} from './export/export-file-links.js';
+import {
   openExport,
   type ExportSubmissionsQuery,
   type SubmissionExport,
@@ -80,6 +84,10 @@ export class SubmissionsService {
     @Optional()
     @Inject(SPAM_RELEASE)
     private readonly release?: SpamRelease,
+    /** Absent where files are not loaded: a CSV then names each file without a link. */
+    @Optional()
+    @Inject(EXPORT_FILE_LINKS)
+    private readonly fileLinks?: ExportFileLinks,
   ) {}
 
   /** One page, newest first, of the form's submissions matching the filters. */
@@ -198,7 +206,7 @@ export class SubmissionsService {
     form: Form,
     query: ExportSubmissionsQuery = {},
   ): Promise<SubmissionExport> {
-    return openExport(this.submissions, form, query);
+    return openExport(this.submissions, form, query, this.fileLinks);
   }
 
   /** Writes an export into `destination` (e.g. a dashboard response), resolving at the end. */

@@ -43,6 +43,8 @@ export type ValidationCode =
 export interface ValidationIssue {
   field?: string;
   code?: ValidationCode;
+  /** The label of the form's field, for the page a visitor's browser shows. */
+  label?: string;
 }
 
 export type ValidationResult =
@@ -199,11 +201,13 @@ interface CompiledField {
   maxLength: number;
   check: TypeCheck;
   isCheckbox: boolean;
+  label: string | undefined;
 }
 
 function compileField(field: FieldDefinition): CompiledField {
   return {
     id: field.id,
+    label: field.label?.trim() || undefined,
     required: field.required === true,
     maxLength: field.maxLength ?? DEFAULT_MAX_LENGTH,
     check: typeCheck(field),
@@ -328,9 +332,12 @@ export function compileSubmissionValidator(
       message: string,
       field: string,
       code: ValidationCode = 'TYPE_TEXT',
+      label?: string,
     ) => {
       errors.push(message);
-      issues.push({ field, code });
+      issues.push(
+        label === undefined ? { field, code } : { field, code, label },
+      );
     };
     const entries: Array<[string, Scalar]> = [];
     if (acceptsAnyKey) {
@@ -369,7 +376,7 @@ export function compileSubmissionValidator(
         if (raw === undefined && withFiles?.has(field.id)) continue; // upload-receiver.ts
         const result = validateField(field, raw);
         if (result.error !== undefined) {
-          fail(result.error, field.id, result.code);
+          fail(result.error, field.id, result.code, field.label);
         } else if (result.value !== undefined) {
           entries.push([field.id, result.value]);
         }

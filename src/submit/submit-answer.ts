@@ -16,6 +16,7 @@ import {
   isFormspreeUrl,
 } from './formspree/formspree-answers.js';
 import {
+  labelled,
   PAGE_HEADERS,
   refusalPage,
   thankYouPage,
@@ -83,13 +84,18 @@ export function sendSubmitError(
     .headers(SUBMIT_CORS_HEADERS);
   if (isNavigation(request.headers)) {
     const referer = request.headers.referer;
-    void reply
-      .headers(PAGE_HEADERS)
-      .send(
-        status === 400 && body.errors !== undefined
-          ? validationPage(body.errors, referer)
-          : refusalPage(status, body.error, referer),
-      );
+    void reply.headers(PAGE_HEADERS).send(
+      status === 400 && body.errors !== undefined
+        ? validationPage(body.errors, referer, issues)
+        : refusalPage(
+            status,
+            // A file too large says which field, named as the visitor knows it.
+            body.errors
+              ?.map((error, index) => labelled(error, issues?.[index]))
+              .join(' ') ?? body.error,
+            referer,
+          ),
+    );
     return;
   }
   void reply.type('application/json; charset=utf-8');

@@ -182,9 +182,10 @@ describeBrowser('native form posts from another origin (browser)', () => {
         tab.click('button[type=submit]'),
       ]);
       expect(await tab.innerText('h1')).toBe('Please check the form');
+      // Named by the labels the form gives its fields, not by their ids.
       expect(await tab.locator('li').allInnerTexts()).toEqual([
-        'name is required',
-        'email must be a valid email address',
+        'Name is required',
+        'Email must be a valid email address',
       ]);
       expect((await rowsOf(thanksForm)).length).toBe(before);
       // Back to the form, with what was typed still there.

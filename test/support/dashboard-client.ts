@@ -141,3 +141,12 @@ export async function signedInClient(
   expect(page.status).toBe(303);
   return client;
 }
+
+/** The part of `html` from the element with `id` up to the end of its section or form. */
+export function sectionOf(html: string, id: string): string {
+  const start = html.indexOf(`id="${id}"`);
+  expect(start, `#${id}`).toBeGreaterThan(-1);
+  const rest = html.slice(start);
+  const end = rest.search(/<\/(section|form)>\s*(<section|<form|<%|$)/);
+  return end === -1 ? rest : rest.slice(0, end);
+}

@@ -111,7 +111,11 @@ export class DashboardFormSettingsController {
       name: post.value.name,
       fields: post.value.fields ?? [],
     });
-    return redirectToForm(reply, form.id, { page: 'settings', done: 'saved' });
+    return redirectToForm(reply, form.id, {
+      page: 'settings',
+      done: 'saved',
+      anchor: 'general',
+    });
   }
 
   /** What a visitor's browser shows after a native form post: a redirect or a message. */

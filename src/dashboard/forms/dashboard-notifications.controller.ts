@@ -3,6 +3,7 @@ import {
   ConflictException,
   Controller,
   Get,
+  NotFoundException,
   Param,
   Post,
   Query,
@@ -25,7 +26,9 @@ import {
   WEBHOOK_URL_UNREACHABLE,
   WebhooksService,
 } from '../../notifications/webhooks/webhooks.service.js';
+import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { Form } from '../../forms/form.entity.js';
+import type { WebhookResponseDto } from '../../notifications/webhooks/dto/webhook-response.dto.js';
 import { validateFormInput } from '../../forms/form-input.validation.js';
 import { textOf } from '../form-body.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
@@ -66,6 +69,20 @@ function urlSentence(message: string, issue?: ErrorIssue): string {
   return issue.code === WEBHOOK_URL_UNREACHABLE
     ? sentence(issue.detail)
     : `The URL ${issue.detail}`;
+}
+
+/** The webhook actions that ask for confirmation, with their pages' titles. */
+const WEBHOOK_CONFIRMATIONS = {
+  rotate: 'Rotate signing secret',
+  delete: 'Delete webhook',
+} as const;
+
+/** webhook-confirm.eta. */
+export interface WebhookConfirmView {
+  form: FormResponseDto;
+  webhook: WebhookResponseDto;
+  action: keyof typeof WEBHOOK_CONFIRMATIONS;
+  title: string;
 }
 
 /** A form's Notifications tab: webhooks and the delivery log (and email recipients). */
@@ -146,8 +163,10 @@ export class DashboardNotificationsController {
           description: description || null,
         });
         return this.render(reply, form, 200, {
-          notice:
-            'Webhook added. Copy its signing secret now: it is not shown again.',
+          notice: {
+            section: 'webhooks',
+            text: 'Webhook added. Copy its signing secret now: it is not shown again.',
+          },
           secret: { webhookId: created.id, value: created.secret },
         });
       } catch (error) {
@@ -176,7 +195,7 @@ export class DashboardNotificationsController {
     try {
       await this.webhooks.test(form.id, webhookId);
     } catch (error) {
-      return this.refused(reply, form, error);
+      return this.refused(reply, form, error, 'webhooks');
     }
     return redirectToForm(reply, form.id, {
       page: 'notifications',
@@ -213,6 +232,24 @@ export class DashboardNotificationsController {
     });
   }
 
+  /** Rotating a secret and deleting a webhook each ask first, on a page of their own. */
+  @Get('webhooks/:webhookId/:action')
+  async confirm(
+    @Res() reply: FastifyReply,
+    @OwnedForm() form: Form,
+    @Param('webhookId') webhookId: string,
+    @Param('action') action: string,
+  ) {
+    const title = ownEntry(WEBHOOK_CONFIRMATIONS, action);
+    if (title === undefined) throw new NotFoundException('Page not found');
+    return reply.view('webhook-confirm', {
+      form: this.forms.toResponse(form),
+      webhook: await this.webhooks.get(form.id, webhookId),
+      action: action as WebhookConfirmView['action'],
+      title,
+    } satisfies WebhookConfirmView);
+  }
+
   @Post('webhooks/:webhookId/rotate')
   async rotate(
     @Res() reply: FastifyReply,
@@ -221,8 +258,10 @@ export class DashboardNotificationsController {
   ) {
     const { secret } = await this.webhooks.rotateSecret(form.id, webhookId);
     return this.render(reply, form, 200, {
-      notice:
-        'New signing secret made. Copy it now: it is not shown again. The old one keeps working for 24 hours.',
+      notice: {
+        section: 'webhooks',
+        text: 'New signing secret made. Copy it now: it is not shown again. The old one keeps working for 24 hours.',
+      },
       secret: { webhookId, value: secret },
     });
   }
@@ -250,7 +289,7 @@ export class DashboardNotificationsController {
     try {
       await this.deliveries.retry(form.id, deliveryId);
     } catch (error) {
-      return this.refused(reply, form, error);
+      return this.refused(reply, form, error, 'deliveries');
     }
     return redirectToForm(reply, form.id, {
       page: 'notifications',
@@ -262,17 +301,25 @@ export class DashboardNotificationsController {
   /**
    * A test or retry the service refused for a reason the owner can act on (the webhook
    * is off, the delivery is being sent, too many at once): the page with the sentence,
-   * under the refusal's status (429 with Retry-After). Anything else goes to the filter.
+   * under the refusal's status (429 with Retry-After), in the section of the button.
+   * Anything else goes to the filter.
    */
-  private refused(reply: FastifyReply, form: Form, error: unknown) {
+  private refused(
+    reply: FastifyReply,
+    form: Form,
+    error: unknown,
+    section: string,
+  ) {
     if (error instanceof TooManyRequestsError) {
       void reply.header('retry-after', String(error.retryAfterSeconds));
       return this.render(reply, form, 429, {
-        notice: error.message,
+        notice: { section, text: error.message },
       });
     }
     if (!(error instanceof ConflictException)) throw error;
-    return this.render(reply, form, 409, { notice: error.message });
+    return this.render(reply, form, 409, {
+      notice: { section, text: error.message },
+    });
   }
 
   private async render(

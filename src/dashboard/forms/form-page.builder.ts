@@ -80,6 +80,30 @@ function submissionColumns(
   return columns;
 }
 
+/**
+ * The line above a filtered list: what it shows and how many. A date range is counted on
+ * the index; a text search is counted only when this one page holds every match (counting
+ * them all would read every submission).
+ */
+function resultsLine(
+  values: FilterValues,
+  range: string,
+  shown: { rows: number; cursor?: string; nextCursor: string | null },
+  inRange: number | null,
+): string {
+  let line = 'Showing submissions';
+  if (values.q) line += ` containing “${values.q}”`;
+  if (range) line += ` received ${range}`;
+  line += ', newest first. ';
+  if (inRange !== null) {
+    return `${line}${plural(inRange, 'submission')} in all.`;
+  }
+  const matches = plural(shown.rows, 'match', 'matches');
+  if (!shown.cursor && !shown.nextCursor) return `${line}${matches}.`;
+  const more = shown.nextCursor ? ', more on older pages' : '';
+  return `${line}${matches} on this page${more}.`;
+}
+
 function lineCount(text: string): number {
   return Math.min(28, text.split('\n').length + 1);
 }
@@ -105,6 +129,12 @@ export interface FormPageView {
   /** Query strings of the page's links, with the filters kept. */
   links: { filters: string; excel: string; older: string; range: string };
   range: string;
+  /** What a filtered list shows and how many, or null when it is not filtered. */
+  results: string | null;
+  /** A filtered list or an older page: the list comes first on the page. */
+  listFirst: boolean;
+  /** The form has a `file` field: it is posted as multipart/form-data. */
+  takesFiles: boolean;
   errors: PageErrors;
   total: number;
   lastAt: Date | string | null;
@@ -142,20 +172,24 @@ export class FormPageBuilder {
     const filters = readFilters(query);
     const cursor = queryText(query.cursor) || undefined;
     const done = queryText(query.done);
-    const [apiKey, page, stats, days, warning, turnedAway] = await Promise.all([
-      this.forms.revealApiKey(context.owner.id, form.id),
-      filters.errors.any
-        ? { data: [], nextCursor: null }
-        : this.submissions.list(entity, {
-            ...filters.input,
-            limit: SUBMISSIONS_PAGE_SIZE,
-            cursor,
-          }),
-      this.submissions.countByForms([form.id]),
-      this.stats.dailyCounts(entity, CHART_DAYS),
-      this.verification.warningFor(entity),
-      this.spam.turnedAwayOf(form.id),
-    ]);
+    const counted = filters.active && !filters.errors.any && !filters.input.q;
+    const [apiKey, page, stats, days, warning, turnedAway, inRange] =
+      await Promise.all([
+        this.forms.revealApiKey(context.owner.id, form.id),
+        filters.errors.any
+          ? { data: [], nextCursor: null }
+          : this.submissions.list(entity, {
+              ...filters.input,
+              limit: SUBMISSIONS_PAGE_SIZE,
+              cursor,
+            }),
+        this.submissions.countByForms([form.id]),
+        this.stats.dailyCounts(entity, CHART_DAYS),
+        this.verification.warningFor(entity),
+        this.spam.turnedAwayOf(form.id),
+        counted ? this.stats.countInRange(entity, filters.input) : null,
+      ]);
+    const range = describeRange(filters.values);
     const submitUrl = `${baseUrl}/api/submit/${encodeURIComponent(form.id)}`;
     const captcha: SnippetCaptcha | null = form.captcha && {
       provider: form.captcha.provider,
@@ -196,7 +230,22 @@ export class FormPageBuilder {
             to: filters.values.to,
           }),
         },
-        range: describeRange(filters.values),
+        range,
+        results:
+          filters.active && page.data.length > 0
+            ? resultsLine(
+                filters.values,
+                range,
+                {
+                  rows: page.data.length,
+                  cursor,
+                  nextCursor: page.nextCursor,
+                },
+                inRange,
+              )
+            : null,
+        listFirst: filters.active || cursor !== undefined || filters.errors.any,
+        takesFiles: form.fields.some((field) => field.type === 'file'),
         errors: filters.errors,
         total: total.count,
         lastAt: total.lastAt,

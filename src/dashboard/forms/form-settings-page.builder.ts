@@ -11,6 +11,7 @@ import { FormsService } from '../../forms/forms.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import type { PageErrors } from '../page-errors.js';
 import { rowsFromFields } from './form-editor.js';
+import type { SectionNotice } from './section-notice.js';
 import { editorView, type EditorView } from './form-editor-post.js';
 import {
   PROVIDER_CHOICES,
@@ -18,28 +19,64 @@ import {
   type SpamSettingsView,
 } from './spam-settings.js';
 
-/** The notice after a redirect back to the settings page (`?done=`). */
-export const SETTINGS_NOTICES: Record<string, string> = {
-  saved: 'Changes saved. New submissions are validated against these fields.',
-  'verification-on':
-    'Domain verification is on: only verified domains (and development hosts) can submit.',
-  'verification-off': 'Domain verification is off: any site can submit.',
-  'domain-added': 'Domain added. Publish its TXT record, then select Verify.',
-  'domain-removed': 'Domain removed.',
-  'domain-verified': 'Domain verified: its sites can now submit.',
-  'after-submit-saved':
-    'Saved. Visitors who post the form from your site now see this after sending it.',
-  'retention-saved':
-    'Retention saved. Submissions older than that are deleted within a few minutes, and from then on as they reach it.',
-  'retention-off':
-    'Submissions of this form are now kept until you delete them.',
-  'spam-saved':
-    'Spam protection saved. New submissions are checked with these settings.',
-  'grace-ended':
-    'Grace period ended: posts without a CAPTCHA answer are refused from now on.',
-  'domain-not-verified':
-    'The TXT record was not found yet. DNS changes can take a while to spread; try again in a few minutes.',
+/** The notice after a redirect back to the settings page (`?done=`), in its section. */
+export const SETTINGS_NOTICES: Record<string, SectionNotice> = {
+  saved: {
+    section: 'general',
+    text: 'Changes saved. New submissions are validated against these fields.',
+  },
+  'verification-on': {
+    section: 'domains',
+    text: 'Domain verification is on: only verified domains (and development hosts) can submit.',
+  },
+  'verification-off': {
+    section: 'domains',
+    text: 'Domain verification is off: any site can submit.',
+  },
+  'domain-added': {
+    section: 'domains',
+    text: 'Domain added. Publish its TXT record, then select Verify.',
+  },
+  'domain-removed': { section: 'domains', text: 'Domain removed.' },
+  'domain-verified': {
+    section: 'domains',
+    text: 'Domain verified: its sites can now submit.',
+  },
+  'domain-not-verified': {
+    section: 'domains',
+    text: 'The TXT record was not found yet. DNS changes can take a while to spread; try again in a few minutes.',
+  },
+  'after-submit-saved': {
+    section: 'after-submit',
+    text: 'Saved. Visitors who post the form from your site now see this after sending it.',
+  },
+  'retention-saved': {
+    section: 'retention',
+    text: 'Retention saved. Submissions older than that are deleted within a few minutes, and from then on as they reach it.',
+  },
+  'retention-off': {
+    section: 'retention',
+    text: 'Submissions of this form are now kept until you delete them.',
+  },
+  'spam-saved': {
+    section: 'spam',
+    text: 'Spam protection saved. New submissions are checked with these settings.',
+  },
+  'grace-ended': {
+    section: 'spam',
+    text: 'Grace period ended: posts without a CAPTCHA answer are refused from now on.',
+  },
 };
+
+/** The sections of the settings page, in order, for its menu (their anchors and titles). */
+export const SETTINGS_SECTIONS = [
+  { id: 'general', title: 'Name and fields' },
+  { id: 'after-submit', title: 'After sending' },
+  { id: 'retention', title: 'Retention' },
+  { id: 'spam', title: 'Spam protection' },
+  { id: 'domains', title: 'Domains' },
+  { id: 'api-key', title: 'Key and deletion' },
+] as const;
 
 /** What a refused post typed, shown again instead of the stored values. */
 export interface SettingsPageState {
@@ -53,7 +90,7 @@ export interface SettingsPageState {
   /** The "Spam protection" section as typed. */
   spam?: SpamSettingsView;
   errors?: PageErrors;
-  notice?: string;
+  notice?: SectionNotice;
 }
 
 export interface DeletePageState {
@@ -73,7 +110,9 @@ export interface SettingsPageView extends EditorView {
   retentionDays: string;
   spam: SpamSettingsView;
   providerChoices: typeof PROVIDER_CHOICES;
-  notice?: string;
+  sections: typeof SETTINGS_SECTIONS;
+  /** Shown in its section (the layout's own notice stays unset). */
+  sectionNotice?: SectionNotice;
 }
 
 /** form-delete.eta. */
@@ -117,7 +156,8 @@ export class FormSettingsPageBuilder {
       spam: state.spam ?? spamSettingsView(form),
       providerChoices: PROVIDER_CHOICES,
       errors: state.errors ?? editor.errors,
-      notice: state.notice,
+      sections: SETTINGS_SECTIONS,
+      sectionNotice: state.notice,
     };
   }
 

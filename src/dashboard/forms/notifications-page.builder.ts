@@ -15,26 +15,41 @@ import type {
 import type { RecipientsSection } from '../../notifications/email/recipients-section.js';
 import type { WebhookResponseDto } from '../../notifications/webhooks/dto/webhook-response.dto.js';
 import type { PageErrors } from '../page-errors.js';
+import type { SectionNotice } from './section-notice.js';
 
 /** Deliveries per page of the log. */
 export const DELIVERIES_PAGE_SIZE = 25;
 
-/** The notice after a redirect back to the tab (`?done=`). */
-export const NOTIFICATIONS_NOTICES: Record<string, string> = {
-  'test-queued': 'Test event queued: it appears in the delivery log below.',
-  enabled: 'Webhook turned on: new submissions are delivered to it.',
-  disabled: 'Webhook turned off: new submissions are not delivered to it.',
-  deleted: 'Webhook deleted.',
-  retried: 'Delivery queued again: it is sent in a moment.',
-  'recipients-saved':
-    'Recipients saved. A new address is sent a confirmation link and receives submissions once it has confirmed.',
+/** The notice after a redirect back to the tab (`?done=`), in its section. */
+export const NOTIFICATIONS_NOTICES: Record<string, SectionNotice> = {
+  'test-queued': {
+    section: 'deliveries',
+    text: 'Test event queued: it appears in the delivery log below.',
+  },
+  enabled: {
+    section: 'webhooks',
+    text: 'Webhook turned on: new submissions are delivered to it.',
+  },
+  disabled: {
+    section: 'webhooks',
+    text: 'Webhook turned off: new submissions are not delivered to it.',
+  },
+  deleted: { section: 'webhooks', text: 'Webhook deleted.' },
+  retried: {
+    section: 'deliveries',
+    text: 'Delivery queued again: it is sent in a moment.',
+  },
+  'recipients-saved': {
+    section: 'recipients',
+    text: 'Recipients saved. A new address is sent a confirmation link and receives submissions once it has confirmed.',
+  },
 };
 
 export interface NotificationsPageState {
   url?: string;
   description?: string;
   errors?: PageErrors;
-  notice?: string;
+  notice?: SectionNotice;
   /** A secret just made: shown once, never stored in a URL. */
   secret?: { webhookId: string; value: string };
   cursor?: string;
@@ -53,8 +68,10 @@ export interface DeliveryRow extends DeliveryResponseDto {
 /** form-notifications.eta (with the notification-recipients partial). */
 export interface NotificationsPageView extends Omit<
   NotificationsPageState,
-  'cursor' | 'notifyEmails'
+  'cursor' | 'notifyEmails' | 'notice'
 > {
+  /** Shown in its section (the layout's own notice stays unset). */
+  sectionNotice?: SectionNotice;
   form: FormResponseDto;
   webhooks: WebhookResponseDto[];
   deliveries: DeliveryRow[];
@@ -116,7 +133,7 @@ export class NotificationsPageBuilder {
       url: state.url,
       description: state.description,
       errors: state.errors,
-      notice: state.notice,
+      sectionNotice: state.notice,
       secret: state.secret,
     };
   }

@@ -46,6 +46,10 @@ describe('snippets', () => {
     const js = fetchSnippet(URL, [{ id: 'cv', type: 'file' }]);
     expect(js).toContain('<input type="file" id="fg-cv" name="cv">');
     expect(js).toContain('body: new FormData(form)');
+    expect(js).toContain('FormData sends them as multipart/form-data');
+    expect(fetchSnippet(URL, [{ id: 'name', type: 'text' }])).not.toContain(
+      'multipart',
+    );
   });
 
   it('escapes labels so the owner gets valid HTML', () => {

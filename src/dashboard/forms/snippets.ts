@@ -173,6 +173,11 @@ export function htmlSnippet(
   ].join('\n');
 }
 
+const FILES_HINT = [
+  '    // The form has file fields: FormData sends them as multipart/form-data. Set no',
+  "    // Content-Type header yourself: the browser adds it, with the parts' boundary.",
+];
+
 /** The same form sent with fetch() and FormData, showing the result on the page. */
 export function fetchSnippet(
   submitUrl: string,
@@ -190,6 +195,7 @@ export function fetchSnippet(
     "  const status = document.getElementById('formgate-status');",
     "  form.addEventListener('submit', async (event) => {",
     '    event.preventDefault();',
+    ...(fields.some((field) => field.type === 'file') ? FILES_HINT : []),
     `    const response = await fetch(${jsString(submitUrl)}, {`,
     "      method: 'POST',",
     '      body: new FormData(form),',

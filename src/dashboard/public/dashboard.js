@@ -1,5 +1,6 @@
 // Conveniences on top of pages that work without JavaScript: copy buttons, and the fields
-// editor hides the options box of fields that are not a select.
+// editor follows each row's Type at once (the options box for a select, the file settings
+// for a file upload; without a script they follow the type the row was saved with).
 (function () {
   'use strict';
   document.documentElement.classList.add('js');
@@ -58,8 +59,33 @@
     });
   }
 
+  // Each settings section saves only itself: one edited and not saved says so, beside its
+  // button and in the page's menu, before another section's save leaves the page.
+  function setupSectionSaves() {
+    var menu = document.querySelector('.section-menu');
+    if (!menu) return;
+    document.querySelectorAll('form.settings-section').forEach(function (form) {
+      var mark = function (event) {
+        if (event.target && event.target.name === 'op') return;
+        if (form.hasAttribute('data-unsaved')) return;
+        form.setAttribute('data-unsaved', '');
+        var link = menu.querySelector('a[href="#' + form.id + '"]');
+        if (link) link.setAttribute('data-unsaved', '');
+        var actions = form.querySelector('.actions');
+        if (!actions) return;
+        var note = document.createElement('span');
+        note.className = 'unsaved-note';
+        note.textContent = 'Unsaved changes';
+        actions.appendChild(note);
+      };
+      form.addEventListener('input', mark);
+      form.addEventListener('change', mark);
+    });
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
     setupCopyButtons();
     setupFieldRows();
+    setupSectionSaves();
   });
 })();

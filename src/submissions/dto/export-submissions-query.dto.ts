@@ -12,7 +12,7 @@ export class ExportSubmissionsQueryDto extends SearchQueryDto {
     enum: EXPORT_FORMATS,
     default: 'csv',
     description:
-      '`csv` (RFC 4180, CRLF, formula-neutralised) or `ndjson` (one Submission JSON object per line).',
+      '`csv` (RFC 4180, CRLF, formula-neutralised; an uploaded file is its name and a signed download link valid 7 days) or `ndjson` (one Submission JSON object per line).',
     example: 'csv',
   })
   @IsOptional()

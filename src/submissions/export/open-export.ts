@@ -11,6 +11,10 @@ import {
 import { ALL_COLUMNS } from '../submission-sql.js';
 import type { SubmissionRepository } from '../submission.repository.js';
 import { csvRow } from './csv.js';
+import type {
+  ExportFileLinks,
+  FileLinksBySubmission,
+} from './export-file-links.js';
 import { exportFilename } from './export-filename.js';
 import {
   csvLine,
@@ -53,6 +57,7 @@ export async function openExport(
   submissions: SubmissionRepository,
   form: Form,
   query: ExportSubmissionsQuery = {},
+  fileLinks?: ExportFileLinks,
 ): Promise<SubmissionExport> {
   const format = query.format ?? 'csv';
   const filters = parseFilters(query);
@@ -62,13 +67,21 @@ export async function openExport(
       form.fields.length > 0
         ? form.fields.map((field) => field.id)
         : await keysInOrder(submissions, form.id, filters);
+    // The links of the batch being encoded; read per batch, only where files are.
+    let links: FileLinksBySubmission = new Map();
     plan = {
       formId: form.id,
       filters,
       columns: CSV_COLUMNS,
       header:
         (query.bom ? UTF8_BOM : '') + csvRow(['id', 'createdAt', ...columns]),
-      encode: (row) => csvLine(row, columns),
+      beforeBatch:
+        fileLinks === undefined
+          ? undefined
+          : async (rows) => {
+              links = await fileLinks.linksOf(rows);
+            },
+      encode: (row) => csvLine(row, columns, links.get(row.id)),
     };
   } else {
     plan = {

@@ -16,6 +16,7 @@ import {
 } from '../submission-rows.js';
 import type { SubmissionRepository } from '../submission.repository.js';
 import { csvRow } from './csv.js';
+import { fileCell } from './file-cells.js';
 
 /**
  * Most rows per query while exporting. Small on purpose: a batch lives across the await
@@ -55,6 +56,8 @@ export interface ExportPlan {
   filters: SubmissionFilters;
   columns: ReadonlyArray<keyof SubmissionRow>;
   header: string;
+  /** Work a batch needs before its rows are encoded (the CSV's file links). */
+  beforeBatch?: (rows: readonly SubmissionRow[]) => Promise<void>;
   encode: (row: SubmissionRow) => string;
 }
 
@@ -125,6 +128,7 @@ export async function* exportChunks(
   let { batch, limit, busyMs } = first;
   let chunk = plan.header;
   for (;;) {
+    if (plan.beforeBatch) await plan.beforeBatch(batch.rows);
     // The whole batch is encoded within its turn. Yielding while encoding would leave
     // the rest of the batch to whichever socket event pulls next, and ten exports
     // resuming in one event-loop iteration would add up again.
@@ -195,15 +199,21 @@ export async function keysInOrder(
   }
 }
 
-/** One CSV record; a column the submission lacks is empty, whatever its name. */
+/**
+ * One CSV record; a column the submission lacks is empty, whatever its name. A file is its
+ * name and link (`links`: the submission's, by file id).
+ */
 export function csvLine(
   row: SubmissionRow,
   columns: readonly string[],
+  links?: ReadonlyMap<string, string>,
 ): string {
   const data = toData(row.data);
   const values: unknown[] = [row.id, isoTime(row.createdAt)];
   for (const column of columns) {
-    values.push(Object.hasOwn(data, column) ? data[column] : undefined);
+    values.push(
+      Object.hasOwn(data, column) ? fileCell(data[column], links) : undefined,
+    );
   }
   return csvRow(values);
 }

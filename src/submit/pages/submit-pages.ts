@@ -108,13 +108,31 @@ ${back(backLink(referer), 'Back to the site')}`,
   );
 }
 
-/** 400: every problem, each naming its field. */
+/**
+ * A message as a visitor reads it: a field the form labels is named by its label
+ * ("Your email must be a valid email address"), not by the id the message starts with.
+ */
+export function labelled(
+  message: string,
+  issue: { field?: string; label?: string } | undefined,
+): string {
+  const { field, label } = issue ?? {};
+  if (!field || !label || !message.startsWith(field)) return message;
+  const rest = message.slice(field.length);
+  return rest.startsWith(' ') || rest.startsWith(':') ? label + rest : message;
+}
+
+/** 400: every problem, each naming its field (by its label when it has one). */
 export function validationPage(
   errors: readonly string[],
   referer: string | undefined,
+  issues?: ReadonlyArray<{ field?: string; label?: string }>,
 ): string {
   const items = errors
-    .map((error) => `<li>${escapeHtml(error)}</li>`)
+    .map(
+      (error, index) =>
+        `<li>${escapeHtml(labelled(error, issues?.[index]))}</li>`,
+    )
     .join('\n');
   return page(
     'Please check the form',
