@@ -63,8 +63,8 @@ export function ApiKeyAuth(
     ApiForbiddenResponse({
       type: ErrorDto,
       description: options.accountKeyOnly
-        ? 'The API key is not valid, has expired, is read-only and the request is not a read, or is a form key (this route needs an account key).'
-        : 'The API key is not valid, has expired, or is read-only and the request is not a read.',
+        ? 'The API key is not valid, has expired, is read-only and the request is not a read, its role lacks the permission of the route (its `x-permission`), or it is a form key (this route needs an account key).'
+        : 'The API key is not valid, has expired, is read-only and the request is not a read, or its role lacks the permission of the route (its `x-permission`).',
       example: { error: 'Invalid API key' },
     }),
   );

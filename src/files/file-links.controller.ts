@@ -10,6 +10,7 @@ import { DownloadLinks } from './download-links.js';
 import { sendDownload } from './download-reply.js';
 import { FILE_NOT_FOUND, FilesService } from './files.service.js';
 import { FileLinkDocs } from './files.openapi.js';
+import { Public } from '../auth/route-access.decorator.js';
 
 // Worded for every link that fails, not only an expired one: a forged or mistyped link gets
 // the same page, and it must not suggest the link was ever valid.
@@ -26,6 +27,7 @@ export const LINK_NOT_VALID_PAGE = `<!doctype html>
 // followed, and described in /docs beside the key-protected download.
 @ApiTags('submissions')
 @WithDeadline()
+@Public()
 @Controller('files')
 export class FileLinksController {
   constructor(

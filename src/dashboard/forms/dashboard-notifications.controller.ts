@@ -41,6 +41,7 @@ import {
   NotificationsPageBuilder,
   type NotificationsPageState,
 } from './notifications-page.builder.js';
+import { Requires } from '../../auth/route-access.decorator.js';
 
 /** The recipients box: one address a line (commas and spaces also separate). */
 export function recipientsFromText(text: string): string[] {
@@ -100,6 +101,7 @@ export class DashboardNotificationsController {
   ) {}
 
   @Get()
+  @Requires('forms.read')
   page(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -113,6 +115,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('recipients')
+  @Requires('notifications.manage')
   async saveRecipients(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -147,6 +150,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('webhooks')
+  @Requires('notifications.manage')
   async create(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -187,6 +191,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('webhooks/:webhookId/test')
+  @Requires('notifications.manage')
   async test(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -205,6 +210,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('webhooks/:webhookId/enable')
+  @Requires('notifications.manage')
   async enable(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -219,6 +225,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('webhooks/:webhookId/disable')
+  @Requires('notifications.manage')
   async disable(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -251,6 +258,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('webhooks/:webhookId/rotate')
+  @Requires('notifications.manage')
   async rotate(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -267,6 +275,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('webhooks/:webhookId/delete')
+  @Requires('notifications.manage')
   async remove(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -281,6 +290,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('deliveries/:deliveryId/retry')
+  @Requires('notifications.manage')
   async retry(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,

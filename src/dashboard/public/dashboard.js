@@ -1,6 +1,7 @@
-// Conveniences on top of pages that work without JavaScript: copy buttons, and the fields
+// Conveniences on top of pages that work without JavaScript: copy buttons, the fields
 // editor follows each row's Type at once (the options box for a select, the file settings
-// for a file upload; without a script they follow the type the row was saved with).
+// for a file upload; without a script they follow the type the row was saved with), and
+// the account switcher.
 (function () {
   'use strict';
   document.documentElement.classList.add('js');
@@ -83,9 +84,24 @@
     });
   }
 
+  // The account switcher switches as soon as an account is chosen; its button stays for
+  // keyboards and for pages without JavaScript.
+  function setupAccountSwitcher() {
+    document
+      .querySelectorAll('[data-account-switcher]')
+      .forEach(function (form) {
+        var select = form.querySelector('select');
+        if (!select) return;
+        select.addEventListener('change', function () {
+          form.submit();
+        });
+      });
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
     setupCopyButtons();
     setupFieldRows();
     setupSectionSaves();
+    setupAccountSwitcher();
   });
 })();
