@@ -2,7 +2,7 @@
 // rotating its secret ask first, uploaded files are names and links (in the list and in the
 // CSV, whose links open without a key), the endpoint hint names multipart for a form with
 // files, and the guides the dashboard mentions are links. The rest: dashboard-landing.e2e-spec.ts.
-import { Account } from '../src/accounts/account.entity.js';
+import { ownedAccountId } from './support/stored-rows.js';
 import { StoredFile } from '../src/files/stored-file.entity.js';
 import { Webhook } from '../src/notifications/webhooks/webhook.entity.js';
 import { createAccount } from './factories/accounts.js';
@@ -30,9 +30,7 @@ describe('dashboard: confirmations and files (e2e)', () => {
     });
     const email = freshEmail('edges');
     owner = await signedInClient(t.url, '203.0.113.30', email);
-    accountId = (
-      await t.dataSource.getRepository(Account).findOneByOrFail({ email })
-    ).id;
+    accountId = await ownedAccountId(t.dataSource, email);
   });
   afterAll(async () => {
     await t?.close();

@@ -3,7 +3,7 @@
 // notice there, the settings page has a menu of its sections — and a visitor's error page
 // names fields by their labels (the JSON answers unchanged). The rest:
 // dashboard-confirm-and-files.e2e-spec.ts.
-import { Account } from '../src/accounts/account.entity.js';
+import { ownedAccountId } from './support/stored-rows.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import {
   freshEmail,
@@ -28,9 +28,7 @@ describe('dashboard: where pages land (e2e)', () => {
     });
     const email = freshEmail('landing');
     owner = await signedInClient(t.url, '203.0.113.31', email);
-    accountId = (
-      await t.dataSource.getRepository(Account).findOneByOrFail({ email })
-    ).id;
+    accountId = await ownedAccountId(t.dataSource, email);
   });
   afterAll(async () => {
     await t?.close();

@@ -6,7 +6,7 @@
 // file settings only on file rows — on a 360 px phone without sideways scrolling too.
 import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
-import { Account } from '../../src/accounts/account.entity.js';
+import { ownedAccountId } from '../support/stored-rows.js';
 import { FormsService } from '../../src/forms/forms.service.js';
 import { Webhook } from '../../src/notifications/webhooks/webhook.entity.js';
 import { describeBrowser } from '../support/browser.js';
@@ -70,9 +70,7 @@ describeBrowser('dashboard: a newcomer’s rough edges (browser)', () => {
     page = d.page;
     const email = 'newcomer@example.com';
     await signUpInBrowser(page, d.t.url, email);
-    const account = await d.t.dataSource
-      .getRepository(Account)
-      .findOneByOrFail({ email });
+    const account = { id: await ownedAccountId(d.t.dataSource, email) };
     const forms = d.t.app.get(FormsService);
     const jobs = await forms.create(account.id, {
       name: 'Jobs',

@@ -2,6 +2,9 @@
 // columns the API never shows (key hashes, password hashes, session token hashes)
 // included. Values are normalised across SQLite and MySQL/MariaDB where the drivers
 // differ (JSON as text or object, booleans as 0/1, counts as strings).
+import type { DataSource } from 'typeorm';
+import { Membership } from '../../src/accounts/membership.entity.js';
+import { User } from '../../src/accounts/user.entity.js';
 import type { TestApp } from './test-app.js';
 
 export interface StoredForm {
@@ -123,4 +126,18 @@ export async function outboxExpanded(
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The id of the account whose first owner signed up with this address. */
+export async function ownedAccountId(
+  dataSource: DataSource,
+  email: string,
+): Promise<string> {
+  const user = await dataSource
+    .getRepository(User)
+    .findOneByOrFail({ email: email.toLowerCase() });
+  const membership = await dataSource
+    .getRepository(Membership)
+    .findOneByOrFail({ userId: user.id, role: 'owner' });
+  return membership.accountId;
 }
