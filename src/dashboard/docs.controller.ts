@@ -12,6 +12,7 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { Public } from '../auth/route-access.decorator.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
 
@@ -31,6 +32,7 @@ const DOC_NAME = /^[a-z0-9-]{1,40}\.md$/;
 
 /** The guides as the Markdown they are written in, shown by the browser as text. */
 @ApiExcludeController()
+@Public()
 @WithDeadline()
 @Controller('dashboard/docs')
 @UseFilters(DashboardExceptionFilter)

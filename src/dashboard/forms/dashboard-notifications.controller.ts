@@ -241,6 +241,7 @@ export class DashboardNotificationsController {
 
   /** Rotating a secret and deleting a webhook each ask first, on a page of their own. */
   @Get('webhooks/:webhookId/:action')
+  @Requires('notifications.manage')
   async confirm(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,

@@ -93,6 +93,7 @@ export class DashboardSpamController {
 
   /** Ends the CAPTCHA's grace: posts without an answer are refused from now on. */
   @Post('settings/spam/end-grace')
+  @Requires('forms.write')
   async endGrace(@Res() reply: FastifyReply, @OwnedForm() form: Form) {
     await this.forms.endCaptchaGrace(form);
     return redirectToForm(reply, form.id, {
