@@ -1,5 +1,6 @@
 import { AccountApiKey } from '../accounts/account-api-key.entity.js';
 import { Account } from '../accounts/account.entity.js';
+import { Invitation } from '../accounts/invitation.entity.js';
 import { DashboardSession } from '../dashboard/session/dashboard-session.entity.js';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
 import { StoredFile } from '../files/stored-file.entity.js';
@@ -33,4 +34,5 @@ export const ENTITIES = [
   FormSpamStat,
   IdempotencyRecord,
   StoredFile,
+  Invitation,
 ];
