@@ -2,6 +2,7 @@ import {
   MigrationInterface,
   QueryRunner,
   Table,
+  TableColumn,
   type TableColumnOptions,
 } from 'typeorm';
 
@@ -12,7 +13,10 @@ const timestamp = (name: string, isNullable = false): TableColumnOptions => ({
   isNullable,
 });
 
-/** Invitations to join an account: one row per invitation, its link's token stored hashed. */
+/**
+ * Invitations to join an account: one row per invitation, its link's token stored hashed.
+ * And when each user last signed in, for the members list (null: not since this release).
+ */
 export class Invitations1765010000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.createTable(
@@ -55,12 +59,24 @@ export class Invitations1765010000000 implements MigrationInterface {
             onDelete: 'CASCADE',
             onUpdate: 'NO ACTION',
           },
+          {
+            columnNames: ['invitedByUserId'],
+            referencedTableName: 'user',
+            referencedColumnNames: ['id'],
+            onDelete: 'SET NULL',
+            onUpdate: 'NO ACTION',
+          },
         ],
       }),
+    );
+    await queryRunner.addColumn(
+      'user',
+      new TableColumn(timestamp('lastSignInAt', true)),
     );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropColumn('user', 'lastSignInAt');
     await queryRunner.dropTable('invitation');
   }
 }

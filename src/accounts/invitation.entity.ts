@@ -7,8 +7,10 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
+import type { Role } from '../auth/permissions.js';
 import { ID, TimestampColumn } from '../common/database/columns.js';
 import { Account } from './account.entity.js';
+import { User } from './user.entity.js';
 
 /**
  * An address asked by email to join an account with a role (docs/teams.md). Pending until
@@ -34,7 +36,7 @@ export class Invitation {
 
   /** The role the invited person gets on accepting. */
   @Column({ type: 'varchar', length: 16 })
-  role: string;
+  role: Role;
 
   /** SHA-256 (hex) of the token in the link; the token itself is only in the mail. */
   @Index('UQ_invitation_token_hash', { unique: true })
@@ -44,6 +46,10 @@ export class Invitation {
   /** The member who invited; null when a key did (or that person is gone). */
   @Column({ ...ID, nullable: true })
   invitedByUserId: string | null;
+
+  @ManyToOne(() => User, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'invitedByUserId' })
+  invitedBy?: User;
 
   /** Who invited, as the mail and the lists say it: the member's address or the key's name. */
   @Column({ type: 'varchar', length: 254 })
