@@ -69,6 +69,7 @@ describe('account keys API (e2e)', () => {
       'prefix',
       'createdAt',
       'lastUsedAt',
+      'role',
       'readOnly',
       'expiresAt',
       'apiKey',
@@ -79,6 +80,7 @@ describe('account keys API (e2e)', () => {
       name: 'Reporting job',
       prefix: apiKey.slice(0, 12),
       lastUsedAt: null,
+      role: 'developer',
       readOnly: false,
       expiresAt: null,
     });

@@ -2,7 +2,7 @@
 // runs (their owners keep getting the alerts they got before); accounts made after start
 // unverified. Runs the real migrations on a real database (SQLite file, or MariaDB).
 import { DataSource } from 'typeorm';
-import { Account } from '../src/accounts/account.entity.js';
+import { User } from '../src/accounts/user.entity.js';
 import { parseDatabaseUrl } from '../src/config/app-config.js';
 import { buildDataSourceOptions } from '../src/database/database-options.js';
 import { MIGRATIONS } from '../migrations/index.js';
@@ -53,17 +53,18 @@ describe('account verification migration (e2e)', () => {
       );
     });
     await migrated(MIGRATIONS, async (dataSource) => {
-      const accounts = dataSource.getRepository(Account);
-      const old = await accounts.findOneByOrFail({ id: '01OLDACCOUNT' });
+      // The person of an account is its user since accounts have members.
+      const users = dataSource.getRepository(User);
+      const old = await users.findOneByOrFail({ id: '01OLDACCOUNT' });
       expect(old.emailVerifiedAt).toEqual(new Date('2025-06-01T10:00:00.000Z'));
-      await accounts.insert(
-        accounts.create({
+      await users.insert(
+        users.create({
           id: '01NEWACCOUNT',
           email: 'new@example.com',
           passwordHash: 'x',
         }),
       );
-      const fresh = await accounts.findOneByOrFail({ id: '01NEWACCOUNT' });
+      const fresh = await users.findOneByOrFail({ id: '01NEWACCOUNT' });
       expect(fresh.emailVerifiedAt).toBeNull();
     });
   });

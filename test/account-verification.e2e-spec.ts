@@ -4,7 +4,7 @@
 // again; the links count against the per-address cap, so sign-ups and resends naming a
 // stranger mail them at most 3 times a day.
 import { createHash } from 'node:crypto';
-import { Account } from '../src/accounts/account.entity.js';
+import { User } from '../src/accounts/user.entity.js';
 import { AccountVerificationService } from '../src/notifications/email/account-verification.service.js';
 import { EmailRecipientsService } from '../src/notifications/email/email-recipients.service.js';
 import { MailQuota } from '../src/notifications/email/mail-quota.entity.js';
@@ -63,7 +63,7 @@ describe('account email verification (e2e)', () => {
     await t.app.get(EmailRecipientsService).settled();
   };
   const accountRow = (email: string) =>
-    t.dataSource.getRepository(Account).findOneOrFail({
+    t.dataSource.getRepository(User).findOneOrFail({
       where: { email },
       select: {
         id: true,
@@ -87,7 +87,7 @@ describe('account email verification (e2e)', () => {
   /** Lets the next resend past the one-a-minute limit. */
   const aMinuteLater = (email: string) =>
     t.dataSource
-      .getRepository(Account)
+      .getRepository(User)
       .update({ email }, { verifySentAt: new Date(Date.now() - 61_000) });
 
   it('mails a link at sign-up; the pages say the address is unverified until Verify is selected', async () => {
@@ -162,7 +162,7 @@ describe('account email verification (e2e)', () => {
     await settled();
     const token = tokenOf(smtp.to(email)[0]);
     await t.dataSource
-      .getRepository(Account)
+      .getRepository(User)
       .update({ email }, { verifyTokenExpiresAt: new Date(Date.now() - 1000) });
     for (const method of ['GET', 'POST']) {
       const expired = await client().send(

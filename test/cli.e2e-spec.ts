@@ -362,7 +362,7 @@ describe('operator CLI (e2e)', () => {
       );
       await withApp(async (t) => {
         expect(
-          await countRows(t, 'account', { column: 'email', value: address }),
+          await countRows(t, 'user', { column: 'email', value: address }),
         ).toBe(1);
       });
     });

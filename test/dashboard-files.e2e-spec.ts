@@ -1,7 +1,7 @@
 // Uploaded files in the dashboard: a submission's page links each file, the link downloads
 // it as an attachment for the form's owner only, and a form's settings keep its file
 // fields' size, formats and count.
-import { Account } from '../src/accounts/account.entity.js';
+import { AccountsService } from '../src/accounts/accounts.service.js';
 import { StoredFile } from '../src/files/stored-file.entity.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { signedInClient, freshEmail } from './support/dashboard-client.js';
@@ -22,9 +22,7 @@ describe('dashboard: uploaded files (e2e)', () => {
   it('links each file of a submission, and downloads it for the owner only', async () => {
     const email = freshEmail('files');
     const owner = await signedInClient(t.url, '203.0.113.20', email);
-    const account = await t.dataSource
-      .getRepository(Account)
-      .findOneByOrFail({ email });
+    const account = (await t.app.get(AccountsService).findByEmail(email))!;
     const form: TestForm = await createForm(t, account.id, {
       fields: [
         { id: 'name', type: 'text' },

@@ -31,10 +31,10 @@ describe('dashboard pages (e2e)', () => {
 
   describe('pages', () => {
     it('explains a duplicate email at sign-up beside the field', async () => {
-      const { account } = await createAccount(t, freshEmail());
+      const { user } = await createAccount(t, freshEmail());
       const client = new DashboardClient(t.url);
       client.headers['x-forwarded-for'] = '203.0.113.77';
-      const res = await client.signUp(account.email.toUpperCase());
+      const res = await client.signUp(user.email.toUpperCase());
       expect(res.status).toBe(409);
       expect(res.html).toContain('An account with this email already exists');
       expect(res.html).toMatch(/role="alert"/);

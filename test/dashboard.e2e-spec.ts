@@ -188,7 +188,7 @@ describe('dashboard (e2e)', () => {
     });
 
     it('protects the log-in form with a double-submit token', async () => {
-      const { account } = await createAccount(t, freshEmail());
+      const { user } = await createAccount(t, freshEmail());
       const client = new DashboardClient(t.url);
       const token = csrfOf((await client.get('/dashboard/login')).html);
       // Without the cookie the token belongs to (a cross-site post), it is refused.
@@ -196,7 +196,7 @@ describe('dashboard (e2e)', () => {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
-          email: account.email,
+          email: user.email,
           password: TEST_PASSWORD,
           _csrf: token,
         }).toString(),
@@ -206,7 +206,7 @@ describe('dashboard (e2e)', () => {
       expect(forged.headers.getSetCookie().join()).not.toContain(
         'dashboard_session',
       );
-      expect((await client.logIn(account.email)).status).toBe(303);
+      expect((await client.logIn(user.email)).status).toBe(303);
     });
   });
 
@@ -239,15 +239,15 @@ describe('dashboard (e2e)', () => {
     });
 
     it('never locks an owner out because strangers failed to log in as them', async () => {
-      const { account } = await createAccount(t, freshEmail());
+      const { user } = await createAccount(t, freshEmail());
       for (let i = 1; i <= 10; i++) {
         const client = new DashboardClient(t.url);
         client.headers['x-forwarded-for'] = `192.0.2.${i}`;
-        expect((await failLogin(client, account.email)).status).toBe(401);
+        expect((await failLogin(client, user.email)).status).toBe(401);
       }
       const owner = new DashboardClient(t.url);
       owner.headers['x-forwarded-for'] = '192.0.2.200';
-      const res = await owner.logIn(account.email);
+      const res = await owner.logIn(user.email);
       expect(res.status).toBe(303);
       expect(owner.cookies.has('dashboard_session')).toBe(true);
     });
@@ -303,9 +303,9 @@ describe('dashboard with sign-up turned off (e2e)', () => {
   });
 
   it('still lets existing owners log in', async () => {
-    const { account } = await createAccount(t, 'existing@example.com');
+    const { user } = await createAccount(t, 'existing@example.com');
     const client = new DashboardClient(t.url);
-    expect((await client.logIn(account.email)).status).toBe(303);
+    expect((await client.logIn(user.email)).status).toBe(303);
     expect((await client.get('/dashboard/forms')).status).toBe(200);
   });
 });

@@ -103,7 +103,14 @@ describe('domain verification limits (e2e)', () => {
     const email = `dns-${Date.now()}@example.com`;
     expect((await client.signUp(email)).status).toBe(303);
     const account = (await t.app.get(AccountsService).findByEmail(email))!;
-    const form = await withDomain({ account, apiKey: '' }, 'dashboard.example');
+    const form = await withDomain(
+      {
+        account,
+        user: (await t.app.get(AccountsService).findUserByEmail(email))!,
+        apiKey: '',
+      },
+      'dashboard.example',
+    );
     const settings = `/dashboard/forms/${form.form.id}/settings`;
     for (let i = 0; i < 10; i++) {
       const res = await client.post(

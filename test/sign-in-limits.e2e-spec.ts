@@ -108,13 +108,13 @@ describe('dashboard sign-in and sign-up limits (e2e)', () => {
   });
 
   it('makes one client wait longer and longer for one email, while the owner logs in elsewhere', async () => {
-    const { account } = await createAccount(t, freshEmail());
+    const { user } = await createAccount(t, freshEmail());
     const guesser = clientAt(t, '203.0.113.140');
     for (let i = 1; i <= 4; i++) {
-      expect((await failLogin(guesser, account.email)).status).toBe(401);
+      expect((await failLogin(guesser, user.email)).status).toBe(401);
     }
     // The 4th failure set a 4 s wait for this client and this email.
-    const waiting = await guesser.logIn(account.email);
+    const waiting = await guesser.logIn(user.email);
     expect(waiting.status).toBe(429);
     expect(Number(waiting.headers.get('retry-after'))).toBeGreaterThanOrEqual(
       1,
@@ -127,11 +127,11 @@ describe('dashboard sign-in and sign-up limits (e2e)', () => {
 
     // The same client may still log in to another account …
     const other = await createAccount(t, freshEmail());
-    expect((await guesser.logIn(other.account.email)).status).toBe(303);
+    expect((await guesser.logIn(other.user.email)).status).toBe(303);
     // … and the owner, from anywhere else, is not affected at all.
     const sessionsBefore = await sessions();
     const owner = clientAt(t, '203.0.113.141');
-    const res = await owner.logIn(account.email);
+    const res = await owner.logIn(user.email);
     expect(res.status).toBe(303);
     expect(res.location).toBe('/dashboard/forms');
     expect(await sessions()).toBe(sessionsBefore + 1);
@@ -189,19 +189,16 @@ describeRedis('dashboard limits shared through Redis (e2e)', () => {
   });
 
   it('shares the growing wait of a client for one email', async () => {
-    const { account } = await createAccount(first, freshEmail());
+    const { user } = await createAccount(first, freshEmail());
     for (let i = 1; i <= 4; i++) {
       expect(
-        (await failLogin(clientAt(first, '203.0.113.150'), account.email))
-          .status,
+        (await failLogin(clientAt(first, '203.0.113.150'), user.email)).status,
       ).toBe(401);
     }
-    const waiting = await clientAt(second, '203.0.113.150').logIn(
-      account.email,
-    );
+    const waiting = await clientAt(second, '203.0.113.150').logIn(user.email);
     expect(waiting.status).toBe(429);
     expect(
-      (await clientAt(second, '203.0.113.151').logIn(account.email)).status,
+      (await clientAt(second, '203.0.113.151').logIn(user.email)).status,
     ).toBe(303);
   });
 });

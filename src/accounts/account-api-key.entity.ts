@@ -7,6 +7,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
+import type { KeyRole } from '../auth/permissions.js';
 import { ID, TimestampColumn } from '../common/database/columns.js';
 import { Account } from './account.entity.js';
 
@@ -45,7 +46,11 @@ export class AccountApiKey {
   @TimestampColumn({ nullable: true })
   revokedAt: Date | null;
 
-  /** A read-only key may only read (GET); anything else is refused with 403. */
+  /** What the key may do (docs/teams.md): at most its creator's role, never `owner`. */
+  @Column({ type: 'varchar', length: 16 })
+  role: KeyRole;
+
+  /** Kept in step with `role`: a read-only key is a `viewer` (the API shows both). */
   @Column({ type: 'boolean', default: false })
   readOnly: boolean;
 

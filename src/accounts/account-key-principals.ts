@@ -9,7 +9,8 @@ import { AccountApiKey } from './account-api-key.entity.js';
 
 /**
  * ACCOUNT_KEY_PRINCIPALS: an account key that is not revoked reaches every form of its
- * account (only by GET when it is read-only); past its expiry it is refused with 403
+ * account with its role (read from the row on every request, so a revocation applies on
+ * every instance at once); past its expiry it is refused with 403
  * "API key expired". Each use is recorded, at most once a minute, for the account page.
  */
 @Injectable()
@@ -27,7 +28,7 @@ export class AccountKeyPrincipals implements KeyPrincipals {
         id: true,
         accountId: true,
         lastUsedAt: true,
-        readOnly: true,
+        role: true,
         expiresAt: true,
       },
     });
@@ -42,7 +43,7 @@ export class AccountKeyPrincipals implements KeyPrincipals {
       kind: 'account',
       accountId: accountKey.accountId,
       keyId: accountKey.id,
-      readOnly: Boolean(accountKey.readOnly),
+      role: accountKey.role,
     };
   }
 }

@@ -10,7 +10,7 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
-import type { ApiPrincipal } from '../auth/principal.js';
+import { roleOf, type ApiPrincipal } from '../auth/principal.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
 import {
   CreateAccountKeyDocs,
@@ -23,6 +23,7 @@ import {
   CreatedAccountKeyResponseDto,
 } from './dto/account-key-response.dto.js';
 import { CreateAccountKeyDto } from './dto/create-account-key.dto.js';
+import { Requires } from '../auth/route-access.decorator.js';
 
 /** An account's API keys, managed with an account key (never a form key). */
 @ApiTags('account keys')
@@ -33,6 +34,7 @@ export class AccountKeysController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Get()
+  @Requires('forms.read')
   @ListAccountKeysDocs()
   async list(
     @Principal() principal: ApiPrincipal,
@@ -42,17 +44,25 @@ export class AccountKeysController {
   }
 
   @Post()
+  @Requires('keys.manage')
   @HttpCode(HttpStatus.CREATED)
   @CreateAccountKeyDocs()
   create(
     @Principal() principal: ApiPrincipal,
     @Body() body: CreateAccountKeyDto,
   ): Promise<CreatedAccountKeyResponseDto> {
-    const creator = principal.kind === 'account' ? principal.keyId : '';
-    return this.accounts.createApiKeyFor(principal.accountId, creator, body);
+    return this.accounts.createApiKeyFor(
+      principal.accountId,
+      {
+        keyId: principal.kind === 'account' ? principal.keyId : null,
+        role: roleOf(principal),
+      },
+      body,
+    );
   }
 
   @Delete(':keyId')
+  @Requires('keys.manage')
   @HttpCode(HttpStatus.NO_CONTENT)
   @RevokeAccountKeyDocs()
   revoke(

@@ -3,43 +3,22 @@ import {
   BeforeUpdate,
   Column,
   Entity,
-  Index,
   PrimaryColumn,
 } from 'typeorm';
 import { ID, TimestampColumn } from '../common/database/columns.js';
 
-/** A form owner: signs in to the dashboard and owns forms and account API keys. */
+/**
+ * The tenant: it owns forms, keys, webhooks and settings. The people who work in it are
+ * its members (membership.entity.ts), each with a role.
+ */
 @Entity('account')
 export class Account {
   @PrimaryColumn(ID)
   id: string;
 
-  @Index('UQ_account_email', { unique: true })
-  @Column({ type: 'varchar', length: 254 })
-  email: string;
-
-  @Column({ type: 'varchar', length: 255, select: false })
-  passwordHash: string;
-
-  /**
-   * When the owner opened the link mailed at sign-up and selected Verify; null until then
-   * (no alert is mailed to an unverified address). Accounts older than verification count
-   * as verified (set by its migration).
-   */
-  @TimestampColumn({ nullable: true })
-  emailVerifiedAt: Date | null;
-
-  /** SHA-256 (hex) of the token of the last verification link; the token is only in the mail. */
-  @Index('UQ_account_verify_token_hash', { unique: true })
-  @Column({ type: 'varchar', length: 64, nullable: true, select: false })
-  verifyTokenHash: string | null;
-
-  @TimestampColumn({ nullable: true, select: false })
-  verifyTokenExpiresAt: Date | null;
-
-  /** When a verification link was last asked for (one a minute at most). */
-  @TimestampColumn({ nullable: true, select: false })
-  verifySentAt: Date | null;
+  /** What members and invitations call the account; its first owner's address at first. */
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
 
   @TimestampColumn()
   createdAt: Date;

@@ -5,13 +5,19 @@ import { AccountApiKey } from './account-api-key.entity.js';
 import { AccountKeyPrincipals } from './account-key-principals.js';
 import { Account } from './account.entity.js';
 import { AccountsService } from './accounts.service.js';
+import { Membership } from './membership.entity.js';
+import { MembershipsService } from './memberships.service.js';
+import { User } from './user.entity.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, AccountApiKey])],
+  imports: [
+    TypeOrmModule.forFeature([Account, User, Membership, AccountApiKey]),
+  ],
   providers: [
     AccountsService,
+    MembershipsService,
     { provide: ACCOUNT_KEY_PRINCIPALS, useClass: AccountKeyPrincipals },
   ],
-  exports: [AccountsService, ACCOUNT_KEY_PRINCIPALS],
+  exports: [AccountsService, MembershipsService, ACCOUNT_KEY_PRINCIPALS],
 })
 export class AccountsModule {}

@@ -1,11 +1,20 @@
 import {
   ConflictException,
+  ForbiddenException,
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { DataSource, IsNull, Repository, type EntityManager } from 'typeorm';
 import { generateApiKey } from '../auth/api-keys.js';
+import {
+  DEFAULT_KEY_ROLE,
+  keyRoleOf,
+  LEGACY_KEY_ROLE,
+  roleAtMost,
+  type KeyRole,
+  type Role,
+} from '../auth/permissions.js';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
 import { ValidationFailedException } from '../common/errors.js';
 import { AccountApiKey } from './account-api-key.entity.js';
@@ -15,6 +24,8 @@ import type {
 } from './dto/account-key-response.dto.js';
 import type { CreateAccountKeyDto } from './dto/create-account-key.dto.js';
 import { Account } from './account.entity.js';
+import { Membership } from './membership.entity.js';
+import { User } from './user.entity.js';
 import { EXPIRES_AT_FORMAT, parseExpiry } from './key-expiry.js';
 import { hashPassword, passwordProblems, verifyPassword } from './password.js';
 import { isEmailAddress } from '../common/email-address.js';
@@ -26,7 +37,18 @@ export function normalizeEmail(email: string): string {
 
 export const ACCOUNT_KEY_NOT_FOUND = 'API key not found';
 
+export const ACCOUNT_EXISTS = 'An account with this email already exists';
+
+/** A sign-up: the person, and the account they own. */
+export interface SignedUp {
+  user: User;
+  account: Account;
+}
+
 export interface AccountKeyOptions {
+  /** Default `admin` (what keys made before roles, and by the CLI, are). */
+  role?: KeyRole;
+  /** The older name of the `viewer` role. */
   readOnly?: boolean;
   expiresAt?: Date | null;
   /** The creating key's own expiry: the new key may not outlive it. */
@@ -39,15 +61,66 @@ export interface CreatedAccountKey {
   apiKey: string;
 }
 
+/** "This key cannot create a key above its own role (developer)". */
+export function keyAboveCreator(limit: Role): string {
+  return `This key cannot create a key above its own role (${limit})`;
+}
+
 @Injectable()
 export class AccountsService {
   constructor(
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    @InjectRepository(User) private readonly users: Repository<User>,
     @InjectRepository(AccountApiKey)
     private readonly keys: Repository<AccountApiKey>,
+    @InjectRepository(Membership)
+    private readonly memberships: Repository<Membership>,
+    private readonly dataSource: DataSource,
   ) {}
 
-  async create(email: string, password: string): Promise<Account> {
+  /**
+   * A sign-up: a user with this address and password, a new account named after the
+   * address, and the user its owner.
+   */
+  async create(email: string, password: string): Promise<SignedUp> {
+    const user = await this.newUser(email, password);
+    // The account's id is its first owner's, as the migration gave every older account.
+    const account = this.accounts.create({
+      id: user.id,
+      name: user.email.slice(0, 200),
+      createdAt: user.createdAt,
+      updatedAt: user.createdAt,
+    });
+    await this.insertUser(user, async (manager) => {
+      await manager.insert(Account, account);
+      await manager.insert(Membership, {
+        accountId: account.id,
+        userId: user.id,
+        role: 'owner',
+        createdAt: user.createdAt,
+        updatedAt: user.createdAt,
+      });
+    });
+    return { user, account };
+  }
+
+  /**
+   * A user without an account of their own (someone signing up from an invitation, who
+   * becomes a member of the inviting account). `verified`: the address is proven.
+   */
+  async createUser(
+    email: string,
+    password: string,
+    options: { verified?: boolean } = {},
+    alongside?: (manager: EntityManager) => Promise<void>,
+  ): Promise<User> {
+    const user = await this.newUser(email, password);
+    if (options.verified) user.emailVerifiedAt = user.createdAt;
+    await this.insertUser(user, alongside);
+    return user;
+  }
+
+  private async newUser(email: string, password: string): Promise<User> {
     const normalized = normalizeEmail(email);
     const problems = [
       ...(isEmailAddress(normalized)
@@ -56,63 +129,105 @@ export class AccountsService {
       ...passwordProblems(password),
     ];
     if (problems.length > 0) throw new ValidationFailedException(problems);
-    if (await this.accounts.existsBy({ email: normalized })) {
-      throw new ConflictException('An account with this email already exists');
+    if (await this.users.existsBy({ email: normalized })) {
+      throw new ConflictException(ACCOUNT_EXISTS);
     }
-    const account = this.accounts.create({
+    const now = new Date();
+    return this.users.create({
       id: newUlid(),
       email: normalized,
       passwordHash: await hashPassword(password),
+      emailVerifiedAt: null,
+      createdAt: now,
+      updatedAt: now,
     });
-    try {
-      await this.accounts.insert(account);
-    } catch (error) {
-      // A sign-up racing this one with the same address got there first.
-      if (isUniqueViolation(error)) {
-        throw new ConflictException(
-          'An account with this email already exists',
-        );
-      }
-      throw error;
-    }
-    return account;
   }
 
-  findByEmail(email: string): Promise<Account | null> {
-    return this.accounts.findOneBy({ email: normalizeEmail(email) });
+  /**
+   * Inserts the user, then what goes with it; if that fails, the user goes again. Not one
+   * transaction: on SQLite every request shares one connection, where two sign-ups'
+   * transactions would collide. The user's unique address is what can refuse a sign-up,
+   * and it is written first.
+   */
+  private async insertUser(
+    user: User,
+    alongside?: (manager: EntityManager) => Promise<void>,
+  ): Promise<void> {
+    try {
+      await this.users.insert(user);
+    } catch (error) {
+      // A sign-up racing this one with the same address got there first.
+      if (isUniqueViolation(error)) throw new ConflictException(ACCOUNT_EXISTS);
+      throw error;
+    }
+    try {
+      await alongside?.(this.dataSource.manager);
+    } catch (error) {
+      await this.users.delete({ id: user.id });
+      throw error;
+    }
+  }
+
+  findUserByEmail(email: string): Promise<User | null> {
+    return this.users.findOneBy({ email: normalizeEmail(email) });
+  }
+
+  /** The user signed in just now (the members list shows when). */
+  async recordSignIn(userId: string, at = new Date()): Promise<void> {
+    await this.users.update({ id: userId }, { lastSignInAt: at });
+  }
+
+  findUserById(id: string): Promise<User | null> {
+    return this.users.findOneBy({ id });
+  }
+
+  /** The ids of the accounts the user with this address owns, oldest first (the CLI). */
+  async accountsOwnedBy(email: string): Promise<string[]> {
+    const user = await this.findUserByEmail(email);
+    if (!user) return [];
+    const owned = await this.memberships.find({
+      where: { userId: user.id, role: 'owner' },
+      order: { createdAt: 'ASC', accountId: 'ASC' },
+    });
+    return owned.map((membership) => membership.accountId);
+  }
+
+  /** The first account the user with this address owns, or null (tests, tools). */
+  async findByEmail(email: string): Promise<Account | null> {
+    const [first] = await this.accountsOwnedBy(email);
+    return first === undefined ? null : this.findById(first);
   }
 
   findById(id: string): Promise<Account | null> {
     return this.accounts.findOneBy({ id });
   }
 
-  /** The account when the password matches, else null (same answer for unknown emails). */
-  async authenticate(email: string, password: string): Promise<Account | null> {
-    const account = await this.accounts.findOne({
+  /** The user when the password matches, else null (same answer for unknown emails). */
+  async authenticate(email: string, password: string): Promise<User | null> {
+    const user = await this.users.findOne({
       where: { email: normalizeEmail(email) },
       select: {
         id: true,
         email: true,
         passwordHash: true,
+        emailVerifiedAt: true,
         createdAt: true,
         updatedAt: true,
       },
     });
-    if (!account) {
+    if (!user?.passwordHash) {
       // Spend the same time as a real check so response timing does not reveal accounts.
       await hashPassword(password);
       return null;
     }
-    return (await verifyPassword(password, account.passwordHash))
-      ? account
-      : null;
+    return (await verifyPassword(password, user.passwordHash)) ? user : null;
   }
 
-  async changePassword(accountId: string, password: string): Promise<void> {
+  async changePassword(userId: string, password: string): Promise<void> {
     const problems = passwordProblems(password);
     if (problems.length > 0) throw new ValidationFailedException(problems);
-    await this.accounts.update(
-      { id: accountId },
+    await this.users.update(
+      { id: userId },
       {
         passwordHash: await hashPassword(password),
         updatedAt: new Date(),
@@ -121,7 +236,7 @@ export class AccountsService {
   }
 
   /**
-   * A new account key. `readOnly`: it may only read. `expiresAt`: when it stops working
+   * A new account key. `role`: what it may do (`readOnly`: a viewer). `expiresAt`: when it stops working
    * (in the future). `limit`: the expiry of the key creating it, if that one expires — a
    * key may not create one that outlives it.
    */
@@ -146,6 +261,7 @@ export class AccountsService {
       );
     }
     if (problems.length > 0) throw new ValidationFailedException(problems);
+    const role = keyRoleOf(options) ?? LEGACY_KEY_ROLE;
     const generated = generateApiKey('account');
     const key = this.keys.create({
       id: newUlid(),
@@ -155,7 +271,8 @@ export class AccountsService {
       prefix: generated.prefix,
       lastUsedAt: null,
       revokedAt: null,
-      readOnly: options.readOnly ?? false,
+      role,
+      readOnly: role === 'viewer',
       expiresAt,
     });
     await this.keys.insert(key);
@@ -195,17 +312,35 @@ export class AccountsService {
       prefix: key.prefix,
       createdAt: key.createdAt.toISOString(),
       lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-      readOnly: Boolean(key.readOnly),
+      role: key.role,
+      readOnly: key.role === 'viewer',
       expiresAt: key.expiresAt?.toISOString() ?? null,
     };
   }
 
-  /** `POST /api/v1/account/keys` for the account key `creatorKeyId`. */
+  /**
+   * `POST /api/v1/account/keys` for `creator` (its key, when a key asks, and its role):
+   * the new key's role is at most the creator's (403 otherwise); `readOnly` and `role`
+   * must not say different things.
+   */
   async createApiKeyFor(
     accountId: string,
-    creatorKeyId: string,
+    creator: { keyId: string | null; role: Role },
     input: CreateAccountKeyDto,
   ): Promise<CreatedAccountKeyResponseDto> {
+    if (
+      input.role !== undefined &&
+      input.readOnly !== undefined &&
+      input.readOnly !== (input.role === 'viewer')
+    ) {
+      throw new ValidationFailedException([
+        'readOnly and role disagree: a read-only key is a viewer',
+      ]);
+    }
+    const role = keyRoleOf(input) ?? DEFAULT_KEY_ROLE;
+    if (!roleAtMost(role, creator.role)) {
+      throw new ForbiddenException(keyAboveCreator(creator.role));
+    }
     let expiresAt: Date | null = null;
     if (typeof input.expiresAt === 'string') {
       const parsed = parseExpiry(input.expiresAt);
@@ -213,9 +348,9 @@ export class AccountsService {
       expiresAt = parsed;
     }
     const { key, apiKey } = await this.createApiKey(accountId, input.name, {
-      readOnly: input.readOnly ?? false,
+      role,
       expiresAt,
-      limit: await this.expiryOf(creatorKeyId),
+      limit: creator.keyId ? await this.expiryOf(creator.keyId) : null,
     });
     return Object.assign(this.describeKey(key), { apiKey });
   }

@@ -1,4 +1,5 @@
 import { ForbiddenException, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import type { ApiKeyService } from './api-key.service.js';
 import {
@@ -9,12 +10,34 @@ import {
   extractApiKey,
 } from './api-key.guard.js';
 import { PRINCIPAL, type ApiPrincipal } from './principal.js';
+import { Requires } from './route-access.decorator.js';
+
+/** A route as a controller declares it: what it requires. */
+class Routes {
+  @Requires('forms.read')
+  read(): void {}
+
+  @Requires('forms.write')
+  write(): void {}
+
+  undeclared(): void {}
+}
+
+function contextOf(request: object, handler: keyof Routes = 'read') {
+  return new ExecutionContextHost(
+    [request, {}],
+    Routes,
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    Routes.prototype[handler],
+  );
+}
 
 const FORM_KEY = 'fgk_the-form-key';
 const PRINCIPAL_OF_KEY: ApiPrincipal = {
   kind: 'form',
   accountId: 'account-1',
   formId: 'form-1',
+  previousKey: false,
 };
 
 interface FakeRequest {
@@ -27,9 +50,12 @@ function setup() {
   const authenticate = vi.fn(async (key: string) =>
     key === FORM_KEY ? PRINCIPAL_OF_KEY : undefined,
   );
-  const guard = new ApiKeyGuard({ authenticate } as unknown as ApiKeyService);
-  const run = (request: FakeRequest) =>
-    guard.canActivate(new ExecutionContextHost([request, {}]));
+  const guard = new ApiKeyGuard(
+    { authenticate } as unknown as ApiKeyService,
+    new Reflector(),
+  );
+  const run = (request: FakeRequest, handler: keyof Routes = 'read') =>
+    guard.canActivate(contextOf(request, handler));
   return { authenticate, run };
 }
 
@@ -75,26 +101,45 @@ describe('ApiKeyGuard', () => {
     expect(request[PRINCIPAL]).toEqual(PRINCIPAL_OF_KEY);
   });
 
-  it('answers 403 to a read-only key on anything but a read, and lets it read', async () => {
+  it('answers 403 to a read-only (viewer) key on a route that changes something, and lets it read', async () => {
     const readOnly: ApiPrincipal = {
       kind: 'account',
       accountId: 'account-1',
       keyId: 'key-1',
-      readOnly: true,
+      role: 'viewer',
     };
-    const guard = new ApiKeyGuard({
-      authenticate: async () => readOnly,
-    } as unknown as ApiKeyService);
-    const run = (method: string) => {
+    const guard = new ApiKeyGuard(
+      { authenticate: async () => readOnly } as unknown as ApiKeyService,
+      new Reflector(),
+    );
+    const run = (method: string, handler: keyof Routes) => {
       const request = { method, headers: { 'x-api-key': 'fga_ro' } };
-      return guard.canActivate(new ExecutionContextHost([request, {}]));
+      return guard.canActivate(contextOf(request, handler));
     };
-    await expect(run('GET')).resolves.toBe(true);
+    await expect(run('GET', 'read')).resolves.toBe(true);
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      const attempt = run(method);
+      const attempt = run(method, 'write');
       await expect(attempt).rejects.toBeInstanceOf(ForbiddenException);
       await expect(attempt).rejects.toThrow(API_KEY_READ_ONLY);
     }
+  });
+
+  it('answers 403 "This key cannot …" when the role lacks the route\'s permission', async () => {
+    const previous: ApiPrincipal = { ...PRINCIPAL_OF_KEY, previousKey: true };
+    const guard = new ApiKeyGuard(
+      { authenticate: async () => previous } as unknown as ApiKeyService,
+      new Reflector(),
+    );
+    const request = { method: 'PUT', headers: { 'x-api-key': FORM_KEY } };
+    const attempt = guard.canActivate(contextOf(request, 'write'));
+    await expect(attempt).rejects.toBeInstanceOf(ForbiddenException);
+    await expect(attempt).rejects.toThrow('This key cannot change forms');
+  });
+
+  it('refuses every key on a route that declares no permission', async () => {
+    const { run } = setup();
+    const attempt = run({ headers: { 'x-api-key': FORM_KEY } }, 'undeclared');
+    await expect(attempt).rejects.toBeInstanceOf(ForbiddenException);
   });
 
   it('does not attach a principal when it refuses', async () => {

@@ -1,48 +1,86 @@
-import { confinedToForm, refusesMethod } from './principal.js';
+import { confinedToForm, principalCan, roleOf } from './principal.js';
+
+const formKey = {
+  kind: 'form',
+  accountId: 'a',
+  formId: 'f',
+  previousKey: false,
+} as const;
+const previousKey = { ...formKey, previousKey: true } as const;
 
 describe('confinedToForm', () => {
   it('confines a form key to its own form', () => {
-    expect(confinedToForm({ kind: 'form', accountId: 'a', formId: 'f' })).toBe(
-      'f',
-    );
+    expect(confinedToForm(formKey)).toBe('f');
+    expect(confinedToForm(previousKey)).toBe('f');
   });
 
-  it('lets an account key and the owner reach every form of the account', () => {
+  it('lets an account key and a member reach every form of the account', () => {
     expect(
       confinedToForm({
         kind: 'account',
         accountId: 'a',
         keyId: 'k',
-        readOnly: false,
+        role: 'viewer',
       }),
     ).toBeUndefined();
-    expect(confinedToForm({ kind: 'owner', accountId: 'a' })).toBeUndefined();
+    expect(
+      confinedToForm({
+        kind: 'member',
+        accountId: 'a',
+        userId: 'u',
+        role: 'owner',
+      }),
+    ).toBeUndefined();
   });
 });
 
-describe('refusesMethod', () => {
-  const readOnly = {
-    kind: 'account',
-    accountId: 'a',
-    keyId: 'k',
-    readOnly: true,
-  } as const;
+describe('principalCan', () => {
+  it('lets a form key act as a developer on its form', () => {
+    expect(principalCan(formKey, 'forms.write')).toBe(true);
+    expect(principalCan(formKey, 'keys.manage')).toBe(true);
+    expect(principalCan(formKey, 'members.manage')).toBe(false);
+    expect(roleOf(formKey)).toBe('developer');
+  });
 
-  it('lets a read-only key read and nothing else', () => {
-    expect(refusesMethod(readOnly, 'GET')).toBe(false);
-    expect(refusesMethod(readOnly, 'head')).toBe(false);
-    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
-      expect(refusesMethod(readOnly, method)).toBe(true);
+  it('lets a previous form key only read the form and read and work submissions', () => {
+    for (const permission of [
+      'forms.read',
+      'submissions.read',
+      'submissions.export',
+      'submissions.work',
+      'submissions.delete',
+    ] as const) {
+      expect(principalCan(previousKey, permission)).toBe(true);
+    }
+    for (const permission of [
+      'forms.write',
+      'forms.delete',
+      'keys.manage',
+      'notifications.manage',
+      'domains.manage',
+      'erasure',
+    ] as const) {
+      expect(principalCan(previousKey, permission)).toBe(false);
     }
   });
 
-  it('refuses no method to a full account key, a form key or the owner', () => {
-    for (const principal of [
-      { ...readOnly, readOnly: false },
-      { kind: 'form', accountId: 'a', formId: 'f' } as const,
-      { kind: 'owner', accountId: 'a' } as const,
-    ]) {
-      expect(refusesMethod(principal, 'DELETE')).toBe(false);
-    }
+  it('gives an account key and a member what their role holds', () => {
+    const viewer = {
+      kind: 'account',
+      accountId: 'a',
+      keyId: 'k',
+      role: 'viewer',
+    } as const;
+    expect(principalCan(viewer, 'submissions.export')).toBe(true);
+    expect(principalCan(viewer, 'submissions.work')).toBe(false);
+    const admin = {
+      kind: 'member',
+      accountId: 'a',
+      userId: 'u',
+      role: 'admin',
+    } as const;
+    expect(principalCan(admin, 'members.manage')).toBe(true);
+    expect(principalCan(admin, 'owners.manage')).toBe(false);
+    expect(roleOf(admin)).toBe('admin');
   });
 });

@@ -1,43 +1,66 @@
+import {
+  PREVIOUS_FORM_KEY_PERMISSIONS,
+  roleHas,
+  type KeyRole,
+  type Permission,
+  type Role,
+} from './permissions.js';
+
 /**
- * Who a management request acts for: an API key as established by ApiKeyGuard, or the
- * signed-in owner of an account in the dashboard.
+ * Who a management request acts for: an API key as established by ApiKeyGuard, or a
+ * signed-in member of an account in the dashboard.
+ * - a form key reaches its own form as a `developer` would; the previous key of a
+ *   rotation's grace (`previousKey`) only reads the form and reads and works submissions;
+ * - an account key reaches every form of its account with its role;
+ * - a member reaches every form of the account the session works in, with their role.
  */
 export type ApiPrincipal =
-  | { kind: 'form'; accountId: string; formId: string }
-  | { kind: 'account'; accountId: string; keyId: string; readOnly: boolean }
-  | { kind: 'owner'; accountId: string };
+  | { kind: 'form'; accountId: string; formId: string; previousKey: boolean }
+  | { kind: 'account'; accountId: string; keyId: string; role: KeyRole }
+  | { kind: 'member'; accountId: string; userId: string; role: Role };
 
 export const PRINCIPAL = Symbol('formgate.principal');
 
 export type RequestWithPrincipal = { [PRINCIPAL]?: ApiPrincipal };
 
+/** The role a form key has on its own form. */
+export const FORM_KEY_ROLE: KeyRole = 'developer';
+
 /**
  * The one form a principal is confined to, or undefined when it reaches every form of
- * its account (an account key, the account's owner).
+ * its account (an account key, a member).
  */
 export function confinedToForm(principal: ApiPrincipal): string | undefined {
   switch (principal.kind) {
     case 'form':
       return principal.formId;
     case 'account':
-    case 'owner':
+    case 'member':
       return undefined;
     default:
       return principal satisfies never;
   }
 }
 
-/** Methods that only read: all a read-only key may use. */
-const READ_METHODS = new Set(['GET', 'HEAD']);
-
-/** true when the principal may not make a request with this method (a read-only key). */
-export function refusesMethod(
+/** true when the principal's role (or, for a retiring form key, its grace) holds `permission`. */
+export function principalCan(
   principal: ApiPrincipal,
-  method: string,
+  permission: Permission,
 ): boolean {
-  return (
-    principal.kind === 'account' &&
-    principal.readOnly &&
-    !READ_METHODS.has(method.toUpperCase())
-  );
+  switch (principal.kind) {
+    case 'form':
+      return principal.previousKey
+        ? PREVIOUS_FORM_KEY_PERMISSIONS.has(permission)
+        : roleHas(FORM_KEY_ROLE, permission);
+    case 'account':
+    case 'member':
+      return roleHas(principal.role, permission);
+    default:
+      return principal satisfies never;
+  }
+}
+
+/** The most a principal may hand out to a key it creates (a form key creates none). */
+export function roleOf(principal: ApiPrincipal): Role {
+  return principal.kind === 'form' ? FORM_KEY_ROLE : principal.role;
 }

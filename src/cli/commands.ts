@@ -3,13 +3,21 @@
 import { parseArgs } from 'node:util';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import { parseExpiry } from '../accounts/key-expiry.js';
+import {
+  isKeyRole,
+  KEY_ROLES,
+  LEGACY_KEY_ROLE,
+  type KeyRole,
+} from '../auth/permissions.js';
 
 export const USAGE = `Usage:
   npm run cli -- accounts:create --email <email> (--password <password> | --password-stdin)
       Creates an account and its first account API key.
-  npm run cli -- keys:create --email <email> --name <key name> [--read-only] [--expires-at <ISO date>]
-      Creates another account API key for an existing account. --read-only: it may only
-      read (GET). --expires-at: refused from then on (e.g. 2026-12-31 or 2026-12-31T18:00:00Z).
+  npm run cli -- keys:create --email <email> --name <key name> [--account <id>] [--role <role>] [--read-only] [--expires-at <ISO date>]
+      Creates another account API key for the account of an existing owner (--account
+      when they own several). --role: ${KEY_ROLES.join(', ')} (default admin);
+      --read-only is --role viewer. --expires-at: refused from then on (e.g. 2026-12-31
+      or 2026-12-31T18:00:00Z).
 
 Each command prints one JSON object as its last line on stdout, e.g.
   {"accountId":"01J…","email":"owner@example.com","apiKey":"fga_…"}
@@ -35,8 +43,9 @@ export type Command =
   | {
       name: 'keys:create';
       email: string;
+      accountId?: string;
       keyName: string;
-      readOnly: boolean;
+      role: KeyRole;
       expiresAt?: Date;
     };
 
@@ -65,7 +74,14 @@ export function parseCommand(argv: string[]): Command {
   }
   const allowed: Record<string, string[]> = {
     'accounts:create': ['email', 'password', 'password-stdin'],
-    'keys:create': ['email', 'name', 'read-only', 'expires-at'],
+    'keys:create': [
+      'email',
+      'account',
+      'name',
+      'role',
+      'read-only',
+      'expires-at',
+    ],
   };
   if (!Object.hasOwn(allowed, name))
     throw new UsageError(`unknown command "${name}"`);
@@ -85,11 +101,21 @@ export function parseCommand(argv: string[]): Command {
         );
       }
     }
+    const role = values.role ?? (values['read-only'] ? 'viewer' : undefined);
+    if (role !== undefined && !isKeyRole(role)) {
+      throw new UsageError(`--role must be one of ${KEY_ROLES.join(', ')}`);
+    }
+    if (values['read-only'] && role !== 'viewer') {
+      throw new UsageError('--read-only is --role viewer: give one of them');
+    }
     return {
       name,
       email: required(values.email, 'email'),
+      ...(values.account === undefined
+        ? {}
+        : { accountId: required(values.account, 'account') }),
       keyName: required(values.name, 'name'),
-      readOnly: values['read-only'] === true,
+      role: role ?? LEGACY_KEY_ROLE,
       ...(expiresAt ? { expiresAt } : {}),
     };
   }
@@ -115,6 +141,8 @@ function parse(argv: string[]) {
       password: { type: 'string' },
       'password-stdin': { type: 'boolean' },
       name: { type: 'string' },
+      account: { type: 'string' },
+      role: { type: 'string' },
       'read-only': { type: 'boolean' },
       'expires-at': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -147,30 +175,41 @@ export async function runCommand(
   password: string | undefined,
 ): Promise<CommandOutput> {
   if (command.name === 'accounts:create') {
-    const account = await accounts
+    const { user, account } = await accounts
       .create(command.email, password ?? '')
       .catch(refusal);
     const { apiKey } = await accounts
       .createApiKey(account.id, INITIAL_KEY_NAME)
       .catch(refusal);
-    return { accountId: account.id, email: account.email, apiKey };
+    return { accountId: account.id, email: user.email, apiKey };
   }
-  const account = await accounts.findByEmail(command.email);
-  if (!account) {
+  const email = command.email.trim().toLowerCase();
+  const owned = await accounts.accountsOwnedBy(email);
+  const accountId = command.accountId ?? owned[0];
+  if (owned.length === 0) {
     throw new CommandError(`no account with the email ${command.email.trim()}`);
   }
+  if (command.accountId === undefined && owned.length > 1) {
+    throw new CommandError(
+      `${email} owns ${owned.length} accounts: choose one with --account (${owned.join(', ')})`,
+    );
+  }
+  if (!owned.includes(accountId)) {
+    throw new CommandError(`${email} is not an owner of account ${accountId}`);
+  }
   const { key, apiKey } = await accounts
-    .createApiKey(account.id, command.keyName, {
-      readOnly: command.readOnly,
+    .createApiKey(accountId, command.keyName, {
+      role: command.role,
       expiresAt: command.expiresAt ?? null,
     })
     .catch(refusal);
   return {
-    accountId: account.id,
-    email: account.email,
+    accountId,
+    email,
     apiKey,
     name: key.name,
     // Only when asked for, so the answer of a plain key stays as it was.
+    ...(key.role === LEGACY_KEY_ROLE || key.readOnly ? {} : { role: key.role }),
     ...(key.readOnly ? { readOnly: 'true' } : {}),
     ...(key.expiresAt ? { expiresAt: key.expiresAt.toISOString() } : {}),
   };

@@ -8,6 +8,7 @@ import {
   EmailRecipientsService,
   type ConfirmationState,
 } from '../notifications/email/email-recipients.service.js';
+import { Public } from '../auth/route-access.decorator.js';
 
 /** confirm-email.eta: a recipient confirming (or having confirmed) their address. */
 export interface ConfirmEmailPageView {
@@ -39,6 +40,7 @@ const PAGES: Record<ConfirmationState, { status: number; title: string }> = {
  */
 @ApiExcludeController()
 @WithDeadline()
+@Public()
 @Controller('confirm-email')
 @UseFilters(DashboardExceptionFilter)
 export class ConfirmEmailController {

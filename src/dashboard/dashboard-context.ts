@@ -1,28 +1,47 @@
-// What a dashboard request knows about its signed-in owner, and the cookies that carry it.
+// What a dashboard request knows about its signed-in user and the account they work in,
+// and the cookies that carry it.
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountMembership } from '../accounts/memberships.service.js';
+import type { Role } from '../auth/permissions.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 
 /** Double-submit cookie protecting the signed-out forms (log in, sign up). */
 export const SIGNED_OUT_CSRF_COOKIE = 'dashboard_csrf';
 export const COOKIE_PATH = '/dashboard';
 
-export interface DashboardOwner {
+/** The person signed in. */
+export interface DashboardUser {
   id: string;
   email: string;
-  /** Mail is on and the account's address is not verified: the pages say so. */
+  /** Mail is on and the user's address is not verified: the pages say so. */
   unverified?: boolean;
 }
 
+/** The account the session works in, and the user's role in it. */
+export interface DashboardAccount {
+  id: string;
+  name: string;
+  role: Role;
+}
+
 export interface DashboardContext {
-  owner: DashboardOwner;
+  user: DashboardUser;
+  account: DashboardAccount;
+  /** Every account the user is a member of (the header's switcher when more than one). */
+  accounts: readonly AccountMembership[];
   csrfToken: string;
 }
 
-/** Whom the dashboard acts for: the signed-in owner, reaching every form of the account. */
-export function ownerPrincipal(context: DashboardContext): ApiPrincipal {
-  return { kind: 'owner', accountId: context.owner.id };
+/** Whom the dashboard acts for: the member, reaching every form of the account with their role. */
+export function memberPrincipal(context: DashboardContext): ApiPrincipal {
+  return {
+    kind: 'member',
+    accountId: context.account.id,
+    userId: context.user.id,
+    role: context.account.role,
+  };
 }
 
 const CONTEXT = Symbol('formgate.dashboard');
@@ -41,7 +60,7 @@ export function dashboardContextOf(
   return (request as WithContext)[CONTEXT];
 }
 
-/** The signed-in owner's context; only on routes behind SignedInGuard. */
+/** The signed-in member's context; only on routes behind SignedInGuard. */
 export const Dashboard = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext): DashboardContext => {
     const context = dashboardContextOf(

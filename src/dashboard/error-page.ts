@@ -106,7 +106,9 @@ export function sendErrorPage(
     title: page.title,
     message: page.message,
     details: page.details,
-    owner: context?.owner,
+    user: context?.user,
+    account: context?.account,
+    accounts: context?.accounts,
     csrfToken: context?.csrfToken,
     h: viewHelpers,
   });

@@ -3,10 +3,12 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { WithDeadline } from '../common/deadline.interceptor.js';
 import { DASHBOARD_PREFIX } from './dashboard-paths.js';
+import { Public } from '../auth/route-access.decorator.js';
 
 /** The bare address of an installation leads a person to the dashboard. */
 @ApiExcludeController()
 @WithDeadline()
+@Public()
 @Controller()
 export class RootController {
   @Get()

@@ -1,5 +1,7 @@
 import { AccountApiKey } from '../accounts/account-api-key.entity.js';
 import { Account } from '../accounts/account.entity.js';
+import { Membership } from '../accounts/membership.entity.js';
+import { User } from '../accounts/user.entity.js';
 import { Invitation } from '../accounts/invitation.entity.js';
 import { DashboardSession } from '../dashboard/session/dashboard-session.entity.js';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
@@ -19,6 +21,8 @@ import { Submission } from '../submissions/submission.entity.js';
 /** Every entity, listed once for the app and the migration CLI alike. */
 export const ENTITIES = [
   Account,
+  User,
+  Membership,
   AccountApiKey,
   Form,
   Submission,

@@ -40,6 +40,7 @@ import {
   FORM_NOT_FOUND_RESPONSE,
 } from '../forms/form-route.openapi.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
+import { Requires } from '../auth/route-access.decorator.js';
 
 const DOMAIN_PARAM = {
   name: 'domain',
@@ -69,6 +70,7 @@ export class DomainsController {
   constructor(private readonly domains: DomainsService) {}
 
   @Get()
+  @Requires('forms.read')
   @ApiOperation({
     summary: "List a form's domains",
     description:
@@ -84,6 +86,7 @@ export class DomainsController {
   }
 
   @Post()
+  @Requires('domains.manage')
   @HttpCode(HttpStatus.CREATED)
   @ApiOperation({
     summary: 'Add a domain to a form',
@@ -125,6 +128,7 @@ export class DomainsController {
   }
 
   @Post(':domain/verify')
+  @Requires('domains.manage')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     summary: 'Verify a domain by its DNS TXT record',
@@ -162,6 +166,7 @@ export class DomainsController {
   }
 
   @Delete(':domain')
+  @Requires('domains.manage')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiOperation({
     summary: 'Remove a domain from a form',

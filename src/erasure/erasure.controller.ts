@@ -20,6 +20,7 @@ import {
 } from './dto/erasure.dto.js';
 import { EraseDocs, ExportErasureDocs } from './erasure.openapi.js';
 import { ErasureService } from './erasure.service.js';
+import { Requires } from '../auth/route-access.decorator.js';
 
 /** A data subject's submissions across the account: erase them, or export them. */
 @ApiTags('erasure')
@@ -30,6 +31,7 @@ export class ErasureController {
   constructor(private readonly erasure: ErasureService) {}
 
   @Post()
+  @Requires('erasure')
   @HttpCode(HttpStatus.OK)
   @NoDeadline()
   @EraseDocs()
@@ -45,6 +47,7 @@ export class ErasureController {
   }
 
   @Get('export')
+  @Requires('erasure')
   @NoDeadline()
   @Header('Cache-Control', 'no-store')
   @ExportErasureDocs()

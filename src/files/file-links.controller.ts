@@ -10,6 +10,7 @@ import { DownloadLinks } from './download-links.js';
 import { sendDownload } from './download-reply.js';
 import { FILE_NOT_FOUND, FilesService } from './files.service.js';
 import { FileLinkDocs } from './files.openapi.js';
+import { Public } from '../auth/route-access.decorator.js';
 
 const EXPIRED_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -24,6 +25,7 @@ const EXPIRED_PAGE = `<!doctype html>
 // followed, and described in /docs beside the key-protected download.
 @ApiTags('submissions')
 @WithDeadline()
+@Public()
 @Controller('files')
 export class FileLinksController {
   constructor(

@@ -14,6 +14,7 @@ import { UNAVAILABLE_RESPONSE } from '../submissions/submissions.openapi.js';
 import { sendDownload } from './download-reply.js';
 import { DownloadFileDocs } from './files.openapi.js';
 import { FilesService } from './files.service.js';
+import { Requires } from '../auth/route-access.decorator.js';
 
 /** Key-protected downloads: /api/v1/forms/:id/submissions/:submissionId/files/:fileId */
 @ApiTags('submissions')
@@ -27,6 +28,7 @@ export class FilesController {
 
   // No request deadline: a large file takes as long as the client reads.
   @Get(':fileId')
+  @Requires('submissions.read')
   @NoDeadline()
   @DownloadFileDocs()
   async download(

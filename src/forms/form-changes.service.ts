@@ -1,7 +1,8 @@
 // Tells every cache of form configuration that a form changed. Listeners in this process
 // hear of it at once; with REDIS_URL set, the change is also published on a Redis channel,
 // so the other instances drop their copy too. Without Redis (or while it is unreachable),
-// other instances rely on their caches' short lifetime instead.
+// other instances rely on their caches' short lifetime instead. Changes of memberships
+// (accounts/membership-changes.ts) ride the same channel to their own listeners.
 import {
   Injectable,
   Logger,
@@ -10,6 +11,11 @@ import {
 } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import type {
+  MembershipChange,
+  MembershipChangeListener,
+  MembershipChanges,
+} from '../accounts/membership-changes.js';
 import { AppConfig } from '../config/app-config.js';
 
 /**
@@ -25,10 +31,16 @@ export type FormChangeListener = (change: FormChange) => void;
 const CHANNEL = 'formgate:form-changes';
 const REDIS_TIMEOUT_MS = 500;
 
+/** What travels on the channel: a form change, or a membership change. */
+type Notice = FormChange | MembershipChange;
+
 @Injectable()
-export class FormChangesService implements OnModuleInit, OnApplicationShutdown {
+export class FormChangesService
+  implements OnModuleInit, OnApplicationShutdown, MembershipChanges
+{
   private readonly logger = new Logger('FormChanges');
   private readonly listeners = new Set<FormChangeListener>();
+  private readonly membershipListeners = new Set<MembershipChangeListener>();
   private readonly instance = randomUUID();
   private readonly channel: string;
   private publisher: Redis | undefined;
@@ -100,15 +112,24 @@ export class FormChangesService implements OnModuleInit, OnApplicationShutdown {
     return () => this.listeners.delete(listener);
   }
 
+  subscribeMemberships(listener: MembershipChangeListener): () => void {
+    this.membershipListeners.add(listener);
+    return () => this.membershipListeners.delete(listener);
+  }
+
   changed(formId: string): void {
     this.publish({ kind: 'changed', formId });
+  }
+
+  membershipChanged(accountId: string, userId?: string): void {
+    this.publish({ kind: 'membership', accountId, userId });
   }
 
   created(formId: string): void {
     this.publish({ kind: 'created', formId });
   }
 
-  private publish(change: FormChange): void {
+  private publish(change: Notice): void {
     this.notify(change);
     if (this.publisher?.status === 'ready') {
       const message = JSON.stringify({ from: this.instance, change });
@@ -116,23 +137,42 @@ export class FormChangesService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  private notify(change: FormChange): void {
-    for (const listener of this.listeners) listener(change);
+  private notify(change: Notice): void {
+    if (change.kind !== 'membership') {
+      for (const listener of this.listeners) listener(change);
+    }
+    if (change.kind === 'membership' || change.kind === 'reset') {
+      for (const listener of this.membershipListeners) listener(change);
+    }
   }
 }
 
 function parseMessage(
   message: string,
-): { from: string; change: FormChange } | null {
+): { from: string; change: Notice } | null {
   try {
     const parsed = JSON.parse(message) as {
       from?: unknown;
-      change?: { kind?: unknown; formId?: unknown };
+      change?: {
+        kind?: unknown;
+        formId?: unknown;
+        accountId?: unknown;
+        userId?: unknown;
+      };
     };
     const kind = parsed.change?.kind;
     const formId = parsed.change?.formId;
     if (typeof parsed.from !== 'string') return null;
     if (kind === 'reset') return { from: parsed.from, change: { kind } };
+    if (kind === 'membership') {
+      const { accountId, userId } = parsed.change!;
+      if (typeof accountId !== 'string') return null;
+      if (userId !== undefined && typeof userId !== 'string') return null;
+      return {
+        from: parsed.from,
+        change: { kind, accountId, userId: userId as string | undefined },
+      };
+    }
     if (
       (kind === 'changed' || kind === 'created') &&
       typeof formId === 'string'

@@ -21,7 +21,12 @@ export class FormKeyPrincipals implements KeyPrincipals {
       if (keyUseIsStale(current.apiKeyLastUsedAt, now)) {
         await this.forms.markKeyUsed(current.id, 'apiKeyLastUsedAt', now);
       }
-      return { kind: 'form', accountId: current.accountId, formId: current.id };
+      return {
+        kind: 'form',
+        accountId: current.accountId,
+        formId: current.id,
+        previousKey: false,
+      };
     }
     const previous = await this.forms.findByPreviousKeyHash(keyHash);
     // Compared here rather than in SQL: the application's clock decides, as it does
@@ -39,6 +44,13 @@ export class FormKeyPrincipals implements KeyPrincipals {
         now,
       );
     }
-    return { kind: 'form', accountId: previous.accountId, formId: previous.id };
+    // The retiring key may read and work submissions only (principalCan): a leaked key
+    // being rotated away cannot rotate again, delete or change the form.
+    return {
+      kind: 'form',
+      accountId: previous.accountId,
+      formId: previous.id,
+      previousKey: true,
+    };
   }
 }

@@ -35,6 +35,7 @@ import {
   DeleteFormDocs,
   RegenerateFormKeyDocs,
 } from './forms.openapi.js';
+import { Requires } from '../auth/route-access.decorator.js';
 
 @ApiTags('forms')
 @ApiKeyAuth()
@@ -44,6 +45,7 @@ export class FormsController {
   constructor(private readonly forms: FormsService) {}
 
   @Get()
+  @Requires('forms.read')
   @ListFormsDocs()
   async list(
     @Principal() principal: ApiPrincipal,
@@ -52,6 +54,7 @@ export class FormsController {
   }
 
   @Post()
+  @Requires('forms.write')
   @HttpCode(HttpStatus.CREATED)
   @CreateFormDocs()
   create(
@@ -62,12 +65,14 @@ export class FormsController {
   }
 
   @Get(':id')
+  @Requires('forms.read')
   @GetFormDocs()
   get(@AccessibleForm() form: Form): Promise<FormResponseDto> {
     return this.forms.describe(form);
   }
 
   @Put(':id')
+  @Requires('forms.write')
   @ReplaceFormDocs()
   replace(
     @AccessibleForm() form: Form,
@@ -77,6 +82,7 @@ export class FormsController {
   }
 
   @Patch(':id')
+  @Requires('forms.write')
   @PatchFormDocs()
   patch(
     @AccessibleForm() form: Form,
@@ -86,6 +92,7 @@ export class FormsController {
   }
 
   @Delete(':id')
+  @Requires('forms.delete')
   @HttpCode(HttpStatus.NO_CONTENT)
   @DeleteFormDocs()
   remove(@AccessibleForm() form: Form): Promise<void> {
@@ -93,6 +100,7 @@ export class FormsController {
   }
 
   @Post(':id/api-key')
+  @Requires('keys.manage')
   @HttpCode(HttpStatus.OK)
   @RegenerateFormKeyDocs()
   async regenerateKey(

@@ -11,6 +11,7 @@ import { ServiceUnavailableError } from '../common/errors.js';
 import { DatabaseStateService } from '../common/database/database-state.service.js';
 import { HealthStatusDto } from './dto/health-status.dto.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
+import { Public } from '../auth/route-access.decorator.js';
 
 // Every route answers 408 to a client that takes too long to send its request; a health
 // check has no other client error to declare.
@@ -23,6 +24,7 @@ const TOO_SLOW = ApiRequestTimeoutResponse({
 
 @ApiTags('health')
 @WithDeadline()
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(private readonly database: DatabaseStateService) {}

@@ -21,6 +21,7 @@ import {
   DeliveryListResponseDto,
   ListDeliveriesQueryDto,
 } from './dto/delivery-response.dto.js';
+import { Requires } from '../auth/route-access.decorator.js';
 
 @ApiTags('webhooks')
 @ApiKeyAuth()
@@ -30,6 +31,7 @@ export class DeliveriesController {
   constructor(private readonly deliveries: DeliveriesService) {}
 
   @Get()
+  @Requires('forms.read')
   @ApiOperation({
     summary: "A form's notification deliveries",
     description:

@@ -45,6 +45,7 @@ import {
   DeleteSubmissionsDocs,
   FileSubmissionDocs,
 } from './submissions.openapi.js';
+import { Requires } from '../auth/route-access.decorator.js';
 
 /** Key-protected submissions management: /api/v1/forms/:id/submissions… */
 
@@ -60,6 +61,7 @@ export class SubmissionsController {
   constructor(private readonly submissions: SubmissionsService) {}
 
   @Get()
+  @Requires('submissions.read')
   @ListSubmissionsDocs()
   async list(
     @AccessibleForm() form: Form,
@@ -70,6 +72,7 @@ export class SubmissionsController {
 
   // Declared before ':submissionId' so "export" is never read as a submission id.
   @Get('export')
+  @Requires('submissions.export')
   @NoDeadline()
   @Header('Cache-Control', 'no-store')
   @ExportSubmissionsDocs()
@@ -85,6 +88,7 @@ export class SubmissionsController {
   }
 
   @Get(':submissionId')
+  @Requires('submissions.read')
   @GetSubmissionDocs()
   async findOne(
     @AccessibleForm() form: Form,
@@ -94,6 +98,7 @@ export class SubmissionsController {
   }
 
   @Patch(':submissionId')
+  @Requires('submissions.work')
   @FileSubmissionDocs()
   async file(
     @AccessibleForm() form: Form,
@@ -104,6 +109,7 @@ export class SubmissionsController {
   }
 
   @Delete(':submissionId')
+  @Requires('submissions.delete')
   @HttpCode(HttpStatus.NO_CONTENT)
   @DeleteSubmissionDocs()
   async remove(
@@ -114,6 +120,7 @@ export class SubmissionsController {
   }
 
   @Delete()
+  @Requires('submissions.delete')
   @NoDeadline()
   @DeleteSubmissionsDocs()
   async removeMany(

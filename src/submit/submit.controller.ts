@@ -23,6 +23,7 @@ import {
   mediaTypeOf,
   MULTIPART_TYPE,
 } from './submit-navigation.js';
+import { Public } from '../auth/route-access.decorator.js';
 
 /** Worded as Fastify's own 415 (error-response.ts), which answers every other type. */
 const UNSUPPORTED_SUBMIT_TYPE =
@@ -53,6 +54,7 @@ export function acceptedMediaType(request: FastifyRequest): string | undefined {
  * queue bound their own database work, and the hot path skips the interceptor machinery.
  */
 @ApiTags('Submit')
+@Public()
 @Controller('api/submit')
 export class SubmitController {
   constructor(private readonly submitService: SubmitService) {}

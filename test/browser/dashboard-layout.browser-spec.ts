@@ -4,7 +4,7 @@
 // screen or out of its card, and a recipient whose link could not be sent
 // shows why beside its address.
 import type { Page } from 'playwright-core';
-import { Account } from '../../src/accounts/account.entity.js';
+import { AccountsService } from '../../src/accounts/accounts.service.js';
 import { FormsService } from '../../src/forms/forms.service.js';
 import { EmailRecipientsService } from '../../src/notifications/email/email-recipients.service.js';
 import { describeBrowser } from '../support/browser.js';
@@ -40,9 +40,7 @@ describeBrowser('dashboard layout (browser)', () => {
     });
     const email = 'layout@example.com';
     await signUpInBrowser(d.page, d.t.url, email);
-    const account = await d.t.dataSource
-      .getRepository(Account)
-      .findOneByOrFail({ email });
+    const account = (await d.t.app.get(AccountsService).findByEmail(email))!;
     smtp.refusedRecipients.add('bounced@example.com');
     const { form, apiKey } = await d.t.app
       .get(FormsService)

@@ -8,10 +8,14 @@ export interface TestSession {
   token: string;
 }
 
-/** A signed-in dashboard session of the account, as logging in would start it. */
+/**
+ * A signed-in dashboard session of the user, working in `accountId`, as logging in would
+ * start it. Without `accountId`, the account the user signed up with (the same id).
+ */
 export function createDashboardSession(
   t: TestApp,
-  accountId: string,
+  userId: string,
+  accountId: string = userId,
 ): Promise<TestSession> {
-  return t.app.get(DashboardSessionsService).start(accountId);
+  return t.app.get(DashboardSessionsService).start(userId, accountId);
 }

@@ -47,6 +47,8 @@ export async function countRows(
   t: TestApp,
   table:
     | 'account'
+    | 'user'
+    | 'membership'
     | 'form'
     | 'submission'
     | 'form_domain'
@@ -54,12 +56,13 @@ export async function countRows(
     | 'stored_file',
   where?: { column: 'formId' | 'email'; value: string },
 ): Promise<number> {
+  const from = t.dataSource.driver.escape(table);
   const [{ n }] = where
     ? await t.dataSource.query(
-        `SELECT COUNT(*) AS n FROM ${table} WHERE ${where.column} = ?`,
+        `SELECT COUNT(*) AS n FROM ${from} WHERE ${where.column} = ?`,
         [where.value],
       )
-    : await t.dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`);
+    : await t.dataSource.query(`SELECT COUNT(*) AS n FROM ${from}`);
   return Number(n);
 }
 
@@ -74,14 +77,14 @@ export function storedApiKeys(
   );
 }
 
-/** The stored password hash of an account. */
+/** The stored password hash of a user (an account's first owner has the account's id). */
 export async function storedPasswordHash(
   t: TestApp,
-  accountId: string,
+  userId: string,
 ): Promise<string | undefined> {
   const [row] = await t.dataSource.query(
-    'SELECT passwordHash FROM account WHERE id = ?',
-    [accountId],
+    `SELECT passwordHash FROM ${t.dataSource.driver.escape('user')} WHERE id = ?`,
+    [userId],
   );
   return row?.passwordHash;
 }

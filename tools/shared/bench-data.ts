@@ -51,7 +51,7 @@ export async function benchAccount(
   const accounts = app.get(AccountsService);
   return (
     (await accounts.findByEmail(email)) ??
-    (await accounts.create(email, 'bench-password-0123456789'))
+    (await accounts.create(email, 'bench-password-0123456789')).account
   );
 }
 

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { KEY_ROLES, type KeyRole } from '../../auth/permissions.js';
 
 /** An account key as the API shows it: never its hash. */
 export class AccountKeyResponseDto {
@@ -32,7 +33,15 @@ export class AccountKeyResponseDto {
   lastUsedAt: string | null;
 
   @ApiProperty({
-    description: 'A read-only key may only read (GET).',
+    description: 'What the key may do (docs/teams.md).',
+    enum: KEY_ROLES,
+    example: 'developer',
+  })
+  role: KeyRole;
+
+  @ApiProperty({
+    description:
+      'true for a `viewer` key, which may only read (the older name of that role).',
     example: false,
   })
   readOnly: boolean;

@@ -3,10 +3,12 @@ import { Transform } from 'class-transformer';
 import {
   IsBoolean,
   IsDefined,
+  IsIn,
   IsOptional,
   IsString,
   Length,
 } from 'class-validator';
+import { KEY_ROLES, type KeyRole } from '../../auth/permissions.js';
 import { EXPIRES_AT_FORMAT } from '../key-expiry.js';
 
 /** The body of `POST /api/v1/account/keys`. */
@@ -28,8 +30,18 @@ export class CreateAccountKeyDto {
 
   @ApiPropertyOptional({
     description:
-      'A read-only key may only read (GET); any other request is refused with 403. Default false.',
-    default: false,
+      'What the key may do (docs/teams.md): at most the role of the key creating it; never `owner`. Default `developer`.',
+    enum: KEY_ROLES,
+    default: 'developer',
+    example: 'editor',
+  })
+  @IsOptional()
+  @IsIn(KEY_ROLES, { message: `role must be one of ${KEY_ROLES.join(', ')}` })
+  role?: KeyRole;
+
+  @ApiPropertyOptional({
+    description:
+      'The older name of the `viewer` role: a read-only key may only read. `true` is `role: "viewer"`; omitted, the role decides.',
     example: true,
   })
   @IsOptional()

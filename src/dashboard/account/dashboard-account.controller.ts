@@ -33,6 +33,7 @@ import { PageErrors, sentence } from '../page-errors.js';
 import { SignInLimits, waitMessage } from '../session/sign-in-limits.js';
 import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
 import { plural } from '../view-helpers.js';
+import { Requires, SignedIn } from '../../auth/route-access.decorator.js';
 
 const NOTICES: Record<string, string> = {
   'key-revoked':
@@ -107,6 +108,7 @@ export class DashboardAccountController {
   ) {}
 
   @Get()
+  @Requires('forms.read')
   account(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -123,6 +125,7 @@ export class DashboardAccountController {
 
   /** The data-subject export: an NDJSON download (posted, so the address stays out of URLs). */
   @Post('erasure/export')
+  @Requires('erasure')
   @NoDeadline()
   async exportPersonalData(
     @Dashboard() context: DashboardContext,
@@ -132,7 +135,7 @@ export class DashboardAccountController {
     const email = this.erasureAddress(body);
     if (email.errors) return this.page(context, reply, 400, email.state);
     const stream = await this.erasure.openExport(
-      context.owner.id,
+      context.account.id,
       email.address,
     );
     return reply
@@ -148,6 +151,7 @@ export class DashboardAccountController {
 
   /** How many submissions an erasure would delete, with a button to go ahead. */
   @Post('erasure/preview')
+  @Requires('erasure')
   @NoDeadline()
   async previewErasure(
     @Dashboard() context: DashboardContext,
@@ -157,7 +161,7 @@ export class DashboardAccountController {
     const email = this.erasureAddress(body);
     if (email.errors) return this.page(context, reply, 400, email.state);
     const found = await this.erasure.erase(
-      context.owner.id,
+      context.account.id,
       email.address,
       true,
     );
@@ -169,6 +173,7 @@ export class DashboardAccountController {
   }
 
   @Post('erasure')
+  @Requires('erasure')
   @NoDeadline()
   async erase(
     @Dashboard() context: DashboardContext,
@@ -177,7 +182,7 @@ export class DashboardAccountController {
   ) {
     const email = this.erasureAddress(body);
     if (email.errors) return this.page(context, reply, 400, email.state);
-    const done = await this.erasure.erase(context.owner.id, email.address);
+    const done = await this.erasure.erase(context.account.id, email.address);
     return reply.redirect(
       `/dashboard/account?done=erased&deleted=${done.deleted}&forms=${done.forms}`,
       303,
@@ -185,6 +190,7 @@ export class DashboardAccountController {
   }
 
   @Post('keys')
+  @Requires('keys.manage')
   async createKey(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -201,7 +207,7 @@ export class DashboardAccountController {
     }
     let created: CreatedAccountKey;
     try {
-      created = await this.accounts.createApiKey(context.owner.id, keyName, {
+      created = await this.accounts.createApiKey(context.account.id, keyName, {
         readOnly,
         expiresAt: choice.days
           ? new Date(Date.now() + choice.days * 86_400_000)
@@ -231,16 +237,18 @@ export class DashboardAccountController {
   }
 
   @Post('keys/:keyId/revoke')
+  @Requires('keys.manage')
   async revokeKey(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @Param('keyId') keyId: string,
   ) {
-    await this.accounts.revokeApiKey(context.owner.id, keyId);
+    await this.accounts.revokeApiKey(context.account.id, keyId);
     return reply.redirect('/dashboard/account?done=key-revoked', 303);
   }
 
   @Post('password')
+  @SignedIn()
   async changePassword(
     @Dashboard() context: DashboardContext,
     @Req() request: FastifyRequest,
@@ -251,7 +259,7 @@ export class DashboardAccountController {
     const next = textOf(body, 'newPassword');
     const confirm = textOf(body, 'confirmPassword');
     const errors = new PageErrors();
-    const wait = await this.limits.passwordCheckWait(context.owner.id);
+    const wait = await this.limits.passwordCheckWait(context.user.id);
     if (wait > 0) {
       void reply.header('retry-after', String(wait));
       errors.add(waitMessage(wait));
@@ -268,21 +276,24 @@ export class DashboardAccountController {
       errors.add('The two new passwords do not match', 'confirmPassword');
     }
     if (!errors.any) {
-      const account = await this.accounts.authenticate(
-        context.owner.email,
+      const user = await this.accounts.authenticate(
+        context.user.email,
         current,
       );
-      if (!account) {
-        await this.limits.passwordCheckFailed(context.owner.id);
+      if (!user) {
+        await this.limits.passwordCheckFailed(context.user.id);
         errors.add('Your current password is not right', 'currentPassword');
       }
     }
     if (errors.any) return this.page(context, reply, 400, { errors });
 
-    await this.accounts.changePassword(context.owner.id, next);
-    // Every session of the account ends, this one included; a fresh one replaces it.
-    await this.sessions.endAll(context.owner.id);
-    const { token } = await this.sessions.start(context.owner.id);
+    await this.accounts.changePassword(context.user.id, next);
+    // Every session of the user ends, this one included; a fresh one replaces it.
+    await this.sessions.endAll(context.user.id);
+    const { token } = await this.sessions.start(
+      context.user.id,
+      context.account.id,
+    );
     setSessionCookie(request, reply, token);
     return reply.redirect('/dashboard/account?done=password-changed', 303);
   }
@@ -309,7 +320,7 @@ export class DashboardAccountController {
     status: number,
     state: AccountState,
   ) {
-    const keys = await this.accounts.listApiKeys(context.owner.id);
+    const keys = await this.accounts.listApiKeys(context.account.id);
     return reply.status(status).view('account', {
       keys,
       now: new Date(),

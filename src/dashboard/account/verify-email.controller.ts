@@ -19,6 +19,7 @@ import {
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
+import { Public, SignedIn } from '../../auth/route-access.decorator.js';
 
 /** verify-email.eta: an owner verifying their account's address. */
 export interface VerifyEmailPageView {
@@ -62,12 +63,14 @@ export class VerifyEmailController {
   constructor(private readonly verification: AccountVerificationService) {}
 
   @Get('verify-email/:token')
+  @Public()
   async show(@Param('token') token: string, @Res() reply: FastifyReply) {
     const state = await this.verification.stateOf(token);
     return this.page(reply, token, state, false);
   }
 
   @Post('verify-email/:token')
+  @Public()
   async verify(@Param('token') token: string, @Res() reply: FastifyReply) {
     const before = await this.verification.stateOf(token);
     const state = await this.verification.verify(token);
@@ -76,12 +79,16 @@ export class VerifyEmailController {
 
   /** The banner's button: a fresh link, at most once a minute and within the mail caps. */
   @Post('account/verify-email')
+  @SignedIn()
   @UseGuards(SignedInGuard)
   async resend(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
   ) {
-    const result = await this.verification.requestLink(context.owner.id);
+    const result = await this.verification.requestLink(
+      context.user.id,
+      context.account.id,
+    );
     switch (result.outcome) {
       case 'wait':
         throw new TooManyRequestsError(

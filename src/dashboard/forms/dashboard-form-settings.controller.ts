@@ -38,6 +38,7 @@ import {
   type DeletePageState,
   type SettingsPageState,
 } from './form-settings-page.builder.js';
+import { Requires } from '../../auth/route-access.decorator.js';
 
 /** form-regenerate.eta. */
 export interface RegeneratePageView {
@@ -82,6 +83,7 @@ export class DashboardFormSettingsController {
   ) {}
 
   @Get('settings')
+  @Requires('forms.read')
   settings(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -94,6 +96,7 @@ export class DashboardFormSettingsController {
   }
 
   @Post('settings')
+  @Requires('forms.write')
   async save(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -116,6 +119,7 @@ export class DashboardFormSettingsController {
 
   /** What a visitor's browser shows after a native form post: a redirect or a message. */
   @Post('settings/after-submit')
+  @Requires('forms.write')
   async saveAfterSubmit(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -151,6 +155,7 @@ export class DashboardFormSettingsController {
   }
 
   @Post('settings/verification')
+  @Requires('domains.manage')
   async setVerification(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -168,6 +173,7 @@ export class DashboardFormSettingsController {
   }
 
   @Post('domains')
+  @Requires('domains.manage')
   async addDomain(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -204,6 +210,7 @@ export class DashboardFormSettingsController {
   }
 
   @Post('domains/:domain/verify')
+  @Requires('domains.manage')
   async verifyDomain(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -223,6 +230,7 @@ export class DashboardFormSettingsController {
   }
 
   @Post('domains/:domain/delete')
+  @Requires('domains.manage')
   async removeDomain(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -238,6 +246,7 @@ export class DashboardFormSettingsController {
   }
 
   @Get('regenerate-key')
+  @Requires('keys.manage')
   async confirmRegenerate(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -250,6 +259,7 @@ export class DashboardFormSettingsController {
 
   /** Regenerate (the old key refused at once) or, with `overlap=24h`, rotate. */
   @Post('regenerate-key')
+  @Requires('keys.manage')
   async regenerate(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -267,6 +277,7 @@ export class DashboardFormSettingsController {
   }
 
   @Get('delete')
+  @Requires('forms.delete')
   async confirmDelete(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -276,6 +287,7 @@ export class DashboardFormSettingsController {
   }
 
   @Post('delete')
+  @Requires('forms.delete')
   async remove(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,

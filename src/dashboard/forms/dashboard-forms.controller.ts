@@ -23,7 +23,7 @@ import { SubmissionsService } from '../../submissions/submissions.service.js';
 import {
   baseUrlOf,
   Dashboard,
-  ownerPrincipal,
+  memberPrincipal,
   type DashboardContext,
 } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
@@ -39,6 +39,7 @@ import {
 import { OwnedForm } from './owned-form.decorator.js';
 import { PageErrors } from '../page-errors.js';
 import { FormPageBuilder, NOTICES } from './form-page.builder.js';
+import { Requires } from '../../auth/route-access.decorator.js';
 
 /** forms-list.eta: the account's forms, with each one's submission count and latest. */
 export interface FormsListView {
@@ -61,12 +62,13 @@ export class DashboardFormsController {
   ) {}
 
   @Get()
+  @Requires('forms.read')
   async list(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @Query('done') done?: string,
   ) {
-    const forms = await this.forms.list(ownerPrincipal(context));
+    const forms = await this.forms.list(memberPrincipal(context));
     const stats = await this.submissions.countByForms(forms.map((f) => f.id));
     return reply.view('forms-list', {
       forms,
@@ -76,11 +78,13 @@ export class DashboardFormsController {
   }
 
   @Get('new')
+  @Requires('forms.write')
   newForm(@Res() reply: FastifyReply) {
     return this.editorPage(reply, 200, editorView('', [blankRow()]));
   }
 
   @Post('new')
+  @Requires('forms.write')
   async create(
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
@@ -93,7 +97,7 @@ export class DashboardFormsController {
     }
     let form;
     try {
-      ({ form } = await this.forms.create(context.owner.id, post.value));
+      ({ form } = await this.forms.create(context.account.id, post.value));
     } catch (error) {
       // Too many forms: said on the page, with what was typed kept.
       if (!(error instanceof ConflictException)) throw error;
@@ -105,6 +109,7 @@ export class DashboardFormsController {
 
   /** The form's overview: endpoint, key, activity chart, submissions (searchable), snippets. */
   @Get(':formId')
+  @Requires('forms.read')
   async detail(
     @Dashboard() context: DashboardContext,
     @Req() request: FastifyRequest,
@@ -123,6 +128,7 @@ export class DashboardFormsController {
 
   /** CSV of the submissions the list shows (same search and dates); `bom=true` for Excel. */
   @Get(':formId/submissions.csv')
+  @Requires('submissions.export')
   @NoDeadline()
   async exportCsv(
     @Res() reply: FastifyReply,

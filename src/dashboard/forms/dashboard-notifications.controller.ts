@@ -38,6 +38,7 @@ import {
   NotificationsPageBuilder,
   type NotificationsPageState,
 } from './notifications-page.builder.js';
+import { Requires } from '../../auth/route-access.decorator.js';
 
 /** The recipients box: one address a line (commas and spaces also separate). */
 export function recipientsFromText(text: string): string[] {
@@ -83,6 +84,7 @@ export class DashboardNotificationsController {
   ) {}
 
   @Get()
+  @Requires('forms.read')
   page(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -96,6 +98,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('recipients')
+  @Requires('notifications.manage')
   async saveRecipients(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -130,6 +133,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('webhooks')
+  @Requires('notifications.manage')
   async create(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -168,6 +172,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('webhooks/:webhookId/test')
+  @Requires('notifications.manage')
   async test(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -186,6 +191,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('webhooks/:webhookId/enable')
+  @Requires('notifications.manage')
   async enable(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -200,6 +206,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('webhooks/:webhookId/disable')
+  @Requires('notifications.manage')
   async disable(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -214,6 +221,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('webhooks/:webhookId/rotate')
+  @Requires('notifications.manage')
   async rotate(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -228,6 +236,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('webhooks/:webhookId/delete')
+  @Requires('notifications.manage')
   async remove(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -242,6 +251,7 @@ export class DashboardNotificationsController {
   }
 
   @Post('deliveries/:deliveryId/retry')
+  @Requires('notifications.manage')
   async retry(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,

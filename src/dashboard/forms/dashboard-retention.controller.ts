@@ -21,6 +21,7 @@ import { SignedInGuard } from '../session/dashboard.guards.js';
 import { redirectToForm } from './form-links.js';
 import { FormSettingsPageBuilder } from './form-settings-page.builder.js';
 import { OwnedForm } from './owned-form.decorator.js';
+import { Requires } from '../../auth/route-access.decorator.js';
 
 export const RETENTION_ERROR =
   'Keep submissions for a whole number of days from 1 to 3650, or leave it empty to keep them';
@@ -44,6 +45,7 @@ export class DashboardRetentionController {
   ) {}
 
   @Post('settings/retention')
+  @Requires('forms.write')
   async saveRetention(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,

@@ -29,6 +29,7 @@ import {
   spamSettingsFromBody,
   spamSettingsInput,
 } from './spam-settings.js';
+import { Requires } from '../../auth/route-access.decorator.js';
 
 /**
  * A form's Spam tab (the spam folder: reasons, Not spam) and the "Spam protection"
@@ -48,6 +49,7 @@ export class DashboardSpamController {
   ) {}
 
   @Get('spam')
+  @Requires('submissions.read')
   async spam(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -64,6 +66,7 @@ export class DashboardSpamController {
 
   /** Not spam: out of the folder, and notified now (once). */
   @Post('spam/:submissionId/release')
+  @Requires('submissions.work')
   async release(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -75,6 +78,7 @@ export class DashboardSpamController {
 
   /** Into the folder from a submission's page. */
   @Post('submissions/:submissionId/spam')
+  @Requires('submissions.work')
   async markSpam(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -88,6 +92,7 @@ export class DashboardSpamController {
   }
 
   @Post('settings/spam')
+  @Requires('forms.write')
   async saveSettings(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,

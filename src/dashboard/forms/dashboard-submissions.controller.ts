@@ -32,6 +32,7 @@ import {
 import { OwnedForm } from './owned-form.decorator.js';
 import type { PageErrors } from '../page-errors.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
+import { Requires } from '../../auth/route-access.decorator.js';
 
 export interface SubmissionField {
   key: string;
@@ -95,6 +96,7 @@ export class DashboardSubmissionsController {
 
   // Static paths first: "delete" is never read as a submission id.
   @Get('delete')
+  @Requires('submissions.delete')
   async confirmBulkDelete(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -119,6 +121,7 @@ export class DashboardSubmissionsController {
   }
 
   @Post('delete')
+  @Requires('submissions.delete')
   @NoDeadline()
   async bulkDelete(
     @Res() reply: FastifyReply,
@@ -143,6 +146,7 @@ export class DashboardSubmissionsController {
   }
 
   @Get(':submissionId')
+  @Requires('submissions.read')
   async detail(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -155,6 +159,7 @@ export class DashboardSubmissionsController {
   }
 
   @Get(':submissionId/delete')
+  @Requires('submissions.delete')
   async confirmDelete(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -168,6 +173,7 @@ export class DashboardSubmissionsController {
   }
 
   @Post(':submissionId/delete')
+  @Requires('submissions.delete')
   async remove(
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
@@ -179,6 +185,7 @@ export class DashboardSubmissionsController {
 
   /** A file of the submission, as the API's download route sends it (docs/files.md). */
   @Get(':submissionId/files/:fileId')
+  @Requires('submissions.read')
   @NoDeadline()
   async file(
     @Res() reply: FastifyReply,

@@ -143,7 +143,7 @@ export class FormPageBuilder {
     const cursor = queryText(query.cursor) || undefined;
     const done = queryText(query.done);
     const [apiKey, page, stats, days, warning, turnedAway] = await Promise.all([
-      this.forms.revealApiKey(context.owner.id, form.id),
+      this.forms.revealApiKey(context.account.id, form.id),
       filters.errors.any
         ? { data: [], nextCursor: null }
         : this.submissions.list(entity, {

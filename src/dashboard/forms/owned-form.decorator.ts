@@ -9,7 +9,7 @@ import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
 import {
   dashboardContextOf,
-  ownerPrincipal,
+  memberPrincipal,
   type DashboardContext,
 } from '../dashboard-context.js';
 
@@ -20,7 +20,7 @@ interface FormRequest {
 }
 
 /**
- * Resolves a form id of a dashboard route to the form, for the signed-in owner; the 404
+ * Resolves a form id of a dashboard route to the form, for the signed-in member; the 404
  * page for an unknown form and for another account's (FormsService.findAccessible).
  */
 @Injectable()
@@ -31,7 +31,7 @@ export class OwnedFormPipe implements PipeTransform<
   constructor(private readonly forms: FormsService) {}
 
   transform({ context, id }: FormRequest): Promise<Form> {
-    return this.forms.findAccessible(ownerPrincipal(context), id);
+    return this.forms.findAccessible(memberPrincipal(context), id);
   }
 }
 
@@ -47,7 +47,7 @@ const FormRequestOf = createParamDecorator(
 );
 
 /**
- * The form named by the route's `:formId` (or `param`), as the signed-in owner has it:
+ * The form named by the route's `:formId` (or `param`), as the signed-in member has it:
  * the dashboard's counterpart of the API's @AccessibleForm().
  */
 export function OwnedForm(param = 'formId'): ParameterDecorator {

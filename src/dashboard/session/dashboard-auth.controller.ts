@@ -15,6 +15,7 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccountsService } from '../../accounts/accounts.service.js';
+import { MembershipsService } from '../../accounts/memberships.service.js';
 import { ValidationFailedException } from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -32,6 +33,7 @@ import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from '../page-errors.js';
 import { SignInLimits, waitMessage } from './sign-in-limits.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { Public, SignedIn } from '../../auth/route-access.decorator.js';
 
 const NOTICES: Record<string, string> = {
   'signed-out': 'You are logged out.',
@@ -62,6 +64,7 @@ export interface SignupPageView {
 export class DashboardAuthController {
   constructor(
     private readonly accounts: AccountsService,
+    private readonly memberships: MembershipsService,
     private readonly sessions: DashboardSessionsService,
     private readonly limits: SignInLimits,
     private readonly config: AppConfig,
@@ -69,6 +72,7 @@ export class DashboardAuthController {
   ) {}
 
   @Get()
+  @Public()
   async home(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const signedIn = await this.sessions.find(
       cookieOf(request, SESSION_COOKIE),
@@ -80,17 +84,21 @@ export class DashboardAuthController {
   }
 
   @Get('login')
+  @Public()
   @UseGuards(SignedOutCsrfGuard)
   async loginPage(
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
     @Query('next') next?: string,
     @Query('done') done?: string,
+    @Query('email') email?: unknown,
   ) {
     if (await this.sessions.find(cookieOf(request, SESSION_COOKIE))) {
       return reply.redirect(safeNextPath(next), 303);
     }
     return reply.view('login', {
+      // An invitation's page sends its address along, so it is filled in.
+      email: typeof email === 'string' ? email.slice(0, 254) : undefined,
       next: next === undefined ? undefined : safeNextPath(next),
       notice: ownEntry(NOTICES, done),
       signupEnabled: this.config.signupEnabled,
@@ -98,6 +106,7 @@ export class DashboardAuthController {
   }
 
   @Post('login')
+  @Public()
   @UseGuards(SignedOutCsrfGuard)
   async login(
     @Req() request: FastifyRequest,
@@ -125,8 +134,8 @@ export class DashboardAuthController {
     if (!password) errors.add('Enter your password', 'password');
     if (errors.any) return page(400, errors);
 
-    const account = await this.accounts.authenticate(email, password);
-    if (!account) {
+    const user = await this.accounts.authenticate(email, password);
+    if (!user) {
       await this.limits.loginFailed(request.ip, email);
       return page(
         401,
@@ -137,12 +146,24 @@ export class DashboardAuthController {
       );
     }
     await this.limits.loginSucceeded(request.ip, email);
-    const { token } = await this.sessions.start(account.id);
+    await this.accounts.recordSignIn(user.id);
+    const [first] = await this.memberships.accountsOf(user.id);
+    if (!first) {
+      return page(
+        403,
+        new PageErrors().add(
+          'You are not a member of any account any more. Ask an owner of one to invite you again.',
+          'email',
+        ),
+      );
+    }
+    const { token } = await this.sessions.start(user.id, first.accountId);
     setSessionCookie(request, reply, token);
     return reply.redirect(safeNextPath(next), 303);
   }
 
   @Get('signup')
+  @Public()
   @UseGuards(SignedOutCsrfGuard)
   signupPage(@Res() reply: FastifyReply) {
     return reply.view('signup', {
@@ -151,6 +172,7 @@ export class DashboardAuthController {
   }
 
   @Post('signup')
+  @Public()
   @UseGuards(SignedOutCsrfGuard)
   async signup(
     @Req() request: FastifyRequest,
@@ -183,10 +205,10 @@ export class DashboardAuthController {
     if (password && password !== confirmPassword) {
       errors.add('The two passwords do not match', 'confirmPassword');
     }
-    let account;
+    let signedUp;
     if (!errors.any) {
       try {
-        account = await this.accounts.create(email, password);
+        signedUp = await this.accounts.create(email, password);
       } catch (error) {
         if (error instanceof ValidationFailedException) {
           for (const message of error.errors) {
@@ -204,17 +226,20 @@ export class DashboardAuthController {
         }
       }
     }
-    if (!account) return page(status, errors);
+    if (!signedUp) return page(status, errors);
+    const { user, account } = signedUp;
     // The address is mailed a verification link (within the mail caps): until it is
     // verified, nothing else is mailed to it.
-    await this.verification.requestLink(account.id);
-    const { token } = await this.sessions.start(account.id);
+    await this.verification.requestLink(user.id, account.id);
+    await this.accounts.recordSignIn(user.id);
+    const { token } = await this.sessions.start(user.id, account.id);
     setSessionCookie(request, reply, token);
     return reply.redirect('/dashboard/forms?done=welcome', 303);
   }
 
   /** Unknown dashboard addresses get a page, not the API's JSON 404. */
   @Get('*')
+  @Public()
   notFound(): never {
     throw new NotFoundException(
       'There is no page at this address. It may have moved, or the link may be incomplete.',
@@ -222,6 +247,7 @@ export class DashboardAuthController {
   }
 
   @Post('logout')
+  @SignedIn()
   @HttpCode(303)
   @UseGuards(SignedInGuard)
   async logout(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {

@@ -48,19 +48,21 @@ export class DashboardSessionsService {
       .digest();
   }
 
-  async start(accountId: string): Promise<StartedSession> {
+  /** A new session of `userId`, working in `accountId` (one they are a member of). */
+  async start(userId: string, accountId: string): Promise<StartedSession> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     const session = this.sessions.create({
       tokenHash: sha256(token),
+      userId,
       accountId,
       csrfSecret: randomBytes(32).toString('base64url'),
       createdAt: now,
       expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
     });
     await this.sessions.insert(session);
-    // Housekeeping: this account's expired sessions go when it signs in again.
-    await this.sessions.delete({ accountId, expiresAt: LessThan(now) });
+    // Housekeeping: this user's expired sessions go when they sign in again.
+    await this.sessions.delete({ userId, expiresAt: LessThan(now) });
     return { token, session };
   }
 
@@ -78,13 +80,18 @@ export class DashboardSessionsService {
     await this.sessions.delete({ tokenHash: sha256(token) });
   }
 
-  /** Ends every session of the account except the one given (after a password change). */
-  async endOthers(accountId: string, keepTokenHash: string): Promise<void> {
-    await this.sessions.delete({ accountId, tokenHash: Not(keepTokenHash) });
+  /** Ends every session of the user except the one given (after a password change). */
+  async endOthers(userId: string, keepTokenHash: string): Promise<void> {
+    await this.sessions.delete({ userId, tokenHash: Not(keepTokenHash) });
   }
 
-  async endAll(accountId: string): Promise<void> {
-    await this.sessions.delete({ accountId });
+  async endAll(userId: string): Promise<void> {
+    await this.sessions.delete({ userId });
+  }
+
+  /** The session works in `accountId` from its next request on (the account switcher). */
+  async switchAccount(tokenHash: string, accountId: string): Promise<void> {
+    await this.sessions.update({ tokenHash }, { accountId });
   }
 
   /** The synchronizer token for this session's forms (HMAC of its secret). */

@@ -1,7 +1,21 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import {
+  CanActivate,
+  ExecutionContext,
+  ForbiddenException,
+  Injectable,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { AccountsService } from '../../accounts/accounts.service.js';
+import { MembershipsService } from '../../accounts/memberships.service.js';
+import {
+  PERMISSION_ACTIONS,
+  roleHas,
+  type Permission,
+  type Role,
+} from '../../auth/permissions.js';
+import { routeAccessOf } from '../../auth/route-access.decorator.js';
 import { AppConfig } from '../../config/app-config.js';
 import {
   addTemplateLocals,
@@ -23,6 +37,14 @@ export const CSRF_FIELD = '_csrf';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The 403 page's sentence when a member's role lacks what a page needs. */
+export function memberCannot(role: Role, permission: Permission): string {
+  return `Your role in this account (${role}) does not let you ${PERMISSION_ACTIONS[permission]}. Ask an owner or admin of the account if you need to.`;
+}
+
+export const PAGE_WITHOUT_PERMISSION =
+  'This page declares no permission, so no one may open it.';
+
 function csrfFieldOf(request: FastifyRequest): unknown {
   const body = request.body;
   if (body === null || typeof body !== 'object') return undefined;
@@ -32,29 +54,48 @@ function csrfFieldOf(request: FastifyRequest): unknown {
 }
 
 /**
- * Signed-in pages: resolves the session cookie to its owner (else sends the visitor to
- * log in) and, on every state-changing request, checks the synchronizer CSRF token.
+ * Signed-in pages: resolves the session cookie to its user and the user's membership of
+ * the account the session works in (else sends the visitor to log in), checks on every
+ * state-changing request the synchronizer CSRF token, and refuses (403 page) a member
+ * whose role lacks the permission the route declares. The membership is read on every
+ * request (cached briefly, and dropped on every instance when it changes), so a removed
+ * member or a lowered role bites on the next request.
  */
 @Injectable()
 export class SignedInGuard implements CanActivate {
   constructor(
     private readonly sessions: DashboardSessionsService,
     private readonly accounts: AccountsService,
+    private readonly memberships: MembershipsService,
     private readonly config: AppConfig,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const session = await this.sessions.find(cookieOf(request, SESSION_COOKIE));
-    const account = session
-      ? await this.accounts.findById(session.accountId)
-      : null;
-    if (!session || !account) {
-      throw new LoginRequiredException(
+    const token = cookieOf(request, SESSION_COOKIE);
+    const loginRequired = () =>
+      new LoginRequiredException(
         request.method === 'GET' ? request.url : undefined,
       );
+    const session = await this.sessions.find(token);
+    const user = session
+      ? await this.accounts.findUserById(session.userId)
+      : null;
+    if (!session || !user) throw loginRequired();
+    const accounts = await this.memberships.accountsOf(user.id);
+    let current = accounts.find((m) => m.accountId === session.accountId);
+    if (!current) {
+      // No longer a member of the account the session worked in: another of theirs, or
+      // nothing at all (the session ends, so the sign-in page does not send them back).
+      current = accounts[0];
+      if (!current) {
+        await this.sessions.end(token);
+        throw loginRequired();
+      }
+      await this.sessions.switchAccount(session.tokenHash, current.accountId);
     }
     if (!SAFE_METHODS.has(request.method)) {
       if (!this.sessions.checkCsrf(session, csrfFieldOf(request))) {
@@ -62,15 +103,43 @@ export class SignedInGuard implements CanActivate {
       }
     }
     const csrfToken = this.sessions.csrfToken(session);
-    const owner = {
-      id: account.id,
-      email: account.email,
-      unverified: this.config.mail !== null && !account.emailVerifiedAt,
+    const dashboardUser = {
+      id: user.id,
+      email: user.email,
+      unverified: this.config.mail !== null && !user.emailVerifiedAt,
     };
-    setDashboardContext(request, { owner, csrfToken });
+    const account = {
+      id: current.accountId,
+      name: current.accountName,
+      role: current.role,
+    };
+    setDashboardContext(request, {
+      user: dashboardUser,
+      account,
+      accounts,
+      csrfToken,
+    });
     // Signed-in pages show keys and submissions: never store them in a cache.
     void reply.header('cache-control', 'no-store');
-    addTemplateLocals(reply, { owner, csrfToken });
+    addTemplateLocals(reply, {
+      user: dashboardUser,
+      account,
+      accounts,
+      csrfToken,
+    });
+    const access = routeAccessOf(this.reflector, context);
+    if (access === undefined || access.kind === 'public') {
+      // Fails closed: a signed-in page must say what it needs (test/route-access.e2e-spec.ts).
+      throw new ForbiddenException(PAGE_WITHOUT_PERMISSION);
+    }
+    if (
+      access.kind === 'permission' &&
+      !roleHas(current.role, access.permission)
+    ) {
+      throw new ForbiddenException(
+        memberCannot(current.role, access.permission),
+      );
+    }
     return true;
   }
 }

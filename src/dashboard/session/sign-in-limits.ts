@@ -127,20 +127,20 @@ export class SignInLimits {
   }
 
   /**
-   * Seconds a signed-in owner must wait before the change-password form checks the
-   * current password again. Keyed by account: only a session of that account gets here.
+   * Seconds a signed-in user must wait before the change-password form checks the
+   * current password again. Keyed by user: only a session of that user gets here.
    */
-  async passwordCheckWait(accountId: string): Promise<number> {
+  async passwordCheckWait(userId: string): Promise<number> {
     const account = await this.storage.peek(
-      `password-check:${accountId}`,
+      `password-check:${userId}`,
       SIGN_IN_WINDOW_MS,
     );
     return account.totalHits >= CLIENT_FAILURES ? account.timeToExpire : 0;
   }
 
-  async passwordCheckFailed(accountId: string): Promise<void> {
+  async passwordCheckFailed(userId: string): Promise<void> {
     await this.storage.increment(
-      `password-check:${accountId}`,
+      `password-check:${userId}`,
       SIGN_IN_WINDOW_MS,
       CLIENT_FAILURES,
       SIGN_IN_WINDOW_MS,

@@ -1,5 +1,5 @@
-// An account's own address is verified by a link mailed at sign-up: until its owner opens
-// it and selects Verify, the service mails that address nothing else (no owner alert).
+// A user's own address is verified by a link mailed at sign-up: until they open it and
+// select Verify, the service mails that address nothing else (no owner alert).
 // Each link is reserved from the same caps as a recipient's confirmation link (MailQuotas:
 // per account, and per address across every account), and asking again is allowed once a
 // minute, so signing up or resending cannot be used to flood a stranger.
@@ -11,7 +11,7 @@ import {
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
-import { Account } from '../../accounts/account.entity.js';
+import { User } from '../../accounts/user.entity.js';
 import { isEmailAddress } from '../../common/email-address.js';
 import { AppConfig } from '../../config/app-config.js';
 import {
@@ -47,28 +47,33 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
   private readonly sending = new Set<Promise<void>>();
 
   constructor(
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    @InjectRepository(User) private readonly users: Repository<User>,
     private readonly mailer: Mailer,
     private readonly quotas: MailQuotas,
     private readonly config: AppConfig,
   ) {}
 
-  /** true when the account's own address may be mailed. */
-  async isVerified(accountId: string): Promise<boolean> {
-    const account = await this.accounts.findOne({
-      where: { id: accountId },
+  /** true when the user's own address may be mailed. */
+  async isVerified(userId: string): Promise<boolean> {
+    const user = await this.users.findOne({
+      where: { id: userId },
       select: { id: true, emailVerifiedAt: true },
     });
-    return Boolean(account?.emailVerifiedAt);
+    return Boolean(user?.emailVerifiedAt);
   }
 
   /**
-   * Mails the account a fresh verification link (in the background; see settled()),
-   * unless it is verified, was sent one less than a minute ago, or a cap refuses.
+   * Mails the user a fresh verification link (in the background; see settled()),
+   * unless they are verified, were sent one less than a minute ago, or a cap refuses.
+   * The link counts against the mail caps of `accountId`, the account they work in.
    */
-  async requestLink(accountId: string, now = new Date()): Promise<LinkRequest> {
-    const account = await this.accounts.findOne({
-      where: { id: accountId },
+  async requestLink(
+    userId: string,
+    accountId: string,
+    now = new Date(),
+  ): Promise<LinkRequest> {
+    const account = await this.users.findOne({
+      where: { id: userId },
       select: {
         id: true,
         email: true,
@@ -79,12 +84,12 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
     if (!account || account.emailVerifiedAt) return { outcome: 'verified' };
     if (!this.mailer.enabled) return { outcome: 'mail-off' };
     if (!isEmailAddress(account.email)) return { outcome: 'unmailable' };
-    // One request a minute per account, taken atomically: two clicks cannot both pass.
+    // One request a minute per user, taken atomically: two clicks cannot both pass.
     const since = new Date(now.getTime() - RESEND_INTERVAL_SECONDS * 1000);
     let claimed = false;
     for (const verifySentAt of [IsNull(), LessThanOrEqual(since)]) {
-      const result = await this.accounts.update(
-        { id: accountId, emailVerifiedAt: IsNull(), verifySentAt },
+      const result = await this.users.update(
+        { id: userId, emailVerifiedAt: IsNull(), verifySentAt },
         { verifySentAt: now },
       );
       if (result.affected) {
@@ -105,14 +110,14 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
     );
     if (!reserved.ok) {
       this.logger.warn(
-        `No verification link for account ${accountId}: its address was sent as many links as it may receive for now`,
+        `No verification link for user ${userId}: their address was sent as many links as it may receive for now`,
       );
       return { outcome: 'capped' };
     }
     // Only now is the previous link replaced: a refused request leaves it working.
     const token = randomBytes(32).toString('base64url');
-    await this.accounts.update(
-      { id: accountId },
+    await this.users.update(
+      { id: userId },
       {
         verifyTokenHash: hashToken(token),
         verifyTokenExpiresAt: new Date(
@@ -120,7 +125,7 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
         ),
       },
     );
-    this.track(this.send(accountId, account.email, token));
+    this.track(this.send(userId, account.email, token));
     return { outcome: 'sent' };
   }
 
@@ -134,13 +139,13 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
       : 'expired';
   }
 
-  /** Verifies the account of a valid link. */
+  /** Verifies the user of a valid link. */
   async verify(token: string, now = new Date()): Promise<VerificationState> {
     const state = await this.stateOf(token, now);
     if (state !== 'pending') return state;
     const hash = hashToken(token);
     const account = (await this.findByToken(token))!;
-    const result = await this.accounts.update(
+    const result = await this.users.update(
       {
         id: account.id,
         verifyTokenHash: hash,
@@ -162,9 +167,9 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
     return this.settled();
   }
 
-  private findByToken(token: string): Promise<Account | null> {
+  private findByToken(token: string): Promise<User | null> {
     if (!TOKEN_PATTERN.test(token)) return Promise.resolve(null);
-    return this.accounts.findOne({
+    return this.users.findOne({
       where: { verifyTokenHash: hashToken(token) },
       select: {
         id: true,
@@ -176,7 +181,7 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
   }
 
   private async send(
-    accountId: string,
+    userId: string,
     address: string,
     token: string,
   ): Promise<void> {
@@ -188,7 +193,7 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
     const result = await this.mailer.send({ to: address, ...mail });
     if (!result.ok) {
       this.logger.warn(
-        `Could not send the verification link of account ${accountId}: ${result.error}`,
+        `Could not send the verification link of user ${userId}: ${result.error}`,
       );
     }
   }

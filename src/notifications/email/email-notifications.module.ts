@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Account } from '../../accounts/account.entity.js';
+import { Membership } from '../../accounts/membership.entity.js';
+import { User } from '../../accounts/user.entity.js';
 import { FormChangesModule } from '../../forms/form-changes.module.js';
 import { FormRepositoryModule } from '../../forms/form-repository.module.js';
 import { NOTIFY_EMAIL_CONFIRMATIONS } from '../../forms/notify-emails.js';
@@ -25,7 +26,7 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
 @Global()
 @Module({
   imports: [
-    TypeOrmModule.forFeature([EmailRecipient, Account]),
+    TypeOrmModule.forFeature([EmailRecipient, User, Membership]),
     FormRepositoryModule,
     FormChangesModule,
   ],

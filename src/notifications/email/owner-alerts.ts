@@ -1,13 +1,14 @@
-// Tells an account owner about something that needs them (a webhook disabled after days
-// of failures, say): a message to the account's own address when mail is on and the owner
-// verified that address, a warning in the log otherwise. The message is the service's own
+// Tells an account's owners about something that needs them (a webhook disabled after days
+// of failures, say): a message to each owner's address when mail is on and that owner
+// verified it, a warning in the log otherwise. The message is the service's own
 // words around ids, a time and a dashboard link: nothing an owner or a visitor wrote (no
 // form name, no webhook URL), so it cannot carry anyone's text to the inbox it reaches.
 // Never throws: an alert that cannot go out is logged instead.
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { Account } from '../../accounts/account.entity.js';
+import { Membership } from '../../accounts/membership.entity.js';
+import { User } from '../../accounts/user.entity.js';
 import { isEmailAddress } from '../../common/email-address.js';
 import { AppConfig } from '../../config/app-config.js';
 import type { OwnerAlert, OwnerAlerts } from '../notification-channel.js';
@@ -48,7 +49,7 @@ export class MailOwnerAlerts implements OwnerAlerts {
   private readonly logger = new Logger('OwnerAlerts');
 
   constructor(
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    @InjectRepository(User) private readonly users: Repository<User>,
     private readonly mailer: Mailer,
     private readonly config: AppConfig,
   ) {}
@@ -61,30 +62,37 @@ export class MailOwnerAlerts implements OwnerAlerts {
       return;
     }
     try {
-      const account = await this.accounts.findOne({
-        where: { id: accountId },
-        select: { id: true, email: true, emailVerifiedAt: true },
-      });
-      if (!account) return;
-      // Only an address its owner verified is mailed (the dashboard says so).
-      if (!account.emailVerifiedAt) {
-        this.logger.warn(
-          `The address of account ${accountId} is not verified, so it is not mailed: ${line}`,
-        );
+      const owners = await this.users
+        .createQueryBuilder('user')
+        .innerJoin(Membership, 'membership', 'membership.userId = user.id')
+        .select(['user.id', 'user.email', 'user.emailVerifiedAt'])
+        .where('membership.accountId = :accountId', { accountId })
+        .andWhere('membership.role = :role', { role: 'owner' })
+        .orderBy('user.id', 'ASC')
+        .getMany();
+      // Only an address its owner verified is mailed (the dashboard says so); sign-up
+      // accepts a looser address than a message header can carry safely.
+      const mailable = owners.filter(
+        (owner) => owner.emailVerifiedAt && isEmailAddress(owner.email),
+      );
+      if (mailable.length === 0) {
+        const why = owners.some((owner) => owner.emailVerifiedAt)
+          ? 'cannot be mailed'
+          : 'is not verified, so it is not mailed';
+        const whose =
+          owners.length > 1
+            ? `Each owner's address of account ${accountId}`
+            : `The address of account ${accountId}`;
+        this.logger.warn(`${whose} ${why}: ${line}`);
         return;
       }
-      // Sign-up accepts a looser address than a message header can carry safely.
-      if (!isEmailAddress(account.email)) {
-        this.logger.warn(
-          `The address of account ${accountId} cannot be mailed: ${line}`,
-        );
-        return;
-      }
-      const result = await this.mailer.send({ to: account.email, ...mail });
-      if (!result.ok) {
-        this.logger.warn(
-          `Could not email the owner of account ${accountId} (${result.error}): ${line}`,
-        );
+      for (const owner of mailable) {
+        const result = await this.mailer.send({ to: owner.email, ...mail });
+        if (!result.ok) {
+          this.logger.warn(
+            `Could not email owner ${owner.id} of account ${accountId} (${result.error}): ${line}`,
+          );
+        }
       }
     } catch (error) {
       this.logger.warn(

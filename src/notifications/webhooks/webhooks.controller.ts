@@ -40,6 +40,7 @@ import {
   ListWebhookDeliveriesDocs,
   RetryWebhookDeliveryDocs,
 } from './webhooks.openapi.js';
+import { Requires } from '../../auth/route-access.decorator.js';
 
 @ApiTags('webhooks')
 @ApiKeyAuth()
@@ -52,12 +53,14 @@ export class WebhooksController {
   ) {}
 
   @Get()
+  @Requires('forms.read')
   @ListWebhooksDocs()
   async list(@AccessibleForm() form: Form): Promise<WebhookListResponseDto> {
     return { data: await this.webhooks.list(form.id) };
   }
 
   @Post()
+  @Requires('notifications.manage')
   @HttpCode(HttpStatus.CREATED)
   @CreateWebhookDocs()
   async create(
@@ -68,6 +71,7 @@ export class WebhooksController {
   }
 
   @Get(':webhookId')
+  @Requires('forms.read')
   @GetWebhookDocs()
   async get(
     @AccessibleForm() form: Form,
@@ -77,6 +81,7 @@ export class WebhooksController {
   }
 
   @Patch(':webhookId')
+  @Requires('notifications.manage')
   @PatchWebhookDocs()
   async patch(
     @AccessibleForm() form: Form,
@@ -87,6 +92,7 @@ export class WebhooksController {
   }
 
   @Delete(':webhookId')
+  @Requires('notifications.manage')
   @HttpCode(HttpStatus.NO_CONTENT)
   @DeleteWebhookDocs()
   async remove(
@@ -97,6 +103,7 @@ export class WebhooksController {
   }
 
   @Post(':webhookId/rotate-secret')
+  @Requires('notifications.manage')
   @HttpCode(HttpStatus.OK)
   @RotateWebhookSecretDocs()
   async rotate(
@@ -107,6 +114,7 @@ export class WebhooksController {
   }
 
   @Post(':webhookId/test')
+  @Requires('notifications.manage')
   @HttpCode(HttpStatus.ACCEPTED)
   @TestWebhookDocs()
   async test(
@@ -117,6 +125,7 @@ export class WebhooksController {
   }
 
   @Get(':webhookId/deliveries')
+  @Requires('forms.read')
   @ListWebhookDeliveriesDocs()
   async listDeliveries(
     @AccessibleForm() form: Form,
@@ -128,6 +137,7 @@ export class WebhooksController {
   }
 
   @Post(':webhookId/deliveries/:deliveryId/retry')
+  @Requires('notifications.manage')
   @HttpCode(HttpStatus.ACCEPTED)
   @RetryWebhookDeliveryDocs()
   async retry(

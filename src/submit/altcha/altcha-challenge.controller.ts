@@ -24,6 +24,7 @@ import {
   ChallengeRateLimitGuard,
   tooManyChallengesMessage,
 } from './challenge-rate-limit.guard.js';
+import { Public } from '../../auth/route-access.decorator.js';
 
 export const NOT_AN_ALTCHA_FORM = 'This form does not use ALTCHA';
 
@@ -37,6 +38,7 @@ const FORM_ID = /^[A-Za-z0-9_-]{1,32}$/;
  */
 @ApiTags('Submit')
 @WithDeadline()
+@Public()
 @Controller('api/submit')
 export class AltchaChallengeController {
   constructor(

@@ -12,6 +12,7 @@ import {
 } from '../pages/submit-pages.js';
 import { FORM_ID } from '../submit.service.js';
 import { ApiFormspreeThanks } from './formspree-openapi.js';
+import { Public } from '../../auth/route-access.decorator.js';
 
 /**
  * GET /f/:formId/thanks: the thank-you page POST /f/:formId names as `next` when the form
@@ -19,6 +20,7 @@ import { ApiFormspreeThanks } from './formspree-openapi.js';
  */
 @ApiTags('Submit')
 @WithDeadline()
+@Public()
 @Controller('f')
 export class FormspreeThanksController {
   constructor(private readonly forms: FormConfigCache) {}

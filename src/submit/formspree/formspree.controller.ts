@@ -15,6 +15,7 @@ import { SubmitService } from '../submit.service.js';
 import { NEXT_KEY, thanksUrl } from './formspree-answers.js';
 import { ApiFormspreeRoute } from './formspree-openapi.js';
 import type { FormspreeSuccessDto } from './formspree.dto.js';
+import { Public } from '../../auth/route-access.decorator.js';
 
 /**
  * The Formspree-compatible route, POST /f/:formId (docs/formspree.md): the submit path of
@@ -25,6 +26,7 @@ import type { FormspreeSuccessDto } from './formspree.dto.js';
  * database work. The thank-you page its success names: formspree-thanks.controller.ts.
  */
 @ApiTags('Submit')
+@Public()
 @Controller('f')
 export class FormspreeController {
   constructor(
