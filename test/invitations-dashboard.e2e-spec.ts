@@ -67,7 +67,10 @@ describe('the invitation page (e2e)', () => {
     expect(res.status).toBe(201);
     await t.app.get(InvitationsService).settled();
     const mail = smtp.to(email).at(-1)!;
-    return { token: LINK.exec(mail.parsed.text ?? '')![1], id: res.body.id as string };
+    return {
+      token: LINK.exec(mail.parsed.text ?? '')![1],
+      id: res.body.id as string,
+    };
   }
   const membership = (userId: string) =>
     t.dataSource
@@ -111,9 +114,7 @@ describe('the invitation page (e2e)', () => {
 
     const page = await visitor.get(path);
     expect(page.status).toBe(200);
-    expect(page.html).toContain(
-      `<form method="post" action="${path}/accept"`,
-    );
+    expect(page.html).toContain(`<form method="post" action="${path}/accept"`);
     const forged = await visitor.post(`${path}/accept`, {}, { csrf: 'forged' });
     expect(forged.status).toBe(403);
     expect(await membership(invitee.user.id)).toBeNull();
@@ -135,7 +136,11 @@ describe('the invitation page (e2e)', () => {
     const reused = await visitor.get(path);
     expect(reused.status).toBe(410);
     expect(textOf(reused.html)).toContain('This invitation was already used');
-    const again = await visitor.post(`${path}/accept`, {}, { csrf: page.html.match(/name="_csrf" value="([^"]+)"/)![1] });
+    const again = await visitor.post(
+      `${path}/accept`,
+      {},
+      { csrf: page.html.match(/name="_csrf" value="([^"]+)"/)![1] },
+    );
     expect(again.status).toBe(410);
   });
 
@@ -149,7 +154,9 @@ describe('the invitation page (e2e)', () => {
     expect(page.status).toBe(200);
     expect(page.html).toContain(`<form method="post" action="${path}/signup"`);
     expect(page.html).toMatch(
-      new RegExp(`id="email" name="email" type="email" value="${email}"[^>]* readonly`),
+      new RegExp(
+        `id="email" name="email" type="email" value="${email}"[^>]* readonly`,
+      ),
     );
     // Public sign-up is off on this server, but an invitation is the account's choice.
     expect((await visitor.get('/dashboard/signup')).html).toContain(

@@ -225,9 +225,9 @@ describe('members and invitations API (e2e)', () => {
       expect(form.status).toBe(201);
       const byFormKey = await members(form.body.apiKey as string);
       expect(byFormKey.status).toBe(403);
-      expect(
-        (await request(`${t.url}/api/v1/account/members`)).status,
-      ).toBe(401);
+      expect((await request(`${t.url}/api/v1/account/members`)).status).toBe(
+        401,
+      );
     });
   });
 
@@ -281,7 +281,10 @@ describe('members and invitations API (e2e)', () => {
 
     it('refuses a bad body (400), a role above the key (403) and another account’s invitation (404)', async () => {
       const acme = await createAccount(t);
-      const bad = await invite(acme.apiKey, { email: 'not-an-address', role: 'chief' });
+      const bad = await invite(acme.apiKey, {
+        email: 'not-an-address',
+        role: 'chief',
+      });
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual(
         errorBody('Validation failed', [
@@ -292,7 +295,10 @@ describe('members and invitations API (e2e)', () => {
       const missing = await invite(acme.apiKey, {});
       expect(missing.status).toBe(400);
       expect(missing.body).toEqual(
-        errorBody('Validation failed', ['email is required', 'role is required']),
+        errorBody('Validation failed', [
+          'email is required',
+          'role is required',
+        ]),
       );
 
       const owner = await invite(acme.apiKey, {
@@ -303,13 +309,20 @@ describe('members and invitations API (e2e)', () => {
       expect(owner.body).toEqual(
         errorBody('This key cannot make someone an owner'),
       );
-      const editorKey = await createAccountApiKey(t, acme.account.id, 'e', 'editor');
+      const editorKey = await createAccountApiKey(
+        t,
+        acme.account.id,
+        'e',
+        'editor',
+      );
       const byEditor = await invite(editorKey, {
         email: address('x'),
         role: 'viewer',
       });
       expect(byEditor.status).toBe(403);
-      expect(byEditor.body).toEqual(errorBody('This key cannot manage members'));
+      expect(byEditor.body).toEqual(
+        errorBody('This key cannot manage members'),
+      );
 
       const created = await invite(acme.apiKey, {
         email: address('later'),
@@ -323,7 +336,9 @@ describe('members and invitations API (e2e)', () => {
       );
       expect(foreign.status).toBe(404);
       expect(foreign.body).toEqual(errorBody('Invitation not found'));
-      expect((await storedInvitation(created.body.id as string)).revokedAt).toBeNull();
+      expect(
+        (await storedInvitation(created.body.id as string)).revokedAt,
+      ).toBeNull();
       await settled();
       expect(
         await t.dataSource.getRepository(Invitation).countBy({
@@ -345,7 +360,9 @@ describe('members and invitations API (e2e)', () => {
       );
 
       const first = address('twice');
-      expect((await invite(acme.apiKey, { email: first, role: 'viewer' })).status).toBe(201);
+      expect(
+        (await invite(acme.apiKey, { email: first, role: 'viewer' })).status,
+      ).toBe(201);
       const again = await invite(acme.apiKey, { email: first, role: 'admin' });
       expect(again.status).toBe(409);
       expect(again.body).toEqual(
@@ -356,7 +373,12 @@ describe('members and invitations API (e2e)', () => {
 
       // Owner + member + one pending = 3 of 4; one more fits, then the account is full.
       expect(
-        (await invite(acme.apiKey, { email: address('fourth'), role: 'viewer' })).status,
+        (
+          await invite(acme.apiKey, {
+            email: address('fourth'),
+            role: 'viewer',
+          })
+        ).status,
       ).toBe(201);
       await settled();
       const sent = smtp.messages.length;
@@ -365,7 +387,9 @@ describe('members and invitations API (e2e)', () => {
         role: 'viewer',
       });
       expect(full.status).toBe(409);
-      expect(full.body.error).toMatch(/^This account already has 4 members and pending invitations/);
+      expect(full.body.error).toMatch(
+        /^This account already has 4 members and pending invitations/,
+      );
       await settled();
       expect(smtp.messages.length).toBe(sent);
 
@@ -379,15 +403,20 @@ describe('members and invitations API (e2e)', () => {
         { method: 'DELETE', apiKey: acme.apiKey },
       );
       expect(revoked.status).toBe(204);
-      expect((await storedInvitation(pendingId)).revokedAt).toBeInstanceOf(Date);
+      expect((await storedInvitation(pendingId)).revokedAt).toBeInstanceOf(
+        Date,
+      );
       expect(
-        (await request(`${t.url}/api/v1/account/invitations/${pendingId}`, {
-          method: 'DELETE',
-          apiKey: acme.apiKey,
-        })).status,
+        (
+          await request(`${t.url}/api/v1/account/invitations/${pendingId}`, {
+            method: 'DELETE',
+            apiKey: acme.apiKey,
+          })
+        ).status,
       ).toBe(404);
       expect(
-        (await invite(acme.apiKey, { email: address('fifth'), role: 'viewer' })).status,
+        (await invite(acme.apiKey, { email: address('fifth'), role: 'viewer' }))
+          .status,
       ).toBe(201);
     });
 
@@ -395,7 +424,9 @@ describe('members and invitations API (e2e)', () => {
       const email = address('popular');
       for (let i = 0; i < 3; i++) {
         const account = await createAccount(t);
-        expect((await invite(account.apiKey, { email, role: 'viewer' })).status).toBe(201);
+        expect(
+          (await invite(account.apiKey, { email, role: 'viewer' })).status,
+        ).toBe(201);
       }
       await settled();
       expect(smtp.to(email)).toHaveLength(3);

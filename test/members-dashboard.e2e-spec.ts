@@ -97,7 +97,11 @@ describe('the Members page (e2e)', () => {
       const base = `/dashboard/members/invitations/${row.id}`;
       expect(page.html).toContain(`action="${base}/resend"`);
 
-      const resent = await owner.post(`${base}/resend`, {}, { from: '/dashboard/members' });
+      const resent = await owner.post(
+        `${base}/resend`,
+        {},
+        { from: '/dashboard/members' },
+      );
       expect(resent.status).toBe(303);
       await settled();
       const mails = smtp.to(email);
@@ -105,13 +109,25 @@ describe('the Members page (e2e)', () => {
       const oldToken = LINK.exec(mails[0].parsed.text ?? '')![1];
       const newToken = LINK.exec(mails[1].parsed.text ?? '')![1];
       expect(newToken).not.toBe(oldToken);
-      expect((await owner.get(`/dashboard/invitations/${oldToken}`)).status).toBe(404);
-      expect((await owner.get(`/dashboard/invitations/${newToken}`)).status).toBe(200);
+      expect(
+        (await owner.get(`/dashboard/invitations/${oldToken}`)).status,
+      ).toBe(404);
+      expect(
+        (await owner.get(`/dashboard/invitations/${newToken}`)).status,
+      ).toBe(200);
 
-      const revoked = await owner.post(`${base}/revoke`, {}, { from: '/dashboard/members' });
+      const revoked = await owner.post(
+        `${base}/revoke`,
+        {},
+        { from: '/dashboard/members' },
+      );
       expect(revoked.status).toBe(303);
-      expect((await pending(acme.account.id))[0].revokedAt).toBeInstanceOf(Date);
-      expect((await owner.get(`/dashboard/invitations/${newToken}`)).status).toBe(410);
+      expect((await pending(acme.account.id))[0].revokedAt).toBeInstanceOf(
+        Date,
+      );
+      expect(
+        (await owner.get(`/dashboard/invitations/${newToken}`)).status,
+      ).toBe(410);
       expect(textOf((await owner.get('/dashboard/members')).html)).toContain(
         'No pending invitations.',
       );
@@ -144,7 +160,11 @@ describe('the Members page (e2e)', () => {
       expect(textOf(demote.html)).toContain(
         'An account needs an owner: make another member an owner first',
       );
-      const leave = await owner.post('/dashboard/members/leave', {}, { from: '/dashboard/members' });
+      const leave = await owner.post(
+        '/dashboard/members/leave',
+        {},
+        { from: '/dashboard/members' },
+      );
       expect(leave.status).toBe(409);
       expect(await role(acme.account.id, acme.user.id)).toBe('owner');
 
@@ -185,19 +205,32 @@ describe('the Members page (e2e)', () => {
       signedIn(second.email),
     ]);
     const answers = await Promise.all([
-      first.post(`/dashboard/members/${second.id}/role`, { role: 'admin' }, { from: '/dashboard/members' }),
-      other.post(`/dashboard/members/${acme.user.id}/role`, { role: 'admin' }, { from: '/dashboard/members' }),
+      first.post(
+        `/dashboard/members/${second.id}/role`,
+        { role: 'admin' },
+        { from: '/dashboard/members' },
+      ),
+      other.post(
+        `/dashboard/members/${acme.user.id}/role`,
+        { role: 'admin' },
+        { from: '/dashboard/members' },
+      ),
     ]);
     // The loser is refused as the last owner (409), or, when the winner's change reached
     // it first, as an admin touching an owner (403): never both demoted.
-    const [won, lost] = answers.map((page) => page.status).sort();
+    const [won, lost] = answers
+      .map((page) => page.status)
+      .sort((a, b) => a - b);
     expect(won).toBe(303);
     expect([403, 409]).toContain(lost);
     const roles = [
       await role(acme.account.id, acme.user.id),
       await role(acme.account.id, second.id),
     ];
-    expect(roles.sort()).toEqual(['admin', 'owner']);
+    expect(roles.sort((a, b) => String(a).localeCompare(String(b)))).toEqual([
+      'admin',
+      'owner',
+    ]);
   });
 
   it('keeps owners to owners: an admin can neither touch an owner nor invite one (403 page)', async () => {
@@ -208,19 +241,30 @@ describe('the Members page (e2e)', () => {
 
     const page = await client.get('/dashboard/members');
     expect(page.status).toBe(200);
-    expect(page.html).not.toContain(`action="/dashboard/members/${acme.user.id}/remove"`);
-    expect(page.html).toContain(`action="/dashboard/members/${editor.id}/remove"`);
+    expect(page.html).not.toContain(
+      `action="/dashboard/members/${acme.user.id}/remove"`,
+    );
+    expect(page.html).toContain(
+      `action="/dashboard/members/${editor.id}/remove"`,
+    );
     expect(page.html).not.toContain('<option value="owner"');
 
     for (const [path, fields] of [
       [`/dashboard/members/${acme.user.id}/remove`, {}],
       [`/dashboard/members/${acme.user.id}/role`, { role: 'viewer' }],
       [`/dashboard/members/${editor.id}/role`, { role: 'owner' }],
-      ['/dashboard/members/invitations', { email: address('o'), role: 'owner' }],
+      [
+        '/dashboard/members/invitations',
+        { email: address('o'), role: 'owner' },
+      ],
     ] as const) {
-      const refused = await client.post(path, fields, { from: '/dashboard/members' });
+      const refused = await client.post(path, fields, {
+        from: '/dashboard/members',
+      });
       expect(refused.status, path).toBe(403);
-      expect(textOf(refused.html)).toMatch(/You cannot (make someone an owner|change an owner&#39;s membership)/);
+      expect(textOf(refused.html)).toMatch(
+        /You cannot (make someone an owner|change an owner&#39;s membership)/,
+      );
     }
     expect(await role(acme.account.id, acme.user.id)).toBe('owner');
     expect(await role(acme.account.id, editor.id)).toBe('editor');
@@ -258,7 +302,11 @@ describe('the Members page (e2e)', () => {
     );
     expect(refused.status).toBe(403);
 
-    const left = await client.post('/dashboard/members/leave', {}, { from: '/dashboard/members' });
+    const left = await client.post(
+      '/dashboard/members/leave',
+      {},
+      { from: '/dashboard/members' },
+    );
     expect(left.status).toBe(303);
     expect(await role(acme.account.id, viewer.id)).toBeNull();
     // Member of nothing now: the next page sends them to sign in.
@@ -271,7 +319,11 @@ describe('the Members page (e2e)', () => {
     // The day's budget is spent by earlier mail (confirmation links count too).
     await t.dataSource.query(
       'INSERT INTO mail_quota (subject, day, usedOnDay, unanswered, lastSentAt) VALUES (?, ?, 30, 0, ?)',
-      [`account:${acme.account.id}`, new Date().toISOString().slice(0, 10), new Date().toISOString().replace('T', ' ').replace('Z', '')],
+      [
+        `account:${acme.account.id}`,
+        new Date().toISOString().slice(0, 10),
+        new Date().toISOString().replace('T', ' ').replace('Z', ''),
+      ],
     );
     const email = address('capped');
     const before = smtp.messages.length;
@@ -301,10 +353,20 @@ describe('the Members page (e2e)', () => {
     );
     expect(renamed.status).toBe(303);
     expect(
-      (await t.dataSource.getRepository(Account).findOneByOrFail({ id: acme.account.id })).name,
+      (
+        await t.dataSource
+          .getRepository(Account)
+          .findOneByOrFail({ id: acme.account.id })
+      ).name,
     ).toBe('Acme Sales');
-    const empty = await client.post('/dashboard/members/name', { name: ' ' }, { from: '/dashboard/members' });
+    const empty = await client.post(
+      '/dashboard/members/name',
+      { name: ' ' },
+      { from: '/dashboard/members' },
+    );
     expect(empty.status).toBe(400);
-    expect(textOf(empty.html)).toContain('Name must be 1 to 200 characters long');
+    expect(textOf(empty.html)).toContain(
+      'Name must be 1 to 200 characters long',
+    );
   });
 });

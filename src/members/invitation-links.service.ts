@@ -28,11 +28,7 @@ import { pendingWhere } from './invitations.service.js';
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export type InvitationState =
-  | 'unknown'
-  | 'pending'
-  | 'accepted'
-  | 'revoked'
-  | 'expired';
+  'unknown' | 'pending' | 'accepted' | 'revoked' | 'expired';
 
 /** What the invitation page shows of a link. */
 export interface OpenedInvitation {
@@ -50,7 +46,8 @@ export interface OpenedInvitation {
   };
 }
 
-export const INVITATION_GONE = 'This invitation was already used, revoked or has expired';
+export const INVITATION_GONE =
+  'This invitation was already used, revoked or has expired';
 export const INVITATION_UNKNOWN = 'This invitation link is not valid';
 
 @Injectable()
@@ -193,7 +190,8 @@ export class InvitationLinksService {
   private async pendingByToken(token: string, now: Date): Promise<Invitation> {
     const row = await this.findByToken(token);
     if (!row) throw new NotFoundException(INVITATION_UNKNOWN);
-    if (stateOf(row, now) !== 'pending') throw new GoneException(INVITATION_GONE);
+    if (stateOf(row, now) !== 'pending')
+      throw new GoneException(INVITATION_GONE);
     return row;
   }
 

@@ -86,7 +86,8 @@ export const RevokeInvitationDocs = (): MethodDecorator =>
     }),
     ApiParam({
       name: 'id',
-      description: 'The `id` of the invitation, from `GET /api/v1/account/invitations`.',
+      description:
+        'The `id` of the invitation, from `GET /api/v1/account/invitations`.',
     }),
     ApiNoContentResponse({ description: 'Revoked.' }),
     ApiForbiddenResponse({

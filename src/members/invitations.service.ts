@@ -18,7 +18,10 @@ import { Membership } from '../accounts/membership.entity.js';
 import { User } from '../accounts/user.entity.js';
 import { isRole, ROLES, type Role } from '../auth/permissions.js';
 import { isEmailAddress } from '../common/email-address.js';
-import { TooManyRequestsError, ValidationFailedException } from '../common/errors.js';
+import {
+  TooManyRequestsError,
+  ValidationFailedException,
+} from '../common/errors.js';
 import { newUlid } from '../common/ulid.js';
 import { AppConfig } from '../config/app-config.js';
 import { hashToken } from '../notifications/email/email-recipients.service.js';
@@ -103,7 +106,10 @@ export class InvitationsService implements BeforeApplicationShutdown {
   }
 
   /** The account's pending invitations, newest first. */
-  async listPending(accountId: string, now = new Date()): Promise<InvitationView[]> {
+  async listPending(
+    accountId: string,
+    now = new Date(),
+  ): Promise<InvitationView[]> {
     const rows = await this.invitations.find({
       where: { accountId, ...pendingWhere(now) },
       order: { createdAt: 'DESC', id: 'DESC' },
@@ -125,10 +131,16 @@ export class InvitationsService implements BeforeApplicationShutdown {
     checkMayGive(actor, role);
     const { accountId } = actor;
     if (await this.isMember(accountId, email)) {
-      throw new ConflictException('This address is already a member of the account');
+      throw new ConflictException(
+        'This address is already a member of the account',
+      );
     }
     if (
-      await this.invitations.existsBy({ accountId, email, ...pendingWhere(now) })
+      await this.invitations.existsBy({
+        accountId,
+        email,
+        ...pendingWhere(now),
+      })
     ) {
       throw new ConflictException(
         'This address already has a pending invitation: resend it or revoke it first',
@@ -167,9 +179,17 @@ export class InvitationsService implements BeforeApplicationShutdown {
     invitationId: string,
     now = new Date(),
   ): Promise<InvitationView> {
-    const invitation = await this.findPending(actor.accountId, invitationId, now);
+    const invitation = await this.findPending(
+      actor.accountId,
+      invitationId,
+      now,
+    );
     checkMayManageInvitation(actor, invitation.role);
-    const token = await this.reserveMail(actor.accountId, invitation.email, now);
+    const token = await this.reserveMail(
+      actor.accountId,
+      invitation.email,
+      now,
+    );
     const expiresAt = new Date(now.getTime() + INVITATION_VALID_DAYS * DAY_MS);
     const result = await this.invitations.update(
       { id: invitation.id, ...pendingWhere(now) },
@@ -187,7 +207,11 @@ export class InvitationsService implements BeforeApplicationShutdown {
     invitationId: string,
     now = new Date(),
   ): Promise<void> {
-    const invitation = await this.findPending(actor.accountId, invitationId, now);
+    const invitation = await this.findPending(
+      actor.accountId,
+      invitationId,
+      now,
+    );
     checkMayManageInvitation(actor, invitation.role);
     const result = await this.invitations.update(
       { id: invitation.id, ...pendingWhere(now) },
@@ -244,7 +268,8 @@ export class InvitationsService implements BeforeApplicationShutdown {
     email: string,
     now: Date,
   ): Promise<string> {
-    if (!this.mailer.enabled) throw new ConflictException(MAIL_OFF_FOR_INVITATIONS);
+    if (!this.mailer.enabled)
+      throw new ConflictException(MAIL_OFF_FOR_INVITATIONS);
     const reserved = await this.quotas.reserve(
       [accountRule(accountId), addressRule(email)],
       now,
@@ -306,7 +331,8 @@ function checkedInput(input: InvitationInput): { email: string; role: Role } {
   const problems: string[] = [];
   const email =
     typeof input.email === 'string' ? normalizeEmail(input.email) : '';
-  if (!isEmailAddress(email)) problems.push('email must be a valid email address');
+  if (!isEmailAddress(email))
+    problems.push('email must be a valid email address');
   if (!isRole(input.role)) {
     problems.push(
       `role must be one of the following values: ${ROLES.join(', ')}`,

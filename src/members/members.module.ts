@@ -30,7 +30,12 @@ import { MembersService } from './members.service.js';
     ]),
   ],
   controllers: [MembersController, InvitationsController],
-  providers: [MembersService, InvitationsService, InvitationLinksService, KeyActors],
+  providers: [
+    MembersService,
+    InvitationsService,
+    InvitationLinksService,
+    KeyActors,
+  ],
   exports: [MembersService, InvitationsService, InvitationLinksService],
 })
 export class MembersModule {}

@@ -20,7 +20,8 @@ import { MEMBER_NOT_FOUND } from './members.service.js';
 
 const USER_ID_PARAM = {
   name: 'userId',
-  description: 'The `userId` of the member, from `GET /api/v1/account/members`.',
+  description:
+    'The `userId` of the member, from `GET /api/v1/account/members`.',
 };
 
 const NOT_A_MEMBER = {

@@ -14,7 +14,11 @@ import { MembershipsService } from '../accounts/memberships.service.js';
 import type { Role } from '../auth/permissions.js';
 import { ValidationFailedException } from '../common/errors.js';
 import type { SqlStatement } from '../common/database/sql-statement.js';
-import { checkMayGive, checkMayManage, type MemberActor } from './member-actor.js';
+import {
+  checkMayGive,
+  checkMayManage,
+  type MemberActor,
+} from './member-actor.js';
 import { MembershipSql } from './membership-sql.js';
 
 export const MEMBER_NOT_FOUND = 'Member not found';
@@ -91,7 +95,9 @@ export class MembersService {
   async remove(actor: MemberActor, userId: string): Promise<void> {
     const member = await this.membership(actor.accountId, userId);
     checkMayManage(actor, member.role);
-    const removed = await this.execute(this.sql.remove(actor.accountId, userId));
+    const removed = await this.execute(
+      this.sql.remove(actor.accountId, userId),
+    );
     if (!removed) await this.refusedChange(actor.accountId, userId);
     this.changes.changed(actor.accountId, userId);
   }
@@ -129,14 +135,20 @@ export class MembersService {
   }
 
   /** A conditional change changed nothing: the member went meanwhile, or is the last owner. */
-  private async refusedChange(accountId: string, userId: string): Promise<never> {
+  private async refusedChange(
+    accountId: string,
+    userId: string,
+  ): Promise<never> {
     if (await this.memberships.existsBy({ accountId, userId })) {
       throw new ConflictException(LAST_OWNER);
     }
     throw new NotFoundException(MEMBER_NOT_FOUND);
   }
 
-  private async membership(accountId: string, userId: string): Promise<Membership> {
+  private async membership(
+    accountId: string,
+    userId: string,
+  ): Promise<Membership> {
     const row =
       typeof userId === 'string' && userId.length <= 32
         ? await this.memberships.findOne({

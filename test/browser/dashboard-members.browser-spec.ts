@@ -18,7 +18,8 @@ import { TestSmtpServer } from '../support/smtp-server.js';
 import type { TestApp } from '../support/test-app.js';
 
 const PUBLIC_URL = 'https://forms.example.test';
-const LINK = /https:\/\/forms\.example\.test(\/dashboard\/invitations\/[A-Za-z0-9_-]{43})/;
+const LINK =
+  /https:\/\/forms\.example\.test(\/dashboard\/invitations\/[A-Za-z0-9_-]{43})/;
 
 describeBrowser('dashboard: members and invitations (browser)', () => {
   let smtp: TestSmtpServer;
@@ -34,7 +35,9 @@ describeBrowser('dashboard: members and invitations (browser)', () => {
       env: { SMTP_URL: smtp.url, MAIL_FROM: 'forms@example.com', PUBLIC_URL },
     });
     ({ t, browser, page } = dashboard);
-    guest = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    guest = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+    });
     await signUpInBrowser(page, t.url, 'ada@example.com');
   });
 
@@ -103,9 +106,7 @@ describeBrowser('dashboard: members and invitations (browser)', () => {
     await row.getByRole('button', { name: /Change/ }).click();
     await page.getByText('The role was changed.').waitFor();
     const membership = () =>
-      t.dataSource
-        .getRepository(Membership)
-        .findOneBy({ role: 'developer' });
+      t.dataSource.getRepository(Membership).findOneBy({ role: 'developer' });
     await expect(membership()).resolves.not.toBeNull();
 
     await membersRow('sam@example.com')
@@ -127,7 +128,9 @@ describeBrowser('dashboard: members and invitations (browser)', () => {
     const other = await dashboard.context.newPage();
     await other.goto(link);
     await other
-      .getByText('This invitation is for lee@example.com, and you are signed in as ada@example.com.')
+      .getByText(
+        'This invitation is for lee@example.com, and you are signed in as ada@example.com.',
+      )
       .waitFor();
     await expect(
       other.getByRole('button', { name: 'Accept the invitation' }).count(),

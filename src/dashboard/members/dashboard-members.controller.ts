@@ -35,7 +35,8 @@ import {
 
 const NOTICES: Record<string, string> = {
   invited: 'The invitation is on its way.',
-  resent: 'The invitation was sent again, with a new link: the old one no longer works.',
+  resent:
+    'The invitation was sent again, with a new link: the old one no longer works.',
   revoked: 'The invitation was revoked: its link no longer works.',
   'role-changed': 'The role was changed. It applies from their next request.',
   removed: 'The member was removed. They lose access from their next request.',
@@ -197,7 +198,10 @@ export class DashboardMembersController {
     const errors = new PageErrors();
     if (error instanceof ValidationFailedException) {
       for (const message of error.errors) {
-        errors.add(sentence(message), message.startsWith('role') ? 'role' : 'email');
+        errors.add(
+          sentence(message),
+          message.startsWith('role') ? 'role' : 'email',
+        );
       }
     } else {
       errors.add(sentence(error.message), 'email');

@@ -21,7 +21,9 @@ export function invitationLink(publicUrl: string, token: string): string {
   return `${publicUrl}/dashboard/invitations/${encodeURIComponent(token)}`;
 }
 
-export function composeInvitationMail(input: InvitationMailInput): ComposedMail {
+export function composeInvitationMail(
+  input: InvitationMailInput,
+): ComposedMail {
   const link = invitationLink(input.publicUrl, input.token);
   const host = new URL(input.publicUrl).host;
   // Names stay on one line in the text part; the HTML part escapes them.
