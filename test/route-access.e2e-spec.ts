@@ -41,7 +41,7 @@ function routesOf(t: TestApp): Route[] {
     const prototype = controller.prototype as Record<string, unknown>;
     const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
     for (const method of scanner.getAllMethodNames(prototype)) {
-      const handler = prototype[method] as object;
+      const handler = prototype[method] as (...args: unknown[]) => unknown;
       const path = Reflect.getMetadata(PATH_METADATA, handler) as
         string | undefined;
       if (path === undefined) continue;

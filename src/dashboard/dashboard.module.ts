@@ -8,6 +8,7 @@ import { FormsModule } from '../forms/forms.module.js';
 import { MembersModule } from '../members/members.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
+import { AccountSwitchController } from './account/account-switch.controller.js';
 import { DashboardAccountController } from './account/dashboard-account.controller.js';
 import { DashboardAuthController } from './session/dashboard-auth.controller.js';
 import { DashboardRetentionController } from './forms/dashboard-retention.controller.js';
@@ -63,6 +64,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DashboardNotificationsController,
     DashboardSpamController,
     DashboardAccountController,
+    AccountSwitchController,
     RootController,
     ConfirmEmailController,
     VerifyEmailController,

@@ -1,5 +1,6 @@
 // The data of a form's overview page (form-detail.eta): the form, its key and snippets,
 // the filtered page of submissions, the activity chart and the notices.
+import { roleHas } from '../../auth/permissions.js';
 import { Injectable } from '@nestjs/common';
 import { ownEntry } from '../../common/own-entry.js';
 import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
@@ -87,7 +88,8 @@ function lineCount(text: string): number {
 /** form-detail.eta. */
 export interface FormPageView {
   form: FormResponseDto;
-  apiKey: string;
+  /** The form's key, for members who may manage keys; null for the others. */
+  apiKey: string | null;
   submitUrl: string;
   htmlSnippet: string;
   htmlRows: number;
@@ -143,7 +145,10 @@ export class FormPageBuilder {
     const cursor = queryText(query.cursor) || undefined;
     const done = queryText(query.done);
     const [apiKey, page, stats, days, warning, turnedAway] = await Promise.all([
-      this.forms.revealApiKey(context.account.id, form.id),
+      // A key would give its holder a developer's reach: only for members who have it.
+      roleHas(context.account.role, 'keys.manage')
+        ? this.forms.revealApiKey(context.account.id, form.id)
+        : null,
       filters.errors.any
         ? { data: [], nextCursor: null }
         : this.submissions.list(entity, {

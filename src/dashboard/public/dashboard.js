@@ -1,5 +1,5 @@
-// Conveniences on top of pages that work without JavaScript: copy buttons, and the fields
-// editor hides the options box of fields that are not a select.
+// Conveniences on top of pages that work without JavaScript: copy buttons, the fields
+// editor hides the options box of fields that are not a select, and the account switcher.
 (function () {
   'use strict';
   document.documentElement.classList.add('js');
@@ -58,8 +58,23 @@
     });
   }
 
+  // The account switcher switches as soon as an account is chosen; its button stays for
+  // keyboards and for pages without JavaScript.
+  function setupAccountSwitcher() {
+    document
+      .querySelectorAll('[data-account-switcher]')
+      .forEach(function (form) {
+        var select = form.querySelector('select');
+        if (!select) return;
+        select.addEventListener('change', function () {
+          form.submit();
+        });
+      });
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
     setupCopyButtons();
     setupFieldRows();
+    setupAccountSwitcher();
   });
 })();
