@@ -208,6 +208,42 @@ describe('the invitation page (e2e)', () => {
     expect(twice.status).toBe(410);
   });
 
+  it('lets a person who belongs to no account any more sign in on the invitation and join', async () => {
+    const email = freshEmail('returning');
+    const gone = await createAccount(t, email);
+    // They left: their only membership is gone, so the sign-in page has nowhere to take them.
+    await t.dataSource
+      .getRepository(Membership)
+      .delete({ userId: gone.user.id });
+    expect((await client().logIn(email)).status).toBe(403);
+
+    const { token } = await invite(email, 'developer');
+    const path = `/dashboard/invitations/${token}`;
+    const visitor = client();
+    const page = await visitor.get(path);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(`<form method="post" action="${path}/login"`);
+    const wrong = await visitor.post(
+      `${path}/login`,
+      { password: 'not-the-password-1' },
+      { from: path },
+    );
+    expect(wrong.status).toBe(401);
+    expect(textOf(wrong.html)).toContain('That password is not right');
+    expect(await membership(gone.user.id)).toBeNull();
+
+    const joined = await visitor.post(
+      `${path}/login`,
+      { password: TEST_PASSWORD },
+      { from: path },
+    );
+    expect(joined.status).toBe(303);
+    expect(joined.location).toBe('/dashboard/members?done=joined');
+    expect(await membership(gone.user.id)).toMatchObject({ role: 'developer' });
+    expect((await visitor.get('/dashboard/members')).status).toBe(200);
+    expect((await userRow(email))!.lastSignInAt).toBeInstanceOf(Date);
+  });
+
   it('tells someone else signed in that the invitation is not theirs, and refuses their Accept', async () => {
     const email = freshEmail('intended');
     const { token } = await invite(email);

@@ -43,6 +43,11 @@ export interface OpenedInvitation {
     invitedBy: string;
     /** A user with the invited address exists (they log in rather than sign up). */
     userExists: boolean;
+    /**
+     * That user is a member of some account, so the sign-in page can let them in; one
+     * who belongs to none any more signs in on the invitation page itself.
+     */
+    userHasAccounts: boolean;
   };
 }
 
@@ -73,6 +78,11 @@ export class InvitationLinksService {
       }),
       this.users.findOne({ where: { email: row.email }, select: { id: true } }),
     ]);
+    const userHasAccounts =
+      user !== null &&
+      (await this.dataSource
+        .getRepository(Membership)
+        .existsBy({ userId: user.id }));
     return {
       state: stateOf(row, now),
       invitation: {
@@ -83,8 +93,14 @@ export class InvitationLinksService {
         role: row.role,
         invitedBy: row.invitedByLabel,
         userExists: user !== null,
+        userHasAccounts,
       },
     };
+  }
+
+  /** The address a pending invitation was sent to: 404 unknown, 410 used, revoked or expired. */
+  async pendingEmail(token: string, now = new Date()): Promise<string> {
+    return (await this.pendingByToken(token, now)).email;
   }
 
   /**

@@ -23,6 +23,8 @@ export type InvitationVisitor =
   | 'someone-else'
   /** Signed out, and the address has a user: log in first. */
   | 'existing-user'
+  /** Signed out, and the address has a user in no account any more: their password here. */
+  | 'returning-user'
   /** Signed out, and the address has no user: choose a password. */
   | 'new-user';
 
@@ -92,9 +94,11 @@ export class InvitationPageBuilder {
         ? signedIn.email === invitation.email
           ? 'invitee'
           : 'someone-else'
-        : invitation.userExists
-          ? 'existing-user'
-          : 'new-user';
+        : !invitation.userExists
+          ? 'new-user'
+          : invitation.userHasAccounts
+            ? 'existing-user'
+            : 'returning-user';
       view.loginHref = `/dashboard/login?next=${encodeURIComponent(path)}&email=${encodeURIComponent(invitation.email)}`;
       view.errors = refused?.errors;
     }
