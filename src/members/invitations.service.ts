@@ -165,7 +165,14 @@ export class InvitationsService implements BeforeApplicationShutdown {
       acceptedAt: null,
       revokedAt: null,
     });
-    await this.invitations.insert(invitation);
+    try {
+      await this.invitations.insert(invitation);
+    } catch (error) {
+      // Not stored, so not sent: the mail reserved for it goes back to the caps.
+      await this.quotas.release(accountRule(accountId), now);
+      await this.quotas.release(addressRule(email), now);
+      throw error;
+    }
     this.track(this.send(invitation, token));
     return this.view(invitation);
   }
