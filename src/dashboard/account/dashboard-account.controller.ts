@@ -1,4 +1,10 @@
 import {
+  KEY_ROLES,
+  roleAtMost,
+  type KeyRole,
+  type Role,
+} from '../../auth/permissions.js';
+import {
   Body,
   Controller,
   Get,
@@ -59,6 +65,11 @@ function erasureNotice(query: Record<string, unknown>): string | undefined {
   return `Erased ${plural(deleted, 'submission')} from ${plural(forms, 'form')}, with their notifications.`;
 }
 
+/** The roles a member may give a key they create: up to their own, never owner. */
+export function keyRolesFor(role: Role): KeyRole[] {
+  return KEY_ROLES.filter((keyRole) => roleAtMost(keyRole, role));
+}
+
 /** The "Expires" choices of a new key: days from now, or never. */
 export const KEY_EXPIRY_CHOICES = [
   { value: 'never', label: 'Never', days: 0 },
@@ -73,6 +84,7 @@ interface AccountState {
   keyName?: string;
   expiresIn?: string;
   readOnly?: boolean;
+  role?: KeyRole;
   erasureEmail?: string;
   errors?: PageErrors;
   notice?: string;
@@ -81,6 +93,9 @@ interface AccountState {
 /** account.eta: the account's keys, and what a refused post typed. */
 export interface AccountPageView extends AccountState {
   keys: AccountApiKey[];
+  /** The roles the member may give a key: up to their own (an owner's keys are admins). */
+  keyRoles: KeyRole[];
+  role: KeyRole;
   now: Date;
   expiryChoices: typeof KEY_EXPIRY_CHOICES;
   expiresIn: string;
@@ -198,6 +213,18 @@ export class DashboardAccountController {
   ) {
     const keyName = textOf(body, 'keyName');
     const readOnly = isChecked(body, 'readOnly');
+    const allowed = keyRolesFor(context.account.role);
+    const typed = textOf(body, 'role');
+    const chosen = readOnly ? 'viewer' : typed || allowed[allowed.length - 1];
+    const role = allowed.find((entry) => entry === chosen);
+    if (!role) {
+      const errors = new PageErrors();
+      errors.add(
+        `Choose a role up to your own (${allowed.join(', ')})`,
+        'role',
+      );
+      return this.page(context, reply, 400, { keyName, readOnly, errors });
+    }
     const expiresIn = textOf(body, 'expiresIn') || 'never';
     const choice = KEY_EXPIRY_CHOICES.find((c) => c.value === expiresIn);
     if (!choice) {
@@ -208,7 +235,7 @@ export class DashboardAccountController {
     let created: CreatedAccountKey;
     try {
       created = await this.accounts.createApiKey(context.account.id, keyName, {
-        readOnly,
+        role,
         expiresAt: choice.days
           ? new Date(Date.now() + choice.days * 86_400_000)
           : null,
@@ -321,8 +348,11 @@ export class DashboardAccountController {
     state: AccountState,
   ) {
     const keys = await this.accounts.listApiKeys(context.account.id);
+    const keyRoles = keyRolesFor(context.account.role);
     return reply.status(status).view('account', {
       keys,
+      keyRoles,
+      role: keyRoles[keyRoles.length - 1],
       now: new Date(),
       expiryChoices: KEY_EXPIRY_CHOICES,
       expiresIn: 'never',
