@@ -96,6 +96,22 @@ describe('invitations API (e2e)', () => {
         `tests invited this address to the account "${acme.user.email}" on forms.example.test, as editor.`,
       );
       const token = LINK.exec(text)![1];
+      // The whole message: who, where, the role and the link, nothing anyone typed for it.
+      expect(text).toBe(
+        [
+          `tests invited this address to the account "${acme.user.email}" on forms.example.test, as editor.`,
+          '',
+          'To join, open the link below and sign in or create a password (the link works for 7 days and once):',
+          `${PUBLIC_URL}/dashboard/invitations/${token}`,
+          '',
+          'If you do not expect this, ignore this message: nothing happens unless the link is used.',
+          '',
+        ].join('\n'),
+      );
+      expect(mail.envelope).toEqual({
+        from: 'forms@example.com',
+        to: [email.toLowerCase()],
+      });
       const stored = await storedInvitation(res.body.id as string);
       expect(stored).toMatchObject({
         accountId: acme.account.id,
