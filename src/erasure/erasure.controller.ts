@@ -47,7 +47,9 @@ export class ErasureController {
   }
 
   @Get('export')
-  @Requires('erasure')
+  // Reading a person's submissions is an export, open to every role (as it was to
+  // read-only keys); erasing them is not.
+  @Requires('submissions.export')
   @NoDeadline()
   @Header('Cache-Control', 'no-store')
   @ExportErasureDocs()

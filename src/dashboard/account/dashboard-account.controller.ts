@@ -140,7 +140,7 @@ export class DashboardAccountController {
 
   /** The data-subject export: an NDJSON download (posted, so the address stays out of URLs). */
   @Post('erasure/export')
-  @Requires('erasure')
+  @Requires('submissions.export')
   @NoDeadline()
   async exportPersonalData(
     @Dashboard() context: DashboardContext,
