@@ -16,6 +16,7 @@ import { IdempotencyRecords1764820000000 } from './1764820000000-IdempotencyReco
 import { FormRetention1764840000000 } from './1764840000000-FormRetention.js';
 import { StoredFiles1764850000000 } from './1764850000000-StoredFiles.js';
 import { Teams1765000000000 } from './1765000000000-Teams.js';
+import { Invitations1765010000000 } from './1765010000000-Invitations.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   FormRetention1764840000000,
   StoredFiles1764850000000,
   Teams1765000000000,
+  Invitations1765010000000,
 ];

@@ -18,6 +18,7 @@ import { DomainVerificationModule } from './domain-verification/domain-verificat
 import { FilesModule } from './files/files.module.js';
 import { FormsModule } from './forms/forms.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
+import { MembersModule } from './members/members.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
@@ -57,6 +58,7 @@ export class AppModule {
         DomainVerificationModule,
         NotificationsModule,
         ErasureModule,
+        MembersModule,
         DashboardModule,
         HealthModule,
       ],

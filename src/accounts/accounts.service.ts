@@ -172,6 +172,11 @@ export class AccountsService {
     return this.users.findOneBy({ email: normalizeEmail(email) });
   }
 
+  /** The user signed in just now (the members list shows when). */
+  async recordSignIn(userId: string, at = new Date()): Promise<void> {
+    await this.users.update({ id: userId }, { lastSignInAt: at });
+  }
+
   findUserById(id: string): Promise<User | null> {
     return this.users.findOneBy({ id });
   }

@@ -45,6 +45,10 @@ export class User {
   @TimestampColumn({ nullable: true, select: false })
   verifySentAt: Date | null;
 
+  /** When the user last signed in to the dashboard; null: not since this was recorded. */
+  @TimestampColumn({ nullable: true })
+  lastSignInAt: Date | null;
+
   @TimestampColumn()
   createdAt: Date;
 

@@ -63,6 +63,22 @@ describe('redactUrl', () => {
     );
   });
 
+  it("redacts the token of an invitation link, also inside a sign-in page's next", () => {
+    expect(redactUrl('/dashboard/invitations/abc123_-XYZ/accept')).toBe(
+      '/dashboard/invitations/[REDACTED]/accept',
+    );
+    expect(
+      redactKeys(
+        '"url":"/dashboard/login?next=%2Fdashboard%2Finvitations%2Fabc123_-XYZ"',
+      ),
+    ).toBe(
+      '"url":"/dashboard/login?next=%2Fdashboard%2Finvitations%2F[REDACTED]"',
+    );
+    expect(redactUrl('/api/v1/account/invitations')).toBe(
+      '/api/v1/account/invitations',
+    );
+  });
+
   it('leaves ordinary URLs alone and drops a fragment', () => {
     expect(redactUrl('/api/v1/forms/abc/submissions?limit=25&q=hello')).toBe(
       '/api/v1/forms/abc/submissions?limit=25&q=hello',

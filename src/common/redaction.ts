@@ -1,5 +1,6 @@
 // What never reaches a log line: API keys (wherever they appear, however they are
-// spelled in a URL), link tokens (`/confirm-email/<token>`, `/verify-email/<token>`), and the values of query
+// spelled in a URL), link tokens (`/confirm-email/<token>`, `/verify-email/<token>`,
+// `/invitations/<token>`), and the values of query
 // parameters named like a secret. Fastify
 // decodes the query before the API key guard reads it, so `?%61piKey=fgk%5F…` is a
 // working key: matching is done on the decoded text, not on the bytes of the URL.
@@ -26,9 +27,16 @@ const KEY_SHAPE = /fg[ak](?:_|%5f)[\w-]{8,}/gi;
 
 /**
  * Paths whose next segment is a secret token: whoever reads it can use the link
- * (`/confirm-email/<token>` confirms an address). Listed without their slashes.
+ * (`/confirm-email/<token>` confirms an address, `/dashboard/invitations/<token>` joins an
+ * account). Listed without their slashes. The ids after `invitations` in the members API
+ * and pages are redacted too: they are not secret, but one rule for the segment is safer
+ * than telling the two apart.
  */
-export const TOKEN_PATHS: readonly string[] = ['confirm-email', 'verify-email'];
+export const TOKEN_PATHS: readonly string[] = [
+  'confirm-email',
+  'verify-email',
+  'invitations',
+];
 
 /**
  * `/<token path>/<token>` anywhere in a line, the slashes also percent-encoded: a literal
@@ -36,7 +44,7 @@ export const TOKEN_PATHS: readonly string[] = ['confirm-email', 'verify-email'];
  * a backslash, so an escaped quote of a JSON line stays whole.
  */
 const TOKEN_IN_PATH =
-  /((?:\/|%2f)(?:confirm-email|verify-email)(?:\/|%2f))[^\s"'/?#&<>\\]+/gi;
+  /((?:\/|%2f)(?:confirm-email|verify-email|invitations)(?:\/|%2f))[^\s"'/?#&<>\\]+/gi;
 
 /** Replaces everything shaped like a Formgate key, and every link token, in `text`. */
 export function redactKeys(text: string): string {

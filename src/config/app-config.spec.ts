@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       signupEnabled: true,
       appSecretSource: 'env',
       maxFormsPerAccount: 1000,
+      maxMembersPerAccount: 100,
       workerEnabled: true,
       workerConcurrency: 8,
       webhookRetrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000],
@@ -79,6 +80,10 @@ describe('loadConfig', () => {
     expect(load({ MAX_FORMS_PER_ACCOUNT: '25' }).maxFormsPerAccount).toBe(25);
   });
 
+  it('reads MAX_MEMBERS_PER_ACCOUNT', () => {
+    expect(load({ MAX_MEMBERS_PER_ACCOUNT: '5' }).maxMembersPerAccount).toBe(5);
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -98,6 +103,8 @@ describe('loadConfig', () => {
     [{ SIGNUP_ENABLED: 'perhaps' }, 'SIGNUP_ENABLED'],
     [{ MAX_FORMS_PER_ACCOUNT: '0' }, 'MAX_FORMS_PER_ACCOUNT'],
     [{ MAX_FORMS_PER_ACCOUNT: 'many' }, 'MAX_FORMS_PER_ACCOUNT'],
+    [{ MAX_MEMBERS_PER_ACCOUNT: '0' }, 'MAX_MEMBERS_PER_ACCOUNT'],
+    [{ MAX_MEMBERS_PER_ACCOUNT: 'lots' }, 'MAX_MEMBERS_PER_ACCOUNT'],
     [{ WORKER_ENABLED: 'sometimes' }, 'WORKER_ENABLED'],
     [{ WORKER_CONCURRENCY: '0' }, 'WORKER_CONCURRENCY'],
     [{ WEBHOOK_RETRY_SCHEDULE: '5,soon' }, 'WEBHOOK_RETRY_SCHEDULE'],

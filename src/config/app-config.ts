@@ -46,6 +46,8 @@ export class AppConfig {
   logFormat: LogFormat;
   signupEnabled: boolean;
   maxFormsPerAccount: number;
+  /** Members plus pending invitations one account may have. */
+  maxMembersPerAccount: number;
   /** Run the notification worker in this process. */
   workerEnabled: boolean;
   /** Deliveries one worker sends at once. */
@@ -295,6 +297,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     1000,
     1,
     1_000_000,
+  );
+  config.maxMembersPerAccount = wholeNumber(
+    env,
+    'MAX_MEMBERS_PER_ACCOUNT',
+    100,
+    1,
+    100_000,
   );
   config.workerEnabled = boolean(env, 'WORKER_ENABLED', true);
   config.workerConcurrency = wholeNumber(env, 'WORKER_CONCURRENCY', 8, 1, 256);

@@ -5,6 +5,7 @@ import { DomainVerificationModule } from '../domain-verification/domain-verifica
 import { ErasureModule } from '../erasure/erasure.module.js';
 import { FilesModule } from '../files/files.module.js';
 import { FormsModule } from '../forms/forms.module.js';
+import { MembersModule } from '../members/members.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
 import { AccountSwitchController } from './account/account-switch.controller.js';
@@ -27,6 +28,10 @@ import { DocsController } from './docs.controller.js';
 import { RootController } from './root.controller.js';
 import { ConfirmEmailController } from './confirm-email.controller.js';
 import { VerifyEmailController } from './account/verify-email.controller.js';
+import { DashboardMembersController } from './members/dashboard-members.controller.js';
+import { InvitationPageBuilder } from './members/invitation-page.builder.js';
+import { InvitationPageController } from './members/invitation-page.controller.js';
+import { MembersPageBuilder } from './members/members-page.builder.js';
 import {
   SignedInGuard,
   SignedOutCsrfGuard,
@@ -49,6 +54,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     FilesModule,
     RateLimitStorageModule,
     EmailNotificationsModule,
+    MembersModule,
   ],
   controllers: [
     DashboardAuthController,
@@ -64,6 +70,8 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DocsController,
     ConfirmEmailController,
     VerifyEmailController,
+    DashboardMembersController,
+    InvitationPageController,
   ],
   providers: [
     DashboardSessionsService,
@@ -71,6 +79,8 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     FormSettingsPageBuilder,
     NotificationsPageBuilder,
     SpamPageBuilder,
+    MembersPageBuilder,
+    InvitationPageBuilder,
     SignInLimits,
     SignedInGuard,
     SignedOutCsrfGuard,

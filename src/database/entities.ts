@@ -2,6 +2,7 @@ import { AccountApiKey } from '../accounts/account-api-key.entity.js';
 import { Account } from '../accounts/account.entity.js';
 import { Membership } from '../accounts/membership.entity.js';
 import { User } from '../accounts/user.entity.js';
+import { Invitation } from '../accounts/invitation.entity.js';
 import { DashboardSession } from '../dashboard/session/dashboard-session.entity.js';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
 import { StoredFile } from '../files/stored-file.entity.js';
@@ -37,4 +38,5 @@ export const ENTITIES = [
   FormSpamStat,
   IdempotencyRecord,
   StoredFile,
+  Invitation,
 ];

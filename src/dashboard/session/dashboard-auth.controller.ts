@@ -91,11 +91,14 @@ export class DashboardAuthController {
     @Res() reply: FastifyReply,
     @Query('next') next?: string,
     @Query('done') done?: string,
+    @Query('email') email?: unknown,
   ) {
     if (await this.sessions.find(cookieOf(request, SESSION_COOKIE))) {
       return reply.redirect(safeNextPath(next), 303);
     }
     return reply.view('login', {
+      // An invitation's page sends its address along, so it is filled in.
+      email: typeof email === 'string' ? email.slice(0, 254) : undefined,
       next: next === undefined ? undefined : safeNextPath(next),
       notice: ownEntry(NOTICES, done),
       signupEnabled: this.config.signupEnabled,
@@ -143,6 +146,7 @@ export class DashboardAuthController {
       );
     }
     await this.limits.loginSucceeded(request.ip, email);
+    await this.accounts.recordSignIn(user.id);
     const [first] = await this.memberships.accountsOf(user.id);
     if (!first) {
       return page(
@@ -227,6 +231,7 @@ export class DashboardAuthController {
     // The address is mailed a verification link (within the mail caps): until it is
     // verified, nothing else is mailed to it.
     await this.verification.requestLink(user.id, account.id);
+    await this.accounts.recordSignIn(user.id);
     const { token } = await this.sessions.start(user.id, account.id);
     setSessionCookie(request, reply, token);
     return reply.redirect('/dashboard/forms?done=welcome', 303);

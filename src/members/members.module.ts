@@ -1,0 +1,41 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountApiKey } from '../accounts/account-api-key.entity.js';
+import { Account } from '../accounts/account.entity.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { Invitation } from '../accounts/invitation.entity.js';
+import { Membership } from '../accounts/membership.entity.js';
+import { User } from '../accounts/user.entity.js';
+import { InvitationLinksService } from './invitation-links.service.js';
+import { InvitationsController } from './invitations.controller.js';
+import { InvitationsService } from './invitations.service.js';
+import { KeyActors } from './key-actor.js';
+import { MembersController } from './members.controller.js';
+import { MembersService } from './members.service.js';
+
+/**
+ * An account's members and invitations: the API under /api/v1/account, and the services
+ * the dashboard's Members and invitation pages use. Mail comes from the email
+ * notifications' global module (Mailer, MailQuotas).
+ */
+@Module({
+  imports: [
+    AccountsModule,
+    TypeOrmModule.forFeature([
+      Invitation,
+      Membership,
+      User,
+      Account,
+      AccountApiKey,
+    ]),
+  ],
+  controllers: [MembersController, InvitationsController],
+  providers: [
+    MembersService,
+    InvitationsService,
+    InvitationLinksService,
+    KeyActors,
+  ],
+  exports: [MembersService, InvitationsService, InvitationLinksService],
+})
+export class MembersModule {}

@@ -1,0 +1,185 @@
+// An account's members: the list every role may read, and the changes (role, removal,
+// leaving, the account's name) with their rules (docs/teams.md): owners only by owners, at
+// most the actor's own role, and never the last owner.
+import {
+  ConflictException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { Account } from '../accounts/account.entity.js';
+import { Membership } from '../accounts/membership.entity.js';
+import { MembershipsService } from '../accounts/memberships.service.js';
+import type { Role } from '../auth/permissions.js';
+import { ValidationFailedException } from '../common/errors.js';
+import type { SqlStatement } from '../common/database/sql-statement.js';
+import {
+  checkMayGive,
+  checkMayManage,
+  type MemberActor,
+} from './member-actor.js';
+import { MembershipSql } from './membership-sql.js';
+
+export const MEMBER_NOT_FOUND = 'Member not found';
+export const LAST_OWNER =
+  'An account needs an owner: make another member an owner first';
+export const MAX_ACCOUNT_NAME_LENGTH = 200;
+
+/** A member as the API and the Members page show them. */
+export interface MemberView {
+  userId: string;
+  email: string;
+  role: Role;
+  /** Whether they sign in with a second factor. */
+  twoFactor: boolean;
+  /** When they joined the account. */
+  createdAt: Date;
+  lastSignInAt: Date | null;
+}
+
+@Injectable()
+export class MembersService {
+  private readonly sql: MembershipSql;
+
+  constructor(
+    @InjectRepository(Membership)
+    private readonly memberships: Repository<Membership>,
+    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly changes: MembershipsService,
+  ) {
+    this.sql = new MembershipSql(
+      dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
+    );
+  }
+
+  /** Every member of the account, who joined first first. */
+  async list(accountId: string): Promise<MemberView[]> {
+    const rows = await this.memberships.find({
+      where: { accountId },
+      relations: { user: true },
+      order: { createdAt: 'ASC', userId: 'ASC' },
+    });
+    return rows.map((row) => this.view(row));
+  }
+
+  async find(accountId: string, userId: string): Promise<MemberView> {
+    return this.view(await this.membership(accountId, userId));
+  }
+
+  /**
+   * Gives a member another role: 404 for no such member, 403 beyond the actor's rights,
+   * 409 when it would leave the account without an owner.
+   */
+  async changeRole(
+    actor: MemberActor,
+    userId: string,
+    role: Role,
+    now = new Date(),
+  ): Promise<MemberView> {
+    const member = await this.membership(actor.accountId, userId);
+    checkMayManage(actor, member.role);
+    checkMayGive(actor, role);
+    if (member.role !== role) {
+      const changed = await this.execute(
+        this.sql.changeRole(actor.accountId, userId, role, now),
+      );
+      if (!changed) await this.refusedChange(actor.accountId, userId);
+      this.changes.changed(actor.accountId, userId);
+    }
+    return this.find(actor.accountId, userId);
+  }
+
+  /** Removes a member: as changeRole for who may, and never the last owner (409). */
+  async remove(actor: MemberActor, userId: string): Promise<void> {
+    const member = await this.membership(actor.accountId, userId);
+    checkMayManage(actor, member.role);
+    const removed = await this.execute(
+      this.sql.remove(actor.accountId, userId),
+    );
+    if (!removed) await this.refusedChange(actor.accountId, userId);
+    this.changes.changed(actor.accountId, userId);
+  }
+
+  /** The member leaves the account themselves, unless they are its last owner (409). */
+  async leave(accountId: string, userId: string): Promise<void> {
+    await this.membership(accountId, userId);
+    const removed = await this.execute(this.sql.remove(accountId, userId));
+    if (!removed) await this.refusedChange(accountId, userId);
+    this.changes.changed(accountId, userId);
+  }
+
+  async accountName(accountId: string): Promise<string> {
+    const account = await this.accounts.findOne({
+      where: { id: accountId },
+      select: { id: true, name: true },
+    });
+    return account?.name ?? '';
+  }
+
+  /** What invitations call the account: 1 to 200 characters, trimmed. */
+  async rename(accountId: string, name: string): Promise<void> {
+    const trimmed = name.trim();
+    if (trimmed.length < 1 || trimmed.length > MAX_ACCOUNT_NAME_LENGTH) {
+      throw new ValidationFailedException([
+        `name must be 1 to ${MAX_ACCOUNT_NAME_LENGTH} characters long`,
+      ]);
+    }
+    await this.accounts.update(
+      { id: accountId },
+      { name: trimmed, updatedAt: new Date() },
+    );
+    // Every member's switcher and pages show the name.
+    this.changes.changed(accountId);
+  }
+
+  /** A conditional change changed nothing: the member went meanwhile, or is the last owner. */
+  private async refusedChange(
+    accountId: string,
+    userId: string,
+  ): Promise<never> {
+    if (await this.memberships.existsBy({ accountId, userId })) {
+      throw new ConflictException(LAST_OWNER);
+    }
+    throw new NotFoundException(MEMBER_NOT_FOUND);
+  }
+
+  private async membership(
+    accountId: string,
+    userId: string,
+  ): Promise<Membership> {
+    const row =
+      typeof userId === 'string' && userId.length <= 32
+        ? await this.memberships.findOne({
+            where: { accountId, userId },
+            relations: { user: true },
+          })
+        : null;
+    if (!row) throw new NotFoundException(MEMBER_NOT_FOUND);
+    return row;
+  }
+
+  /** Runs a statement of `sql`; answers the rows it changed. */
+  private async execute({ sql, params }: SqlStatement): Promise<number> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const result = await runner.query(sql, params, true);
+      return (result as { affected?: number }).affected ?? 0;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private view(row: Membership): MemberView {
+    return {
+      userId: row.userId,
+      email: row.user?.email ?? '',
+      role: row.role,
+      // Second factors are not offered by this server yet: no member has one.
+      twoFactor: false,
+      createdAt: row.createdAt,
+      lastSignInAt: row.user?.lastSignInAt ?? null,
+    };
+  }
+}
