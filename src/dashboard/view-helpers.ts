@@ -1,6 +1,7 @@
 // Formatting helpers every template can call as `it.h.<name>(...)`. They return plain
 // text; templates still output it escaped.
 import { ownEntry } from '../common/own-entry.js';
+import { safeName } from '../common/safe-name.js';
 
 const MONTHS = [
   'Jan',
@@ -97,9 +98,11 @@ export function filesOf(
     typeof (item as { id?: unknown }).id === 'string' &&
     typeof (item as { name?: unknown }).name === 'string' &&
     typeof (item as { sha256?: unknown }).sha256 === 'string';
-  return list.length > 0 && list.every(isFile)
-    ? (list as Array<{ id: string; name: string; size: number }>)
-    : null;
+  if (list.length === 0 || !list.every(isFile)) return null;
+  // Names are kept safe when stored; a row stored before that rule is shown safe too.
+  return (list as Array<{ id: string; name: string; size: number }>).map(
+    (file) => ({ ...file, name: safeName(file.name) }),
+  );
 }
 
 /** A byte count as people read it: 834 bytes, 12.4 KB, 3.1 MB. */

@@ -21,6 +21,7 @@ import {
   judgeFileType,
   MarkupScanner,
 } from './file-type-judgement.js';
+import { safeName } from '../common/safe-name.js';
 import { FileTooLargeError, type FileStorage } from './storage/file-storage.js';
 import { fileKey, newFileId } from './storage/storage-keys.js';
 import type { StoredFileRow } from './stored-file-sql.js';
@@ -79,11 +80,14 @@ function refused(field: string, message: string): ValidationFailedException {
 /**
  * A client's file name as its user saw it, cut to what a row keeps on a character
  * boundary. Browsers send `"`, CR and LF in a multipart file name as %22, %0D and %0A (the
- * HTML standard's form encoding), which are read back here.
+ * HTML standard's form encoding), which are read back here; then the safe-name rule
+ * drops control characters and direction marks (a CR or LF included).
  */
 function keptName(sent: string): string {
-  const name = sent.replace(/%(22|0D|0A)/gi, (_, hex: string) =>
-    String.fromCharCode(parseInt(hex, 16)),
+  const name = safeName(
+    sent.replace(/%(22|0D|0A)/gi, (_, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    ),
   );
   const characters = Array.from(name);
   return characters.length > MAX_FILE_NAME_LENGTH
