@@ -9,6 +9,10 @@ import {
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config.js';
+import {
+  idempotencyKeyOf,
+  REPLAYED_HEADER,
+} from '../../idempotency/idempotency-key.js';
 import { sendSubmitted } from '../submit-answer.js';
 import { acceptedMediaType } from '../submit.controller.js';
 import { SubmitService } from '../submit.service.js';
@@ -40,7 +44,8 @@ export class FormspreeController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     acceptedMediaType(request);
-    const { form } = await this.submitService.submit({
+    const idempotencyKey = idempotencyKeyOf(request.headers);
+    const { form, replayed } = await this.submitService.submit({
       formId: request.params.formId,
       body: request.body,
       ip: request.ip,
@@ -48,7 +53,10 @@ export class FormspreeController {
       origin: request.headers.origin,
       referer: request.headers.referer,
       formspree: true,
+      idempotencyKey,
     });
+    // A repeat of a committed request: the same success, said to be a replay.
+    if (replayed !== undefined) void reply.header(REPLAYED_HEADER, 'true');
     const success: FormspreeSuccessDto = {
       ok: true,
       next: form.redirectUrl ?? thanksUrl(this.config.publicUrl, form.id),
