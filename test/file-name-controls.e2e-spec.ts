@@ -149,7 +149,10 @@ describe('control characters and direction marks in file names (e2e)', () => {
     };
     await t.dataSource
       .getRepository(Submission)
-      .update({ id: stored.id }, { data: data as Submission['data'] });
+      .update(
+        { id: stored.id },
+        { data: data as unknown as Submission['data'] },
+      );
     const page = await owner.get(
       `/dashboard/forms/${form.form.id}/submissions/${stored.id}`,
     );

@@ -18,6 +18,8 @@ export interface CaptchaInput {
   siteKey?: string;
   secret?: string;
   minScore?: number;
+  /** reCAPTCHA v3: the expected action. */
+  action?: string;
 }
 
 export interface CaptchaColumns {
@@ -47,8 +49,10 @@ export function captchaColumns(
       }
     }
   }
-  if (input.minScore !== undefined && input.provider !== 'recaptcha') {
-    refuse('minScore', 'is only used by recaptcha');
+  for (const key of ['minScore', 'action'] as const) {
+    if (input[key] !== undefined && input.provider !== 'recaptcha') {
+      refuse(key, 'is only used by recaptcha');
+    }
   }
   const sameProvider = storedCaptcha(current)?.provider === input.provider;
   if (thirdParty && input.secret === undefined && !sameProvider) {
@@ -62,6 +66,7 @@ export function captchaColumns(
     provider: input.provider,
     siteKey: input.siteKey ?? null,
     minScore: input.minScore ?? null,
+    ...(input.action !== undefined ? { action: input.action } : {}),
   };
   if (!thirdParty) return { captcha, captchaSecretEncrypted: null };
   return input.secret === undefined
@@ -77,6 +82,7 @@ export function captchaResponse(stored: unknown): {
   provider: CaptchaProvider;
   siteKey: string | null;
   minScore: number | null;
+  action?: string;
   secretSet: boolean;
 } | null {
   const captcha = storedCaptcha(stored);

@@ -40,6 +40,8 @@ export interface CaptchaSettings {
   siteKey: string | null;
   /** reCAPTCHA only; null: DEFAULT_MIN_SCORE. */
   minScore: number | null;
+  /** reCAPTCHA v3 only: the action a token must have been made for; absent: any. */
+  action?: string;
 }
 
 export interface SpamFilterSettings {
@@ -89,6 +91,7 @@ export function storedCaptcha(value: unknown): CaptchaSettings | null {
     provider: raw.provider!,
     siteKey: typeof raw.siteKey === 'string' ? raw.siteKey : null,
     minScore: typeof raw.minScore === 'number' ? raw.minScore : null,
+    ...(typeof raw.action === 'string' ? { action: raw.action } : {}),
   };
 }
 

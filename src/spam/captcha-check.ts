@@ -3,9 +3,15 @@
 // claimed as used, once. A missing, malformed, wrong, expired or used answer is a 400
 // (`captcha: …`) and is counted as turned away; a provider that does not answer lets the
 // submission through as spam (`captcha-unavailable`). A validation error comes before
-// this step, so it never uses an answer up.
+// this step, so it never uses an answer up. A provider's token must also have been solved
+// where the form is used: with domain verification on, on a verified domain of the form (or
+// a subdomain, or a development host), and for reCAPTCHA v3 with the form's `action`.
 import { Injectable } from '@nestjs/common';
 import { ValidationFailedException } from '../common/errors.js';
+import {
+  isDevelopmentHost,
+  matchVerifiedDomain,
+} from '../domain-verification/origin-policy.js';
 import {
   CAPTCHA_TOKEN_FIELDS,
   type CaptchaProvider,
@@ -28,6 +34,8 @@ export interface SubmitCaptcha {
   provider: CaptchaProvider;
   siteKey: string | null;
   minScore: number | null;
+  /** reCAPTCHA v3: the action a token must carry. */
+  action?: string;
   /** The provider's secret; null for ALTCHA. */
   secret: string | null;
 }
@@ -35,7 +43,14 @@ export interface SubmitCaptcha {
 export type CaptchaOutcome = 'passed' | 'unavailable';
 
 type Problem =
-  'missing' | 'malformed' | 'wrong' | 'expired' | 'used' | 'low-score';
+  | 'missing'
+  | 'malformed'
+  | 'wrong'
+  | 'expired'
+  | 'used'
+  | 'low-score'
+  | 'other-site'
+  | 'other-action';
 
 function message(provider: CaptchaProvider, problem: Problem): string {
   const name = PROVIDER_NAMES[provider];
@@ -58,6 +73,10 @@ function message(provider: CaptchaProvider, problem: Problem): string {
       return `captcha: this ${name} ${answer} was already used: ${again}`;
     case 'low-score':
       return `captcha: the ${name} score is too low`;
+    case 'other-site':
+      return `captcha: the ${name} ${answer} was solved on a site that is not a verified domain of this form: ${again}`;
+    case 'other-action':
+      return `captcha: the ${name} ${answer} was made for another action: ${again}`;
   }
 }
 
@@ -71,6 +90,22 @@ function answerIn(body: unknown, field: string): unknown {
     : undefined;
 }
 
+/**
+ * Whether the site a provider says the token was solved on may use the form: any, when
+ * the form has no domain verification (or the provider names none); else a verified
+ * domain of the form or a subdomain of one, or a development host — the origin rule's.
+ */
+function solvedOnTheSite(
+  hostname: string | undefined,
+  verifiedDomains: ReadonlySet<string> | null,
+): boolean {
+  if (verifiedDomains === null || hostname === undefined) return true;
+  return (
+    isDevelopmentHost(hostname) ||
+    matchVerifiedDomain(hostname, verifiedDomains) !== null
+  );
+}
+
 @Injectable()
 export class CaptchaCheck {
   constructor(
@@ -80,11 +115,16 @@ export class CaptchaCheck {
     private readonly turnedAway: TurnedAwayCounter,
   ) {}
 
+  /**
+   * `verifiedDomains`: the form's, when it has domain verification on (else null, and
+   * any site the provider names passes).
+   */
   async check(
     formId: string,
     captcha: SubmitCaptcha,
     body: unknown,
     ip: string | null,
+    verifiedDomains: ReadonlySet<string> | null = null,
   ): Promise<CaptchaOutcome> {
     const raw = answerIn(body, CAPTCHA_TOKEN_FIELDS[captcha.provider]);
     const refuse = (problem: Problem): never => {
@@ -121,6 +161,18 @@ export class CaptchaCheck {
             ? 'expired'
             : 'low-score',
       );
+    }
+    if (verdict.outcome === 'passed') {
+      if (!solvedOnTheSite(verdict.hostname, verifiedDomains)) {
+        return refuse('other-site');
+      }
+      if (
+        captcha.provider === 'recaptcha' &&
+        captcha.action !== undefined &&
+        verdict.action !== captcha.action
+      ) {
+        return refuse('other-action');
+      }
     }
     // Accepted (or kept as spam while the provider is away): once per token either way.
     const claimed = await this.used.claim(

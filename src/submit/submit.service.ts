@@ -267,7 +267,13 @@ export class SubmitService {
     const captcha =
       form.captcha === null
         ? 'passed'
-        : await this.captcha.check(form.id, form.captcha, request.body, ip);
+        : await this.captcha.check(
+            form.id,
+            form.captcha,
+            request.body,
+            ip,
+            form.domainVerification ? form.verifiedDomains : null,
+          );
     const createdAt = Date.now();
     const reasons = await this.spamReasons(form, result.data, ip, createdAt);
     if (captcha === 'unavailable') reasons.unshift('captcha-unavailable');
