@@ -15,6 +15,7 @@ import { AccountEmailVerification1764810000000 } from './1764810000000-AccountEm
 import { IdempotencyRecords1764820000000 } from './1764820000000-IdempotencyRecords.js';
 import { FormRetention1764840000000 } from './1764840000000-FormRetention.js';
 import { StoredFiles1764850000000 } from './1764850000000-StoredFiles.js';
+import { FormKeyExpiry1764900000000 } from './1764900000000-FormKeyExpiry.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   IdempotencyRecords1764820000000,
   FormRetention1764840000000,
   StoredFiles1764850000000,
+  FormKeyExpiry1764900000000,
 ];

@@ -43,6 +43,7 @@ export class AccountKeyPrincipals implements KeyPrincipals {
       accountId: accountKey.accountId,
       keyId: accountKey.id,
       readOnly: Boolean(accountKey.readOnly),
+      ...(accountKey.expiresAt ? { keyExpiresAt: accountKey.expiresAt } : {}),
     };
   }
 }

@@ -1,10 +1,17 @@
 /**
  * Who a management request acts for: an API key as established by ApiKeyGuard, or the
- * signed-in owner of an account in the dashboard.
+ * signed-in owner of an account in the dashboard. `keyExpiresAt`: when the key itself
+ * stops working, if it does — what it creates or rotates may not outlive it.
  */
 export type ApiPrincipal =
-  | { kind: 'form'; accountId: string; formId: string }
-  | { kind: 'account'; accountId: string; keyId: string; readOnly: boolean }
+  | { kind: 'form'; accountId: string; formId: string; keyExpiresAt?: Date }
+  | {
+      kind: 'account';
+      accountId: string;
+      keyId: string;
+      readOnly: boolean;
+      keyExpiresAt?: Date;
+    }
   | { kind: 'owner'; accountId: string };
 
 export const PRINCIPAL = Symbol('formgate.principal');
