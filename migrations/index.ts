@@ -16,6 +16,7 @@ import { IdempotencyRecords1764820000000 } from './1764820000000-IdempotencyReco
 import { FormRetention1764840000000 } from './1764840000000-FormRetention.js';
 import { StoredFiles1764850000000 } from './1764850000000-StoredFiles.js';
 import { FormKeyExpiry1764900000000 } from './1764900000000-FormKeyExpiry.js';
+import { StorageReservations1764900000001 } from './1764900000001-StorageReservations.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   FormRetention1764840000000,
   StoredFiles1764850000000,
   FormKeyExpiry1764900000000,
+  StorageReservations1764900000001,
 ];

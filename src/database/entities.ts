@@ -2,6 +2,7 @@ import { AccountApiKey } from '../accounts/account-api-key.entity.js';
 import { Account } from '../accounts/account.entity.js';
 import { DashboardSession } from '../dashboard/session/dashboard-session.entity.js';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
+import { StorageReservation } from '../files/storage-reservation.entity.js';
 import { StoredFile } from '../files/stored-file.entity.js';
 import { FormDomain } from '../domain-verification/form-domain.entity.js';
 import { Form } from '../forms/form.entity.js';
@@ -32,5 +33,6 @@ export const ENTITIES = [
   UsedCaptchaToken,
   FormSpamStat,
   IdempotencyRecord,
+  StorageReservation,
   StoredFile,
 ];

@@ -11,6 +11,7 @@ import { FilesController } from './files.controller.js';
 import { FilesService } from './files.service.js';
 import { OrphanFileSweep } from './orphan-sweep.js';
 import { FILE_STORAGE_PROVIDER } from './storage/file-storage.provider.js';
+import { StorageReservations } from './storage-reservations.js';
 import { StoredFileRepository } from './stored-file.repository.js';
 
 /** The clamd client when CLAMAV_URL is set, else null. */
@@ -43,6 +44,7 @@ export const CLAMAV_SCANNER = Symbol('ClamavScanner');
     FilesService,
     FileDeletion,
     OrphanFileSweep,
+    StorageReservations,
   ],
   exports: [
     FILE_STORAGE_PROVIDER,
@@ -50,6 +52,7 @@ export const CLAMAV_SCANNER = Symbol('ClamavScanner');
     FilesService,
     DownloadLinks,
     CLAMAV_SCANNER,
+    StorageReservations,
   ],
 })
 export class FilesModule {}

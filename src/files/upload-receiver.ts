@@ -23,6 +23,11 @@ import {
 } from './file-type-judgement.js';
 import { safeName } from '../common/safe-name.js';
 import { FileTooLargeError, type FileStorage } from './storage/file-storage.js';
+import {
+  reservedBytes,
+  StorageFullError,
+  type StorageBudget,
+} from './storage-reservations.js';
 import { fileKey, newFileId } from './storage/storage-keys.js';
 import type { StoredFileRow } from './stored-file-sql.js';
 import { MAX_FILE_NAME_LENGTH } from './stored-file.entity.js';
@@ -101,14 +106,16 @@ export class UploadReceiver {
   private readonly written: string[] = [];
   private readonly perField = new Map<string, number>();
   private count = 0;
+  /** Bytes this upload holds reserved of its account's storage (budget). */
+  private reserved = 0;
 
   constructor(
     private readonly storage: FileStorage,
     readonly formId: string,
     readonly submissionId: string,
     private readonly policies: ReadonlyMap<string, FileFieldPolicy>,
-    /** Bytes the account may still store (MAX_STORAGE_PER_ACCOUNT less what it holds). */
-    private remaining = Number.MAX_SAFE_INTEGER,
+    /** The account's storage (MAX_STORAGE_PER_ACCOUNT); without one, no cap. */
+    private readonly budget?: StorageBudget,
     /** clamd, when CLAMAV_URL is set: every file is streamed to it as it is stored. */
     private readonly scanner?: ClamavScanner,
   ) {}
@@ -197,38 +204,49 @@ export class UploadReceiver {
     const key = fileKey(this.formId, this.submissionId, id);
     const scan = await this.startScan();
     let object;
-    // The account's room is shared by the files of this submission, in arrival order.
-    const room = Math.max(0, this.remaining);
-    const maxBytes = Math.min(policy.maxSize, room);
-    this.remaining -= maxBytes;
+    const maxBytes = policy.maxSize;
+    const reservation = { bytes: 0 };
+    const source =
+      this.budget === undefined
+        ? inspected.stream
+        : Readable.from(
+            reservedBytes(inspected.stream, this.budget, reservation, maxBytes),
+            { objectMode: false },
+          );
     try {
       object = await this.storage.write(
         key,
         scan
-          ? Readable.from(scanned(inspected.stream, scan), {
-              objectMode: false,
-            })
-          : inspected.stream,
+          ? Readable.from(scanned(source, scan), { objectMode: false })
+          : source,
         { maxBytes },
       );
     } catch (error) {
       scan?.abort();
+      await this.budget?.release(reservation.bytes).catch(() => undefined);
       if (error instanceof ScannerUnavailableError) {
         throw new ServiceUnavailableError(SCANNER_UNAVAILABLE);
       }
-      if (error instanceof FileTooLargeError) {
+      if (error instanceof StorageFullError) {
         throw new FileTooLargeException(
           [
-            maxBytes < policy.maxSize
-              ? `${shown(field)}: this account's file storage is full (MAX_STORAGE_PER_ACCOUNT)`
-              : `${shown(field)}: larger than ${policy.maxSize} bytes`,
+            `${shown(field)}: this account's file storage is full (MAX_STORAGE_PER_ACCOUNT)`,
           ],
+          [{ field }],
+        );
+      }
+      if (error instanceof FileTooLargeError) {
+        throw new FileTooLargeException(
+          [`${shown(field)}: larger than ${policy.maxSize} bytes`],
           [{ field }],
         );
       }
       throw error;
     }
-    this.remaining += maxBytes - object.size;
+    // What the file did not use goes back; its size stays reserved until its submission
+    // is committed (then a stored file) or dropped (discard).
+    await this.budget?.release(reservation.bytes - object.size);
+    this.reserved += object.size;
     this.written.push(key);
     if (scan && (await this.verdict(scan)).infected) {
       throw refused(field, 'file rejected');
@@ -286,14 +304,24 @@ export class UploadReceiver {
     }
   }
 
-  /** Deletes every file written so far (the submission was not committed). */
+  /**
+   * Deletes every file written so far unless they are kept (the submission was not
+   * committed); either way the upload's reservation of its account's storage ends: kept
+   * files count as stored files from their commit on.
+   */
   async discard(): Promise<void> {
-    if (this.kept) return;
-    const keys = this.written.splice(0);
-    this.slots.length = 0;
-    this.perField.clear();
-    this.count = 0;
-    if (keys.length > 0) await this.storage.delete(keys);
+    const reserved = this.reserved;
+    this.reserved = 0;
+    try {
+      if (this.kept) return;
+      const keys = this.written.splice(0);
+      this.slots.length = 0;
+      this.perField.clear();
+      this.count = 0;
+      if (keys.length > 0) await this.storage.delete(keys);
+    } finally {
+      await this.budget?.release(reserved);
+    }
   }
 
   /**

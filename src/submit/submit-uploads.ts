@@ -1,14 +1,14 @@
 // Where the files of a multipart submission go: the form's `file` fields, from the same
 // cache the submit route reads, decide whether its body's files are streamed to storage
-// (and under which submission id they are stored) before the route runs, and how many bytes
-// the form's account may still store (MAX_STORAGE_PER_ACCOUNT).
+// (and under which submission id they are stored) before the route runs, and the budget of
+// the form's account's storage (MAX_STORAGE_PER_ACCOUNT) its files reserve.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import {
   FILE_STORAGE,
   type FileStorage,
 } from '../files/storage/file-storage.js';
-import { StoredFileRepository } from '../files/stored-file.repository.js';
+import { StorageReservations } from '../files/storage-reservations.js';
 import { UploadReceiver } from '../files/upload-receiver.js';
 import { CLAMAV_SCANNER } from '../files/files.module.js';
 import type { ClamavScanner } from '../files/clamav-scanner.js';
@@ -21,7 +21,7 @@ export function submitUploads(
   app: NestFastifyApplication,
 ): (request: FastifyRequest) => Promise<UploadReceiver | undefined> {
   const forms = app.get(FormConfigCache);
-  const files = app.get(StoredFileRepository, { strict: false });
+  const reservations = app.get(StorageReservations, { strict: false });
   const cap = app.get(AppConfig).uploads.maxStoragePerAccount;
   const storage = app.get<symbol, FileStorage>(FILE_STORAGE, {
     strict: false,
@@ -34,15 +34,14 @@ export function submitUploads(
     if (typeof formId !== 'string' || !FORM_ID.test(formId)) return undefined;
     const form = await forms.get(formId);
     if (form?.files == null) return undefined;
-    // What the account holds, read once per upload: uploads racing each other may together
-    // pass the cap by what they carry.
-    const used = await files.accountBytes(form.accountId);
+    // Each file reserves its bytes of the account's cap as they arrive: uploads racing
+    // each other never pass it together.
     return new UploadReceiver(
       storage,
       form.id,
       newUlid(Date.now()),
       form.files,
-      cap - used,
+      await reservations.budgetOf(form.accountId, cap),
       scanner,
     );
   };
