@@ -118,6 +118,8 @@ export class UploadReceiver {
     private readonly budget?: StorageBudget,
     /** clamd, when CLAMAV_URL is set: every file is streamed to it as it is stored. */
     private readonly scanner?: ClamavScanner,
+    /** Gives back the client's upload slot (UploadSlots) once the upload is over. */
+    private readonly endUpload: () => void = () => undefined,
   ) {}
 
   /** The files stored, in the order they arrived. */
@@ -320,6 +322,7 @@ export class UploadReceiver {
       this.count = 0;
       if (keys.length > 0) await this.storage.delete(keys);
     } finally {
+      this.endUpload();
       await this.budget?.release(reserved);
     }
   }

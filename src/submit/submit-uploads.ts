@@ -14,6 +14,8 @@ import { CLAMAV_SCANNER } from '../files/files.module.js';
 import type { ClamavScanner } from '../files/clamav-scanner.js';
 import { AppConfig } from '../config/app-config.js';
 import { newUlid } from '../common/ulid.js';
+import { UploadSlots } from '../files/upload-slots.js';
+import { rateLimitBucket } from '../rate-limit/client-ip.js';
 import { FormConfigCache } from './form-config.cache.js';
 import { FORM_ID } from './submit.service.js';
 
@@ -29,11 +31,15 @@ export function submitUploads(
   const scanner =
     app.get<symbol, ClamavScanner | null>(CLAMAV_SCANNER, { strict: false }) ??
     undefined;
+  const slots = new UploadSlots(app.get(AppConfig).uploads.concurrencyPerIp);
   return async (request) => {
     const { formId } = (request.params ?? {}) as { formId?: unknown };
     if (typeof formId !== 'string' || !FORM_ID.test(formId)) return undefined;
     const form = await forms.get(formId);
     if (form?.files == null) return undefined;
+    // Before a byte of the body is read; back once the upload is over, however it ends.
+    const release = slots.take(rateLimitBucket(request.ip));
+    request.raw.once('close', release);
     // Each file reserves its bytes of the account's cap as they arrive: uploads racing
     // each other never pass it together.
     return new UploadReceiver(
@@ -41,8 +47,12 @@ export function submitUploads(
       form.id,
       newUlid(Date.now()),
       form.files,
-      await reservations.budgetOf(form.accountId, cap),
+      await reservations.budgetOf(form.accountId, cap).catch((error) => {
+        release();
+        throw error;
+      }),
       scanner,
+      release,
     );
   };
 }
