@@ -11,6 +11,8 @@ import {
   startCaptchaProvider,
   type CaptchaProviderServer,
 } from './support/captcha-provider.js';
+import { Account } from '../src/accounts/account.entity.js';
+import { freshEmail, signedInClient } from './support/dashboard-client.js';
 import { request } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
@@ -33,7 +35,11 @@ describe('where a CAPTCHA token was solved (e2e)', () => {
   beforeAll(async () => {
     provider = await startCaptchaProvider();
     t = await createTestApp({
-      env: { ...provider.env, SUBMIT_RATE_LIMIT: '1000' },
+      env: {
+        ...provider.env,
+        SUBMIT_RATE_LIMIT: '1000',
+        TRUST_PROXY: '127.0.0.1',
+      },
     });
   });
   afterAll(async () => {
@@ -188,6 +194,51 @@ describe('where a CAPTCHA token was solved (e2e)', () => {
         apiKey: form.apiKey,
       });
       expect(stored.body.captcha).toBeNull();
+    });
+
+    it('is set and kept by the dashboard’s spam settings', async () => {
+      const email = freshEmail('action');
+      const client = await signedInClient(t.url, '203.0.113.60', email);
+      const account = await t.dataSource
+        .getRepository(Account)
+        .findOneByOrFail({ email });
+      const form = await createForm(t, account.id);
+      const settings = `/dashboard/forms/${form.form.id}/settings`;
+      const post = (fields: Record<string, string>) =>
+        client.post(
+          `${settings}/spam`,
+          {
+            captchaProvider: 'recaptcha',
+            captchaSiteKey: 'site',
+            spamFilterEnabled: 'on',
+            maxLinks: '5',
+            blockedWords: '',
+            ...fields,
+          },
+          { from: settings },
+        );
+      const saved = await post({
+        captchaSecret: 'secret',
+        captchaAction: 'contact_form',
+      });
+      expect(saved.status).toBe(303);
+      const shown = await client.get(settings);
+      expect(shown.html).toContain('value="contact_form"');
+      const refused = await post({ captchaAction: 'not valid' });
+      expect(refused.status).toBe(400);
+      expect(refused.html).toContain(
+        'Expected action may hold only letters, digits, &quot;_&quot; and &quot;/&quot;',
+      );
+      const api = await request(`${t.url}/api/v1/forms/${form.form.id}`, {
+        apiKey: form.apiKey,
+      });
+      expect(api.body.captcha).toEqual({
+        provider: 'recaptcha',
+        siteKey: 'site',
+        minScore: null,
+        action: 'contact_form',
+        secretSet: true,
+      });
     });
   });
 });
