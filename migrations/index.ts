@@ -15,6 +15,8 @@ import { AccountEmailVerification1764810000000 } from './1764810000000-AccountEm
 import { IdempotencyRecords1764820000000 } from './1764820000000-IdempotencyRecords.js';
 import { FormRetention1764840000000 } from './1764840000000-FormRetention.js';
 import { StoredFiles1764850000000 } from './1764850000000-StoredFiles.js';
+import { FormKeyExpiry1764900000000 } from './1764900000000-FormKeyExpiry.js';
+import { StorageReservations1764900000001 } from './1764900000001-StorageReservations.js';
 import { Teams1765000000000 } from './1765000000000-Teams.js';
 import { Invitations1765010000000 } from './1765010000000-Invitations.js';
 
@@ -35,6 +37,8 @@ export const MIGRATIONS = [
   IdempotencyRecords1764820000000,
   FormRetention1764840000000,
   StoredFiles1764850000000,
+  FormKeyExpiry1764900000000,
+  StorageReservations1764900000001,
   Teams1765000000000,
   Invitations1765010000000,
 ];

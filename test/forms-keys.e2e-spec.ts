@@ -258,9 +258,13 @@ describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
       );
       expect(schemas.PatchFormDto.required ?? []).toEqual([]);
       expect(Object.keys(schemas.FormResponseDto.properties).sort()).toEqual(
-        [...FORM_KEYS, 'warning'].sort(),
+        [...FORM_KEYS, 'warning', 'apiKeyExpiresAt'].sort(),
       );
       expect(schemas.FormResponseDto.required ?? []).not.toContain('warning');
+      // Shown only for a key that expires (made by an expiring key).
+      expect(schemas.FormResponseDto.required ?? []).not.toContain(
+        'apiKeyExpiresAt',
+      );
       expect(schemas.CreatedFormResponseDto.properties.apiKey).toBeDefined();
       expect(schemas.FormResponseDto.properties.name.example).toBe('Contact');
       // Validated on its own: other features' routes are not this suite's business.

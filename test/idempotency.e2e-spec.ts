@@ -3,6 +3,8 @@
 // a different body with the key is refused (422), only 2xx answers are kept, the records
 // are shared by instances through the database and swept once expired. On SQLite by
 // default, on MariaDB with TEST_DATABASE_URL.
+import { AccountApiKey } from '../src/accounts/account-api-key.entity.js';
+import { hashApiKey } from '../src/auth/api-keys.js';
 import { Form } from '../src/forms/form.entity.js';
 import { IdempotencyRecord } from '../src/idempotency/idempotency-record.entity.js';
 import { IdempotencySweep } from '../src/idempotency/idempotency-sweep.js';
@@ -334,7 +336,11 @@ describe('Idempotency-Key (e2e)', () => {
       const key = newKey();
       const path = '/api/v1/forms';
       const body = { name: 'In flight', fields: [] };
-      const id = idempotencyRecordId(`api:account:${owner.account.id}`, key);
+      // The scope of the key that sends it: an account key's own id.
+      const { id: keyId } = await t.dataSource
+        .getRepository(AccountApiKey)
+        .findOneByOrFail({ keyHash: hashApiKey(owner.apiKey) });
+      const id = idempotencyRecordId(`api:account-key:${keyId}`, key);
       const store = t.app.get(IdempotencyStore);
       // What another instance's interceptor writes before running the route.
       expect(

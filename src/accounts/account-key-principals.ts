@@ -44,6 +44,7 @@ export class AccountKeyPrincipals implements KeyPrincipals {
       accountId: accountKey.accountId,
       keyId: accountKey.id,
       role: accountKey.role,
+      ...(accountKey.expiresAt ? { keyExpiresAt: accountKey.expiresAt } : {}),
     };
   }
 }

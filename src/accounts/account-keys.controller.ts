@@ -11,6 +11,7 @@ import {
 import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import { roleOf, type ApiPrincipal } from '../auth/principal.js';
+import { keyExpiryOf } from './key-expiry.js';
 import { WithDeadline } from '../common/deadline.interceptor.js';
 import {
   CreateAccountKeyDocs,
@@ -69,6 +70,10 @@ export class AccountKeysController {
     @Principal() principal: ApiPrincipal,
     @Param('keyId') keyId: string,
   ): Promise<void> {
-    return this.accounts.revokeApiKey(principal.accountId, keyId);
+    return this.accounts.revokeApiKey(
+      principal.accountId,
+      keyId,
+      keyExpiryOf(principal),
+    );
   }
 }

@@ -51,7 +51,7 @@ export const RevokeAccountKeyDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Revoke an account key',
       description:
-        'The key is refused (403) from this moment on, on every instance. A key may revoke itself.',
+        'The key is refused (403) from this moment on, on every instance. A key may revoke itself. A key that expires may not revoke one that expires later or never (403).',
     }),
     ApiParam({
       name: 'keyId',

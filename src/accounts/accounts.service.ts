@@ -26,7 +26,12 @@ import type { CreateAccountKeyDto } from './dto/create-account-key.dto.js';
 import { Account } from './account.entity.js';
 import { Membership } from './membership.entity.js';
 import { User } from './user.entity.js';
-import { EXPIRES_AT_FORMAT, parseExpiry } from './key-expiry.js';
+import {
+  EXPIRES_AT_FORMAT,
+  outlivedKeyMessage,
+  outlives,
+  parseExpiry,
+} from './key-expiry.js';
 import { hashPassword, passwordProblems, verifyPassword } from './password.js';
 import { isEmailAddress } from '../common/email-address.js';
 import { newUlid } from '../common/ulid.js';
@@ -355,7 +360,25 @@ export class AccountsService {
     return Object.assign(this.describeKey(key), { apiKey });
   }
 
-  async revokeApiKey(accountId: string, keyId: string): Promise<void> {
+  /**
+   * Revokes the key. `limit`: the expiry of the key asking, if it expires — a key that
+   * outlives it is not its to revoke (403).
+   */
+  async revokeApiKey(
+    accountId: string,
+    keyId: string,
+    limit?: Date,
+  ): Promise<void> {
+    if (limit !== undefined) {
+      const target = await this.keys.findOne({
+        where: { id: keyId, accountId, revokedAt: IsNull() },
+        select: { id: true, expiresAt: true },
+      });
+      if (!target) throw new NotFoundException(ACCOUNT_KEY_NOT_FOUND);
+      if (outlives(target.expiresAt, limit)) {
+        throw new ForbiddenException(outlivedKeyMessage(limit));
+      }
+    }
     const result = await this.keys.update(
       { id: keyId, accountId, revokedAt: IsNull() },
       { revokedAt: new Date() },

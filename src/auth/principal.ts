@@ -13,10 +13,24 @@ import {
  *   rotation's grace (`previousKey`) only reads the form and reads and works submissions;
  * - an account key reaches every form of its account with its role;
  * - a member reaches every form of the account the session works in, with their role.
+ * `keyExpiresAt`: when the key itself stops working, if it does — what it creates or rotates
+ * may not outlive it.
  */
 export type ApiPrincipal =
-  | { kind: 'form'; accountId: string; formId: string; previousKey: boolean }
-  | { kind: 'account'; accountId: string; keyId: string; role: KeyRole }
+  | {
+      kind: 'form';
+      accountId: string;
+      formId: string;
+      previousKey: boolean;
+      keyExpiresAt?: Date;
+    }
+  | {
+      kind: 'account';
+      accountId: string;
+      keyId: string;
+      role: KeyRole;
+      keyExpiresAt?: Date;
+    }
   | { kind: 'member'; accountId: string; userId: string; role: Role };
 
 export const PRINCIPAL = Symbol('formgate.principal');

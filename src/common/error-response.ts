@@ -5,6 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import { driverCode, isDatabaseUnavailable } from './database/driver-errors.js';
 import { ownEntry } from './own-entry.js';
 import {
+  BodyTimeoutError,
   RetryLaterConflictError,
   ServiceUnavailableError,
   TooManyRequestsError,
@@ -72,6 +73,7 @@ function fromHttpException(exception: HttpException): ErrorResponse {
   ) {
     headers['retry-after'] = String(exception.retryAfterSeconds);
   }
+  if (exception instanceof BodyTimeoutError) headers.connection = 'close';
   const cause = exception.cause as
     { code?: string; message?: string } | undefined;
   // The urlencoded parser refuses a __proto__ key with this message (JSON reports it as

@@ -38,6 +38,16 @@ export class FileTooLargeException extends ValidationFailedException {
   }
 }
 
+/**
+ * 408 that closes the connection: a request body stopped arriving, or arrived too slowly
+ * (docs/files.md), and nothing of it is kept — nor is the rest of it waited for.
+ */
+export class BodyTimeoutError extends HttpException {
+  constructor(message = 'The request took too long to arrive') {
+    super(message, HttpStatus.REQUEST_TIMEOUT);
+  }
+}
+
 /** 429 with Retry-After: a limit of this service was reached; the sentence says which. */
 export class TooManyRequestsError extends HttpException {
   constructor(

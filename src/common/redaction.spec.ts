@@ -79,6 +79,17 @@ describe('redactUrl', () => {
     );
   });
 
+  it('redacts the token of a signed download link, and only that', () => {
+    const token = '01KB0000000000000000000000.mf3k2x9.AbCdEfGhIjKlMnOpQrStUv';
+    expect(redactUrl(`/files/${token}`)).toBe('/files/[REDACTED]');
+    expect(redactUrl(`/%66iles/${token.replace(/\./g, '%2E')}?x=1`)).toBe(
+      '/%66iles/[REDACTED]?x=1',
+    );
+    expect(
+      redactUrl('/api/v1/forms/f1/submissions/s1/files/01KB00000000000000'),
+    ).toBe('/api/v1/forms/f1/submissions/s1/files/01KB00000000000000');
+  });
+
   it('leaves ordinary URLs alone and drops a fragment', () => {
     expect(redactUrl('/api/v1/forms/abc/submissions?limit=25&q=hello')).toBe(
       '/api/v1/forms/abc/submissions?limit=25&q=hello',
@@ -95,5 +106,19 @@ describe('redactKeys', () => {
         `a ${KEY} b "FGA_abcdefghijkl" c fgk%5fabcdefghij d fgk_short`,
       ),
     ).toBe(`a ${REDACTED} b "${REDACTED}" c ${REDACTED} d fgk_short`);
+  });
+
+  it('replaces the token of every download link in a line', () => {
+    const token = '01KB0000000000000000000000.mf3k2x9.AbCdEfGhIjKlMnOpQrStUv';
+    expect(
+      redactKeys(
+        `{"url":"https://forms.example/files/${token}","b":"/files%2F${token.replace(/\./g, '%2e')}\\"}`,
+      ),
+    ).toBe(
+      `{"url":"https://forms.example/files/${REDACTED}","b":"/files%2F${REDACTED}\\"}`,
+    );
+    expect(
+      redactKeys('GET /api/v1/forms/f/submissions/s/files/01KB0 200'),
+    ).toBe('GET /api/v1/forms/f/submissions/s/files/01KB0 200');
   });
 });

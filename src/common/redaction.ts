@@ -1,7 +1,7 @@
 // What never reaches a log line: API keys (wherever they appear, however they are
 // spelled in a URL), link tokens (`/confirm-email/<token>`, `/verify-email/<token>`,
-// `/invitations/<token>`), and the values of query
-// parameters named like a secret. Fastify
+// `/invitations/<token>`, the signed download links `/files/<token>`), and the values of
+// query parameters named like a secret. Fastify
 // decodes the query before the API key guard reads it, so `?%61piKey=fgk%5F…` is a
 // working key: matching is done on the decoded text, not on the bytes of the URL.
 
@@ -46,11 +46,20 @@ export const TOKEN_PATHS: readonly string[] = [
 const TOKEN_IN_PATH =
   /((?:\/|%2f)(?:confirm-email|verify-email|invitations)(?:\/|%2f))[^\s"'/?#&<>\\]+/gi;
 
+/**
+ * A signed download link's token after `/files/`: `<fileId>.<expires>.<signature>`, a
+ * bearer link to a visitor's file for 7 days (docs/files.md). Told from the API's
+ * `/files/<fileId>` (an id, no secret) by the dot after the id.
+ */
+const FILE_LINK_IN_PATH =
+  /((?:\/|%2f)files(?:\/|%2f))[\w-]*(?:\.|%2e)[^\s"'/?#&<>\\]+/gi;
+
 /** Replaces everything shaped like a Formgate key, and every link token, in `text`. */
 export function redactKeys(text: string): string {
   return text
     .replace(KEY_SHAPE, REDACTED)
-    .replace(TOKEN_IN_PATH, `$1${REDACTED}`);
+    .replace(TOKEN_IN_PATH, `$1${REDACTED}`)
+    .replace(FILE_LINK_IN_PATH, `$1${REDACTED}`);
 }
 
 function hasKeyShape(text: string): boolean {
@@ -80,6 +89,14 @@ function isTokenPath(segment: string): boolean {
   return TOKEN_PATHS.includes(decoded(segment).toLowerCase());
 }
 
+/** `segment`, found after `previous`, is a download link's token (FILE_LINK_IN_PATH). */
+function isFileLinkToken(previous: string, segment: string): boolean {
+  return (
+    decoded(previous).toLowerCase() === 'files' &&
+    decoded(segment).includes('.')
+  );
+}
+
 function isSecretName(rawName: string): boolean {
   const name = decoded(rawName)
     .toLowerCase()
@@ -104,7 +121,8 @@ function redactParameter(pair: string): string {
 /**
  * A request URL fit for a log line: the value of every secret-named query parameter
  * (repeated ones included), every path segment or value that decodes to something shaped
- * like a key, and the token after a TOKEN_PATHS segment are replaced by [REDACTED].
+ * like a key, the token after a TOKEN_PATHS segment and a download link's token after
+ * `files` are replaced by [REDACTED].
  */
 export function redactUrl(url: string): string {
   const hash = url.indexOf('#');
@@ -116,7 +134,9 @@ export function redactUrl(url: string): string {
   const redactedPath = segments
     .map((segment, index) =>
       hasKeyShape(decoded(segment)) ||
-      (index > 0 && isTokenPath(segments[index - 1]))
+      (index > 0 &&
+        (isTokenPath(segments[index - 1]) ||
+          isFileLinkToken(segments[index - 1], segment)))
         ? REDACTED
         : segment,
     )

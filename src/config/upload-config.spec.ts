@@ -10,6 +10,7 @@ describe('parseUploadConfig', () => {
       bodyLimit: 25 * MIB,
       orphanAgeSeconds: 3600,
       idleTimeoutMs: 15_000,
+      concurrencyPerIp: 4,
       clamavUrl: undefined,
       maxStoragePerAccount: 1024 * MIB,
     });
@@ -22,6 +23,7 @@ describe('parseUploadConfig', () => {
       UPLOAD_BODY_LIMIT: '5242880',
       UPLOAD_ORPHAN_AGE_SECONDS: '60',
       UPLOAD_IDLE_TIMEOUT_MS: '2000',
+      UPLOAD_CONCURRENCY_PER_IP: '2',
       MAX_STORAGE_PER_ACCOUNT: '0',
     });
     expect(config).toEqual({
@@ -30,6 +32,7 @@ describe('parseUploadConfig', () => {
       bodyLimit: 5_242_880,
       orphanAgeSeconds: 60,
       idleTimeoutMs: 2000,
+      concurrencyPerIp: 2,
       clamavUrl: undefined,
       maxStoragePerAccount: 0,
     });

@@ -29,6 +29,11 @@ export interface UploadConfig {
    * that keeps arriving is never cut by the request timeout.
    */
   idleTimeoutMs: number;
+  /**
+   * Multipart bodies to forms with file fields one client address may have in flight on
+   * an instance; the next is refused (429) before its body is read.
+   */
+  concurrencyPerIp: number;
   /** CLAMAV_URL: clamd to stream each file to (tcp://host:port), or none. */
   clamavUrl?: string;
   /** Bytes an account's stored files may add up to; an upload past it is refused (413). */
@@ -142,6 +147,7 @@ export function parseUploadConfig(env: Env): UploadConfig {
       100,
       600_000,
     ),
+    concurrencyPerIp: wholeNumber(env, 'UPLOAD_CONCURRENCY_PER_IP', 4, 1, 1000),
     clamavUrl: clamavUrl(env),
     maxStoragePerAccount: wholeNumber(
       env,

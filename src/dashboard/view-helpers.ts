@@ -1,6 +1,7 @@
 // Formatting helpers every template can call as `it.h.<name>(...)`. They return plain
 // text; templates still output it escaped.
 import { ownEntry } from '../common/own-entry.js';
+import { safeName } from '../common/safe-name.js';
 
 const MONTHS = [
   'Jan',
@@ -104,7 +105,12 @@ export function filesOf(value: unknown): FileValue[] | null {
     typeof (item as { id?: unknown }).id === 'string' &&
     typeof (item as { name?: unknown }).name === 'string' &&
     typeof (item as { sha256?: unknown }).sha256 === 'string';
-  return list.length > 0 && list.every(isFile) ? (list as FileValue[]) : null;
+  if (list.length === 0 || !list.every(isFile)) return null;
+  // Names are kept safe when stored; a row stored before that rule is shown safe too.
+  return (list as FileValue[]).map((file) => ({
+    ...file,
+    name: safeName(file.name),
+  }));
 }
 
 /** A byte count as people read it: 834 bytes, 12.4 KB, 3.1 MB. */

@@ -5,6 +5,7 @@ import { User } from '../accounts/user.entity.js';
 import { Invitation } from '../accounts/invitation.entity.js';
 import { DashboardSession } from '../dashboard/session/dashboard-session.entity.js';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
+import { StorageReservation } from '../files/storage-reservation.entity.js';
 import { StoredFile } from '../files/stored-file.entity.js';
 import { FormDomain } from '../domain-verification/form-domain.entity.js';
 import { Form } from '../forms/form.entity.js';
@@ -37,6 +38,7 @@ export const ENTITIES = [
   UsedCaptchaToken,
   FormSpamStat,
   IdempotencyRecord,
+  StorageReservation,
   StoredFile,
   Invitation,
 ];

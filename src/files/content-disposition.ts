@@ -1,21 +1,16 @@
 // The Content-Disposition of a download (RFC 6266): always `attachment`, with an ASCII
 // `filename` for old clients and the real name in `filename*` (RFC 8187, UTF-8). The name
-// is a client's: stripped of what could mislead or break out — control characters,
-// direction marks (an RLO can make `gpj.exe` read as `exe.jpg`), path separators — and
-// kept to 255 characters with its extension.
+// is a client's: stripped of what could mislead or break out — control characters and
+// direction marks (common/safe-name.ts), path separators — and kept to 255 characters
+// with its extension.
 
-const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
-/** Direction and invisible formatting marks: LRM/RLM, ALM, embeddings, overrides, isolates. */
-const BIDI = /[\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/gu;
+import { safeName } from '../common/safe-name.js';
+
 const MAX_NAME = 255;
 
 /** The name as offered for saving: no control or direction marks, no path, at most 255 characters. */
 export function safeFileName(name: string): string {
-  let safe = name
-    .replace(CONTROL, '')
-    .replace(BIDI, '')
-    .replace(/[/\\]/g, '_')
-    .trim();
+  let safe = safeName(name).replace(/[/\\]/g, '_').trim();
   if (safe === '' || safe === '.' || safe === '..') safe = 'file';
   const characters = Array.from(safe);
   if (characters.length <= MAX_NAME) return safe;

@@ -56,6 +56,9 @@ export class DownloadLinks {
     if (match === null) return undefined;
     const [, fileId, expires, signature] = match;
     const given = Buffer.from(signature, 'base64url');
+    // Strict: Node ignores the unused low bits of the last character, so four spellings
+    // of each signature would decode alike; only the one this service writes is a link.
+    if (given.toString('base64url') !== signature) return undefined;
     const expected = this.mac(fileId, expires);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return undefined;

@@ -13,6 +13,7 @@ import { FilesController } from './files.controller.js';
 import { FilesService } from './files.service.js';
 import { OrphanFileSweep } from './orphan-sweep.js';
 import { FILE_STORAGE_PROVIDER } from './storage/file-storage.provider.js';
+import { StorageReservations } from './storage-reservations.js';
 import { StoredFileRepository } from './stored-file.repository.js';
 
 /** The clamd client when CLAMAV_URL is set, else null. */
@@ -49,6 +50,7 @@ export const CLAMAV_SCANNER = Symbol('ClamavScanner');
     OrphanFileSweep,
     FileExportLinks,
     { provide: EXPORT_FILE_LINKS, useExisting: FileExportLinks },
+    StorageReservations,
   ],
   exports: [
     FILE_STORAGE_PROVIDER,
@@ -57,6 +59,7 @@ export const CLAMAV_SCANNER = Symbol('ClamavScanner');
     DownloadLinks,
     CLAMAV_SCANNER,
     EXPORT_FILE_LINKS,
+    StorageReservations,
   ],
 })
 export class FilesModule {}

@@ -21,7 +21,13 @@ import {
   judgeFileType,
   MarkupScanner,
 } from './file-type-judgement.js';
+import { safeName } from '../common/safe-name.js';
 import { FileTooLargeError, type FileStorage } from './storage/file-storage.js';
+import {
+  reservedBytes,
+  StorageFullError,
+  type StorageBudget,
+} from './storage-reservations.js';
 import { fileKey, newFileId } from './storage/storage-keys.js';
 import type { StoredFileRow } from './stored-file-sql.js';
 import { MAX_FILE_NAME_LENGTH } from './stored-file.entity.js';
@@ -85,11 +91,14 @@ function refused(
 /**
  * A client's file name as its user saw it, cut to what a row keeps on a character
  * boundary. Browsers send `"`, CR and LF in a multipart file name as %22, %0D and %0A (the
- * HTML standard's form encoding), which are read back here.
+ * HTML standard's form encoding), which are read back here; then the safe-name rule
+ * drops control characters and direction marks (a CR or LF included).
  */
 function keptName(sent: string): string {
-  const name = sent.replace(/%(22|0D|0A)/gi, (_, hex: string) =>
-    String.fromCharCode(parseInt(hex, 16)),
+  const name = safeName(
+    sent.replace(/%(22|0D|0A)/gi, (_, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    ),
   );
   const characters = Array.from(name);
   return characters.length > MAX_FILE_NAME_LENGTH
@@ -103,16 +112,20 @@ export class UploadReceiver {
   private readonly written: string[] = [];
   private readonly perField = new Map<string, number>();
   private count = 0;
+  /** Bytes this upload holds reserved of its account's storage (budget). */
+  private reserved = 0;
 
   constructor(
     private readonly storage: FileStorage,
     readonly formId: string,
     readonly submissionId: string,
     private readonly policies: ReadonlyMap<string, FileFieldPolicy>,
-    /** Bytes the account may still store (MAX_STORAGE_PER_ACCOUNT less what it holds). */
-    private remaining = Number.MAX_SAFE_INTEGER,
+    /** The account's storage (MAX_STORAGE_PER_ACCOUNT); without one, no cap. */
+    private readonly budget?: StorageBudget,
     /** clamd, when CLAMAV_URL is set: every file is streamed to it as it is stored. */
     private readonly scanner?: ClamavScanner,
+    /** Gives back the client's upload slot (UploadSlots) once the upload is over. */
+    private readonly endUpload: () => void = () => undefined,
   ) {}
 
   /** The files stored, in the order they arrived. */
@@ -199,38 +212,49 @@ export class UploadReceiver {
     const key = fileKey(this.formId, this.submissionId, id);
     const scan = await this.startScan();
     let object;
-    // The account's room is shared by the files of this submission, in arrival order.
-    const room = Math.max(0, this.remaining);
-    const maxBytes = Math.min(policy.maxSize, room);
-    this.remaining -= maxBytes;
+    const maxBytes = policy.maxSize;
+    const reservation = { bytes: 0 };
+    const source =
+      this.budget === undefined
+        ? inspected.stream
+        : Readable.from(
+            reservedBytes(inspected.stream, this.budget, reservation, maxBytes),
+            { objectMode: false },
+          );
     try {
       object = await this.storage.write(
         key,
         scan
-          ? Readable.from(scanned(inspected.stream, scan), {
-              objectMode: false,
-            })
-          : inspected.stream,
+          ? Readable.from(scanned(source, scan), { objectMode: false })
+          : source,
         { maxBytes },
       );
     } catch (error) {
       scan?.abort();
+      await this.budget?.release(reservation.bytes).catch(() => undefined);
       if (error instanceof ScannerUnavailableError) {
         throw new ServiceUnavailableError(SCANNER_UNAVAILABLE);
       }
-      if (error instanceof FileTooLargeError) {
+      if (error instanceof StorageFullError) {
         throw new FileTooLargeException(
           [
-            maxBytes < policy.maxSize
-              ? `${shown(field)}: this account's file storage is full (MAX_STORAGE_PER_ACCOUNT)`
-              : `${shown(field)}: larger than ${policy.maxSize} bytes`,
+            `${shown(field)}: this account's file storage is full (MAX_STORAGE_PER_ACCOUNT)`,
           ],
           [{ field, label: policy.label }],
         );
       }
+      if (error instanceof FileTooLargeError) {
+        throw new FileTooLargeException(
+          [`${shown(field)}: larger than ${policy.maxSize} bytes`],
+          [{ field }],
+        );
+      }
       throw error;
     }
-    this.remaining += maxBytes - object.size;
+    // What the file did not use goes back; its size stays reserved until its submission
+    // is committed (then a stored file) or dropped (discard).
+    await this.budget?.release(reservation.bytes - object.size);
+    this.reserved += object.size;
     this.written.push(key);
     if (scan && (await this.verdict(scan)).infected) {
       throw refused(field, 'file rejected', policy.label);
@@ -289,14 +313,25 @@ export class UploadReceiver {
     }
   }
 
-  /** Deletes every file written so far (the submission was not committed). */
+  /**
+   * Deletes every file written so far unless they are kept (the submission was not
+   * committed); either way the upload's reservation of its account's storage ends: kept
+   * files count as stored files from their commit on.
+   */
   async discard(): Promise<void> {
-    if (this.kept) return;
-    const keys = this.written.splice(0);
-    this.slots.length = 0;
-    this.perField.clear();
-    this.count = 0;
-    if (keys.length > 0) await this.storage.delete(keys);
+    const reserved = this.reserved;
+    this.reserved = 0;
+    try {
+      if (this.kept) return;
+      const keys = this.written.splice(0);
+      this.slots.length = 0;
+      this.perField.clear();
+      this.count = 0;
+      if (keys.length > 0) await this.storage.delete(keys);
+    } finally {
+      this.endUpload();
+      await this.budget?.release(reserved);
+    }
   }
 
   /**

@@ -25,6 +25,8 @@ export interface CaptchaInput {
   minScore?: number;
   /** Only null: ends the grace (or switches the CAPTCHA on without one). */
   graceUntil?: null;
+  /** reCAPTCHA v3: the expected action. */
+  action?: string;
 }
 
 export interface CaptchaColumns {
@@ -58,8 +60,10 @@ export function captchaColumns(
       }
     }
   }
-  if (input.minScore !== undefined && input.provider !== 'recaptcha') {
-    refuse('minScore', 'is only used by recaptcha');
+  for (const key of ['minScore', 'action'] as const) {
+    if (input[key] !== undefined && input.provider !== 'recaptcha') {
+      refuse(key, 'is only used by recaptcha');
+    }
   }
   const stored = storedCaptcha(current);
   const sameProvider = stored?.provider === input.provider;
@@ -75,6 +79,7 @@ export function captchaColumns(
     siteKey: input.siteKey ?? null,
     minScore: input.minScore ?? null,
     graceUntil: graceOf(input, current, stored, now),
+    ...(input.action !== undefined ? { action: input.action } : {}),
   };
   if (!thirdParty) return { captcha, captchaSecretEncrypted: null };
   return input.secret === undefined
@@ -110,6 +115,7 @@ export function captchaResponse(
   provider: CaptchaProvider;
   siteKey: string | null;
   minScore: number | null;
+  action?: string;
   secretSet: boolean;
   graceUntil: string | null;
 } | null {

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { ForbiddenException, Injectable } from '@nestjs/common';
+import { API_KEY_EXPIRED } from '../auth/api-key.guard.js';
 import type { KeyPrincipals } from '../auth/key-principals.js';
 import { keyUseIsStale } from '../auth/key-use.js';
 import type { ApiPrincipal } from '../auth/principal.js';
@@ -8,7 +9,8 @@ import { FormRepository } from './form.repository.js';
  * FORM_KEY_PRINCIPALS: a form key reaches its own form, found by the key's hash — the
  * current key, or the previous one while its grace period after a rotation lasts. Read
  * from the database on every request (never cached), so a rotation or the end of a grace
- * period applies on every instance at once. Each use is recorded, at most once a minute.
+ * period applies on every instance at once. A key made by an expiring key is refused with
+ * 403 "API key expired" once past its own expiry. Each use is recorded, at most once a minute.
  */
 @Injectable()
 export class FormKeyPrincipals implements KeyPrincipals {
@@ -18,6 +20,10 @@ export class FormKeyPrincipals implements KeyPrincipals {
     const now = new Date();
     const current = await this.forms.findByKeyHash(keyHash);
     if (current) {
+      const expiresAt = current.apiKeyExpiresAt;
+      if (expiresAt && expiresAt <= now) {
+        throw new ForbiddenException(API_KEY_EXPIRED);
+      }
       if (keyUseIsStale(current.apiKeyLastUsedAt, now)) {
         await this.forms.markKeyUsed(current.id, 'apiKeyLastUsedAt', now);
       }
@@ -26,6 +32,7 @@ export class FormKeyPrincipals implements KeyPrincipals {
         accountId: current.accountId,
         formId: current.id,
         previousKey: false,
+        ...(expiresAt ? { keyExpiresAt: expiresAt } : {}),
       };
     }
     const previous = await this.forms.findByPreviousKeyHash(keyHash);
@@ -51,6 +58,7 @@ export class FormKeyPrincipals implements KeyPrincipals {
       accountId: previous.accountId,
       formId: previous.id,
       previousKey: true,
+      keyExpiresAt: previous.previousApiKeyExpiresAt,
     };
   }
 }

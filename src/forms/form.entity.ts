@@ -81,6 +81,13 @@ export class Form {
   @Column({ type: 'varchar', length: 16 })
   apiKeyPrefix: string;
 
+  /**
+   * When the current key stops working, or null for never: a key created or rotated by an
+   * expiring key expires with it (docs/lifecycle.md).
+   */
+  @TimestampColumn({ nullable: true })
+  apiKeyExpiresAt: Date | null;
+
   /** When the current key was last used (recorded at most once a minute), or null. */
   @TimestampColumn({ nullable: true })
   apiKeyLastUsedAt: Date | null;

@@ -54,7 +54,7 @@ export type NewForm = Pick<
   | 'apiKeyEncrypted'
   | 'apiKeyPrefix'
 > &
-  Partial<Pick<Form, 'captchaSecretEncrypted'>>;
+  Partial<Pick<Form, 'captchaSecretEncrypted' | 'apiKeyExpiresAt'>>;
 
 /** The columns a change of a form may write. */
 export type FormChanges = Partial<
@@ -84,6 +84,7 @@ export type KeyChanges = Pick<
   | 'apiKeyEncrypted'
   | 'apiKeyPrefix'
   | 'apiKeyLastUsedAt'
+  | 'apiKeyExpiresAt'
   | 'previousApiKeyHash'
   | 'previousApiKeyPrefix'
   | 'previousApiKeyExpiresAt'
@@ -94,7 +95,7 @@ export type KeyChanges = Pick<
 /** A form's current key, as a rotation reads it. */
 export type CurrentKey = Pick<
   Form,
-  'id' | 'apiKeyHash' | 'apiKeyPrefix' | 'apiKeyLastUsedAt'
+  'id' | 'apiKeyHash' | 'apiKeyPrefix' | 'apiKeyLastUsedAt' | 'apiKeyExpiresAt'
 >;
 
 @Injectable()
@@ -158,10 +159,18 @@ export class FormRepository {
   /** The form whose key has this hash (the key guard's lookup). */
   findByKeyHash(
     apiKeyHash: string,
-  ): Promise<Pick<Form, 'id' | 'accountId' | 'apiKeyLastUsedAt'> | null> {
+  ): Promise<Pick<
+    Form,
+    'id' | 'accountId' | 'apiKeyLastUsedAt' | 'apiKeyExpiresAt'
+  > | null> {
     return this.forms.findOne({
       where: { apiKeyHash },
-      select: { id: true, accountId: true, apiKeyLastUsedAt: true },
+      select: {
+        id: true,
+        accountId: true,
+        apiKeyLastUsedAt: true,
+        apiKeyExpiresAt: true,
+      },
     });
   }
 
@@ -201,6 +210,7 @@ export class FormRepository {
         apiKeyHash: true,
         apiKeyPrefix: true,
         apiKeyLastUsedAt: true,
+        apiKeyExpiresAt: true,
       },
     });
   }

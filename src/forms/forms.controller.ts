@@ -12,6 +12,7 @@ import {
 import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../auth/principal.js';
+import { keyExpiryOf } from '../accounts/key-expiry.js';
 import { AccessibleForm } from './accessible-form.decorator.js';
 import { CreateFormDto } from './dto/create-form.dto.js';
 import type { Form } from './form.entity.js';
@@ -104,11 +105,16 @@ export class FormsController {
   @HttpCode(HttpStatus.OK)
   @RegenerateFormKeyDocs()
   async regenerateKey(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Body() body: RegenerateKeyDto,
   ): Promise<ApiKeyResponseDto> {
     return {
-      apiKey: await this.forms.regenerateKey(form, body.graceSeconds ?? 0),
+      apiKey: await this.forms.regenerateKey(
+        form,
+        body.graceSeconds ?? 0,
+        keyExpiryOf(principal),
+      ),
     };
   }
 }

@@ -148,7 +148,7 @@ export const RegenerateFormKeyDocs = (): MethodDecorator =>
     ApiOperation({
       summary: "Regenerate a form's API key",
       description:
-        'Issues a new key for the form. Without a body (or with `graceSeconds` 0) the old key is refused (403) from this moment on: put the new one into every client. With `graceSeconds` the old key keeps working that long on every instance (the form shows it as `previousApiKey`), so clients can move over without downtime; a key still in grace from an earlier rotation stops working at once.',
+        'Issues a new key for the form. Without a body (or with `graceSeconds` 0) the old key is refused (403) from this moment on: put the new one into every client. With `graceSeconds` the old key keeps working that long on every instance (the form shows it as `previousApiKey`), so clients can move over without downtime; a key still in grace from an earlier rotation stops working at once. Asked with a key that expires, the new key expires with it (and a grace never outlives the old key’s own expiry); such a key may not replace a form key that outlives it (403).',
     }),
     ApiParam(FORM_ID_PARAM),
     ApiBody({ type: RegenerateKeyDto, required: false }),

@@ -1,9 +1,15 @@
 import {
   ConflictException,
+  ForbiddenException,
   Inject,
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
+import {
+  keyExpiryOf,
+  outlivedKeyMessage,
+  outlives,
+} from '../accounts/key-expiry.js';
 import { generateApiKey, generateFormId } from '../auth/api-keys.js';
 import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
@@ -137,13 +143,21 @@ export class FormsService {
       ),
       apiKeyPrefix: form.apiKeyPrefix,
       apiKeyLastUsedAt: form.apiKeyLastUsedAt?.toISOString() ?? null,
+      ...(form.apiKeyExpiresAt
+        ? { apiKeyExpiresAt: form.apiKeyExpiresAt.toISOString() }
+        : {}),
       previousApiKey: previousKeyOf(form),
       createdAt: form.createdAt.toISOString(),
       updatedAt: form.updatedAt.toISOString(),
     };
   }
 
-  async create(accountId: string, input: FormInput): Promise<CreatedForm> {
+  /** `keyExpiresAt`: when the new form's key stops working (that of an expiring creator). */
+  async create(
+    accountId: string,
+    input: FormInput,
+    keyExpiresAt: Date | null = null,
+  ): Promise<CreatedForm> {
     // A form key can create forms, so a leaked key must not be able to create without end.
     // Counted before the insert: requests racing each other may pass it together.
     const max = this.config.maxFormsPerAccount;
@@ -168,6 +182,7 @@ export class FormsService {
       apiKeyHash: key.hash,
       apiKeyEncrypted: this.secretBox.encrypt(key.key),
       apiKeyPrefix: key.prefix,
+      apiKeyExpiresAt: keyExpiresAt,
     });
     await this.forms.insert(form);
     this.changes.created(form.id);
@@ -177,13 +192,18 @@ export class FormsService {
 
   /**
    * Creates a form in the principal's account. A form key may do this too: the new form
-   * belongs to the same account and gets its own key (returned here, once).
+   * belongs to the same account and gets its own key (returned here, once), which expires
+   * when the creating key does, if it does.
    */
   async createForPrincipal(
     principal: ApiPrincipal,
     input: FormInput,
   ): Promise<CreatedFormResponseDto> {
-    const { form, apiKey } = await this.create(principal.accountId, input);
+    const { form, apiKey } = await this.create(
+      principal.accountId,
+      input,
+      keyExpiryOf(principal) ?? null,
+    );
     const response = await this.toDetailedResponse(form);
     if (principal.kind === 'form') {
       // The key that created it reaches only its own form: say so before the new key is lost.
@@ -283,15 +303,24 @@ export class FormsService {
   /**
    * Replaces the form's key. With no grace the old key stops matching at once (lookups
    * are by hash); with `graceSeconds` it keeps matching that long as the form's previous
-   * key (a key still in grace from an earlier rotation is dropped).
+   * key (a key still in grace from an earlier rotation is dropped). `limit`: the expiry of
+   * the key asking, if it expires — the new key expires then too, and a current key that
+   * outlives it is not its to replace (403).
    */
-  async regenerateKey(form: Form, graceSeconds = 0): Promise<string> {
+  async regenerateKey(
+    form: Form,
+    graceSeconds = 0,
+    limit?: Date,
+  ): Promise<string> {
     const key = generateApiKey('form');
     // Two rotations at once: each swaps only the key it read, so neither keeps a key
     // that the other has already replaced.
     for (let attempt = 0; attempt < 5; attempt++) {
       const current = await this.forms.currentKey(form.id, form.accountId);
       if (!current) throw new NotFoundException(FORM_NOT_FOUND);
+      if (outlives(current.apiKeyExpiresAt, limit)) {
+        throw new ForbiddenException(outlivedKeyMessage(limit!));
+      }
       const now = new Date();
       const replaced = await this.forms.replaceKey(
         form.id,
@@ -302,6 +331,7 @@ export class FormsService {
           apiKeyEncrypted: this.secretBox.encrypt(key.key),
           apiKeyPrefix: key.prefix,
           apiKeyLastUsedAt: null,
+          apiKeyExpiresAt: limit ?? null,
           ...previousKeyColumns(current, graceSeconds, now),
           updatedAt: now,
         },

@@ -12,13 +12,19 @@ type PreviousKeyColumns = Pick<
   | 'previousApiKeyLastUsedAt'
 >;
 
-/** The replaced key kept valid `graceSeconds` from `now`; with 0, none (refused at once). */
+/**
+ * The replaced key kept valid `graceSeconds` from `now` — never past its own expiry; with
+ * 0 (or a key that has expired), none (refused at once).
+ */
 export function previousKeyColumns(
   current: CurrentKey,
   graceSeconds: number,
   now: Date,
 ): PreviousKeyColumns {
-  if (graceSeconds <= 0) {
+  const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
+  const own = current.apiKeyExpiresAt;
+  const expiresAt = own && own < graceEnd ? own : graceEnd;
+  if (graceSeconds <= 0 || expiresAt <= now) {
     return {
       previousApiKeyHash: null,
       previousApiKeyPrefix: null,
@@ -29,7 +35,7 @@ export function previousKeyColumns(
   return {
     previousApiKeyHash: current.apiKeyHash,
     previousApiKeyPrefix: current.apiKeyPrefix,
-    previousApiKeyExpiresAt: new Date(now.getTime() + graceSeconds * 1000),
+    previousApiKeyExpiresAt: expiresAt,
     previousApiKeyLastUsedAt: current.apiKeyLastUsedAt,
   };
 }

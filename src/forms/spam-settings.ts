@@ -46,6 +46,8 @@ export interface CaptchaSettings {
    * keep working for CAPTCHA_GRACE_DAYS while their owner adds the widget. null: none.
    */
   graceUntil: string | null;
+  /** reCAPTCHA v3 only: the action a token must have been made for; absent: any. */
+  action?: string;
 }
 
 /** How long after a CAPTCHA is switched on a post without any answer is kept as spam. */
@@ -104,6 +106,7 @@ export function storedCaptcha(value: unknown): CaptchaSettings | null {
       !Number.isNaN(Date.parse(raw.graceUntil))
         ? raw.graceUntil
         : null,
+    ...(typeof raw.action === 'string' ? { action: raw.action } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ import {
   type ApiPrincipal,
   type RequestWithPrincipal,
 } from '../auth/principal.js';
+import { extractApiKey } from '../auth/api-key.guard.js';
+import { hashApiKey } from '../auth/api-keys.js';
 import { RetryLaterConflictError } from '../common/errors.js';
 import {
   IDEMPOTENCY_IN_FLIGHT,
@@ -29,11 +31,27 @@ import {
 } from './idempotency-key.js';
 import { IdempotencyStore, type KeyState } from './idempotency.store.js';
 
-/** Whose keys share a scope: a form key's form, an account's keys. */
-export function principalScope(principal: ApiPrincipal): string {
-  return principal.kind === 'form'
-    ? `api:form:${principal.formId}`
-    : `api:account:${principal.accountId}`;
+/**
+ * The scope of a request's Idempotency-Keys: the API key that sent it, never its account
+ * or form — an answer may carry a new key or secret, and another key (a second account
+ * key, a form's previous key during a rotation's grace) must not get it by replay. An
+ * account key by its id; a form key by the hash of the key presented (the current and the
+ * previous key of a form are two scopes); the dashboard's owner by the account.
+ */
+export function principalScope(
+  principal: ApiPrincipal,
+  presentedKey: string | undefined,
+): string {
+  switch (principal.kind) {
+    case 'account':
+      return `api:account-key:${principal.keyId}`;
+    case 'form':
+      return `api:form-key:${hashApiKey(presentedKey ?? '')}`;
+    case 'owner':
+      return `api:owner:${principal.accountId}`;
+    default:
+      return principal satisfies never;
+  }
 }
 
 /** The answer to a request whose key is taken: the kept answer, 422 or 409. */
@@ -62,7 +80,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const principal = request[PRINCIPAL];
     if (key === undefined || principal === undefined) return next.handle();
     const reply = http.getResponse<FastifyReply>();
-    const id = idempotencyRecordId(principalScope(principal), key);
+    const id = idempotencyRecordId(
+      principalScope(principal, extractApiKey(request)),
+      key,
+    );
     const fingerprint = requestFingerprint(
       request.method,
       request.url,

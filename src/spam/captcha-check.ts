@@ -6,8 +6,15 @@
 // this step, so it never uses an answer up. While the form's CAPTCHA is in its grace
 // (switched on less than CAPTCHA_GRACE_DAYS ago), a post with no answer at all is kept as
 // spam (`captcha-missing`) instead: a page deployed before the switch loses nothing.
+// A provider's token must also have been solved
+// where the form is used: with domain verification on, on a verified domain of the form (or
+// a subdomain, or a development host), and for reCAPTCHA v3 with the form's `action`.
 import { Injectable } from '@nestjs/common';
 import { ValidationFailedException } from '../common/errors.js';
+import {
+  isDevelopmentHost,
+  matchVerifiedDomain,
+} from '../domain-verification/origin-policy.js';
 import {
   CAPTCHA_TOKEN_FIELDS,
   type CaptchaProvider,
@@ -30,6 +37,8 @@ export interface SubmitCaptcha {
   provider: CaptchaProvider;
   siteKey: string | null;
   minScore: number | null;
+  /** reCAPTCHA v3: the action a token must carry. */
+  action?: string;
   /** The provider's secret; null for ALTCHA. */
   secret: string | null;
   /** The end of the grace (epoch ms), or null for none. */
@@ -39,7 +48,14 @@ export interface SubmitCaptcha {
 export type CaptchaOutcome = 'passed' | 'unavailable' | 'missing';
 
 type Problem =
-  'missing' | 'malformed' | 'wrong' | 'expired' | 'used' | 'low-score';
+  | 'missing'
+  | 'malformed'
+  | 'wrong'
+  | 'expired'
+  | 'used'
+  | 'low-score'
+  | 'other-site'
+  | 'other-action';
 
 function message(provider: CaptchaProvider, problem: Problem): string {
   const name = PROVIDER_NAMES[provider];
@@ -62,6 +78,10 @@ function message(provider: CaptchaProvider, problem: Problem): string {
       return `captcha: this ${name} ${answer} was already used: ${again}`;
     case 'low-score':
       return `captcha: the ${name} score is too low`;
+    case 'other-site':
+      return `captcha: the ${name} ${answer} was solved on a site that is not a verified domain of this form: ${again}`;
+    case 'other-action':
+      return `captcha: the ${name} ${answer} was made for another action: ${again}`;
   }
 }
 
@@ -75,6 +95,22 @@ function answerIn(body: unknown, field: string): unknown {
     : undefined;
 }
 
+/**
+ * Whether the site a provider says the token was solved on may use the form: any, when
+ * the form has no domain verification (or the provider names none); else a verified
+ * domain of the form or a subdomain of one, or a development host — the origin rule's.
+ */
+function solvedOnTheSite(
+  hostname: string | undefined,
+  verifiedDomains: ReadonlySet<string> | null,
+): boolean {
+  if (verifiedDomains === null || hostname === undefined) return true;
+  return (
+    isDevelopmentHost(hostname) ||
+    matchVerifiedDomain(hostname, verifiedDomains) !== null
+  );
+}
+
 @Injectable()
 export class CaptchaCheck {
   constructor(
@@ -84,11 +120,16 @@ export class CaptchaCheck {
     private readonly turnedAway: TurnedAwayCounter,
   ) {}
 
+  /**
+   * `verifiedDomains`: the form's, when it has domain verification on (else null, and
+   * any site the provider names passes).
+   */
   async check(
     formId: string,
     captcha: SubmitCaptcha,
     body: unknown,
     ip: string | null,
+    verifiedDomains: ReadonlySet<string> | null = null,
   ): Promise<CaptchaOutcome> {
     const raw = answerIn(body, CAPTCHA_TOKEN_FIELDS[captcha.provider]);
     if (
@@ -132,6 +173,18 @@ export class CaptchaCheck {
             ? 'expired'
             : 'low-score',
       );
+    }
+    if (verdict.outcome === 'passed') {
+      if (!solvedOnTheSite(verdict.hostname, verifiedDomains)) {
+        return refuse('other-site');
+      }
+      if (
+        captcha.provider === 'recaptcha' &&
+        captcha.action !== undefined &&
+        verdict.action !== captcha.action
+      ) {
+        return refuse('other-action');
+      }
     }
     // Accepted (or kept as spam while the provider is away): once per token either way.
     const claimed = await this.used.claim(

@@ -1,6 +1,7 @@
 // Server-side verification of the third-party CAPTCHAs (Turnstile, hCaptcha, reCAPTCHA):
 // the form's secret, the visitor's token and IP are posted to the provider's verify
-// endpoint (*_VERIFY_URL), which answers `{success, "error-codes", score?}`. A provider
+// endpoint (*_VERIFY_URL), which answers `{success, "error-codes", score?, hostname?,
+// action?}` (the site the token was solved on; reCAPTCHA v3's action). A provider
 // that does not answer in VERIFY_TIMEOUT_MS, or answers anything but a 2xx with that
 // JSON, is "unavailable": the submission is then kept as spam rather than lost.
 import { Injectable } from '@nestjs/common';
@@ -33,7 +34,13 @@ export interface ProviderSettings {
 }
 
 export type ProviderVerdict =
-  | { outcome: 'passed' }
+  | {
+      outcome: 'passed';
+      /** The site the token was solved on, as the provider says. */
+      hostname?: string;
+      /** reCAPTCHA v3: the action the token was made for. */
+      action?: string;
+    }
   | { outcome: 'refused'; reason: 'invalid' | 'expired' | 'low-score' }
   | { outcome: 'unavailable' };
 
@@ -41,6 +48,8 @@ interface ProviderAnswer {
   success?: unknown;
   'error-codes'?: unknown;
   score?: unknown;
+  hostname?: unknown;
+  action?: unknown;
 }
 
 @Injectable()
@@ -108,6 +117,12 @@ export class CaptchaProviders {
         return { outcome: 'refused', reason: 'low-score' };
       }
     }
-    return { outcome: 'passed' };
+    return {
+      outcome: 'passed',
+      ...(typeof answer.hostname === 'string'
+        ? { hostname: answer.hostname }
+        : {}),
+      ...(typeof answer.action === 'string' ? { action: answer.action } : {}),
+    };
   }
 }

@@ -3,12 +3,15 @@
 // gives: a null-prototype object of strings, a repeated key becoming a list; files go to
 // storage as they arrive (files/upload-receiver.ts). The parser Fastify runs for them:
 // multipart-parser.ts.
-import { BadRequestException, RequestTimeoutException } from '@nestjs/common';
+import { BadRequestException } from '@nestjs/common';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { errorCodes } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { ValidationFailedException } from '../common/errors.js';
+import {
+  BodyTimeoutError,
+  ValidationFailedException,
+} from '../common/errors.js';
 import {
   MAX_FILES,
   type ReceivedFile,
@@ -40,6 +43,17 @@ export interface MultipartOptions {
 }
 
 export const UPLOAD_IDLE_MESSAGE = 'The request took too long to arrive';
+
+/**
+ * How long an upload body may take in all: Apache's mod_reqtimeout rule for request
+ * bodies (`body=20,MinRate=500`) — 20 s, and 1 s more for every 500 bytes received. A
+ * body dripping a byte a second is cut after about 20 s; an honest 1 MB/s upload earns
+ * 2,000 s a second. Past it: 408, the connection closed, nothing kept.
+ */
+export const UPLOAD_BODY_SECONDS = 20;
+export const UPLOAD_MIN_BYTES_PER_SECOND = 500;
+export const UPLOAD_TOO_SLOW_MESSAGE =
+  'The upload arrived too slowly: after 20 seconds it must keep up 500 bytes a second';
 
 export const MALFORMED_MULTIPART =
   'Request body is not valid multipart/form-data';
@@ -131,10 +145,13 @@ export function parseMultipart(
     let textBytes = 0;
     let settled = false;
     let idle: NodeJS.Timeout | undefined;
+    let slow: NodeJS.Timeout | undefined;
+    const started = Date.now();
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(idle);
+      clearTimeout(slow);
       payload.unpipe(parser);
       payload.resume();
       if (uploads === undefined) {
@@ -151,12 +168,26 @@ export function parseMultipart(
       if (uploads === undefined || options.idleTimeoutMs === undefined) return;
       clearTimeout(idle);
       idle = setTimeout(
-        () => fail(new RequestTimeoutException(UPLOAD_IDLE_MESSAGE)),
+        () => fail(new BodyTimeoutError(UPLOAD_IDLE_MESSAGE)),
         options.idleTimeoutMs,
       );
       idle.unref();
     };
     armIdle();
+    // One timer for the whole-body deadline, moved on only when it fires (not per chunk).
+    const armDeadline = (ms: number) => {
+      slow = setTimeout(() => {
+        const left =
+          started +
+          (UPLOAD_BODY_SECONDS + received / UPLOAD_MIN_BYTES_PER_SECOND) *
+            1000 -
+          Date.now();
+        if (left > 0) armDeadline(left);
+        else fail(new BodyTimeoutError(UPLOAD_TOO_SLOW_MESSAGE));
+      }, ms);
+      slow.unref();
+    };
+    if (uploads !== undefined) armDeadline(UPLOAD_BODY_SECONDS * 1000);
 
     payload.on('data', (chunk: Buffer) => {
       received += chunk.length;
@@ -236,6 +267,7 @@ export function parseMultipart(
           if (settled) return;
           settled = true;
           clearTimeout(idle);
+          clearTimeout(slow);
           if (files.length > 0) body[FILE_FIELDS] = files;
           if (uploads !== undefined) body[UPLOADS] = uploads;
           resolve(body);

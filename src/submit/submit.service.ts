@@ -186,7 +186,7 @@ export class SubmitService {
     const id = idempotencyRecordId(`submit:${form.id}`, key);
     const fingerprint = requestFingerprint(
       'POST',
-      `/api/submit/${form.id}`,
+      request.formspree === true ? `/f/${form.id}` : `/api/submit/${form.id}`,
       request.body,
     );
     if (this.keysInFlight.has(id)) {
@@ -194,6 +194,14 @@ export class SubmitService {
     }
     this.keysInFlight.add(id);
     try {
+      // A CAPTCHA answer passes once: a retry of a request already answered is decided
+      // before the check would try to spend it again (one lookup, only on such forms).
+      if (form.captcha !== null) {
+        const held = await this.keys.lookup(id);
+        if (held.state !== 'free') {
+          return { form, replayed: answerForTakenKey(held, fingerprint) };
+        }
+      }
       for (let attempt = 0; ; attempt++) {
         try {
           const verdict = await this.accept(form, request, (now) =>
@@ -264,7 +272,13 @@ export class SubmitService {
     const captcha =
       form.captcha === null
         ? 'passed'
-        : await this.captcha.check(form.id, form.captcha, request.body, ip);
+        : await this.captcha.check(
+            form.id,
+            form.captcha,
+            request.body,
+            ip,
+            form.domainVerification ? form.verifiedDomains : null,
+          );
     const createdAt = Date.now();
     const reasons = await this.spamReasons(form, result.data, ip, createdAt);
     if (captcha !== 'passed') reasons.unshift(`captcha-${captcha}`);

@@ -1,7 +1,9 @@
 // A loopback server that plays Turnstile, hCaptcha and reCAPTCHA's verify endpoints
 // (`POST /turnstile`, `/hcaptcha`, `/recaptcha`, form-encoded secret/response/remoteip),
 // answering by the token it is sent:
-//   good…  → {success: true} (reCAPTCHA adds score 0.9)
+//   good…  → {success: true, hostname: example.com} (reCAPTCHA: score 0.9, action submit)
+//   good@<host>!<action>#… → the same, solved on <host> (and, for reCAPTCHA, made for
+//            <action>); either part may be left out
 //   low…   → {success: true, score: 0.3}
 //   bad…   → {success: false, error-codes: [invalid-input-response]}
 //   stale… → {success: false, error-codes: [timeout-or-duplicate]}
@@ -68,6 +70,20 @@ export async function startCaptchaProvider(): Promise<CaptchaProviderServer> {
         return json({ success: true, score: 0.3, action: 'submit' });
       }
       if (token.startsWith('good')) {
+        const made = /^good(?:@([^!#]+))?(?:!([^#]+))?#/.exec(token);
+        if (made !== null) {
+          const hostname = made[1] ?? 'example.com';
+          return json(
+            provider === 'recaptcha'
+              ? {
+                  success: true,
+                  score: 0.9,
+                  action: made[2] ?? 'submit',
+                  hostname,
+                }
+              : { success: true, hostname },
+          );
+        }
         return json(
           provider === 'recaptcha'
             ? { success: true, score: 0.9, action: 'submit' }

@@ -13,6 +13,8 @@ export interface SpamSettingsView {
   provider: string;
   siteKey: string;
   minScore: string;
+  /** reCAPTCHA v3's expected action; empty for any. */
+  action: string;
   secretSet: boolean;
   enabled: boolean;
   maxLinks: string;
@@ -39,6 +41,7 @@ export function spamSettingsView(form: FormResponseDto): SpamSettingsView {
       form.captcha?.minScore === null || form.captcha?.minScore === undefined
         ? ''
         : String(form.captcha.minScore),
+    action: form.captcha?.action ?? '',
     secretSet: form.captcha?.secretSet ?? false,
     enabled: form.spamFilter.enabled,
     maxLinks: String(form.spamFilter.maxLinks),
@@ -56,6 +59,7 @@ export function spamSettingsFromBody(
     provider: textOf(body, 'captchaProvider'),
     siteKey: textOf(body, 'captchaSiteKey').trim(),
     minScore: textOf(body, 'captchaMinScore').trim(),
+    action: textOf(body, 'captchaAction').trim(),
     secretSet,
     enabled: isChecked(body, 'spamFilterEnabled'),
     maxLinks: textOf(body, 'maxLinks').trim(),
@@ -77,6 +81,9 @@ export function spamSettingsInput(
     if (thirdParty && secret.trim()) captcha.secret = secret.trim();
     if (view.provider === 'recaptcha' && view.minScore) {
       captcha.minScore = Number(view.minScore);
+    }
+    if (view.provider === 'recaptcha' && view.action) {
+      captcha.action = view.action;
     }
   }
   const maxLinks = /^-?\d+$/.test(view.maxLinks)
@@ -102,6 +109,7 @@ const INPUT_OF: Readonly<Record<string, readonly [string, string]>> = {
   'captcha.siteKey': ['captchaSiteKey', 'Site key'],
   'captcha.secret': ['captchaSecret', 'Secret key'],
   'captcha.minScore': ['captchaMinScore', 'Lowest score'],
+  'captcha.action': ['captchaAction', 'Expected action'],
   'spamFilter.maxLinks': ['maxLinks', 'Most links'],
   'spamFilter.blockedWords': ['blockedWords', 'Blocked words'],
 };

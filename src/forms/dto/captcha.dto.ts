@@ -6,6 +6,7 @@ import {
   IsNumber,
   IsString,
   Length,
+  Matches,
   Max,
   Min,
   ValidateIf,
@@ -20,6 +21,9 @@ import { Optional, Required } from '../validators/form-validators.js';
 
 export const MAX_SITE_KEY_LENGTH = 200;
 export const MAX_SECRET_LENGTH = 500;
+export const MAX_ACTION_LENGTH = 100;
+/** What reCAPTCHA allows in an action name. */
+const ACTION_PATTERN = /^[A-Za-z0-9_/]+$/;
 
 const trimmed = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim() : value;
@@ -103,6 +107,24 @@ export class CaptchaDto {
   })
   @Optional()
   graceUntil?: null;
+
+  @ApiPropertyOptional({
+    description:
+      'reCAPTCHA v3 only: the action your page passes to `grecaptcha.execute` (e.g. `submit`). A token made for another action fails. Left out: any action.',
+    minLength: 1,
+    maxLength: MAX_ACTION_LENGTH,
+    pattern: ACTION_PATTERN.source,
+    example: 'submit',
+  })
+  @Matches(ACTION_PATTERN, {
+    message: '$property may hold only letters, digits, "_" and "/"',
+  })
+  @Length(1, MAX_ACTION_LENGTH, {
+    message: `$property must be 1 to ${MAX_ACTION_LENGTH} characters long`,
+  })
+  @IsString({ message: '$property must be a string' })
+  @Optional()
+  action?: string;
 }
 
 /** A form's CAPTCHA as the API shows it: never the secret. */
@@ -124,6 +146,13 @@ export class CaptchaResponseDto {
     example: null,
   })
   minScore: number | null;
+
+  @ApiPropertyOptional({
+    description:
+      'reCAPTCHA v3: the action a token must have been made for; absent when any action passes.',
+    example: 'submit',
+  })
+  action?: string;
 
   @ApiProperty({
     description:

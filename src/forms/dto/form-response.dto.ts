@@ -148,6 +148,15 @@ export class FormResponseDto {
   })
   apiKeyLastUsedAt: string | null;
 
+  @ApiPropertyOptional({
+    description:
+      'When the form key stops working (403 "API key expired"); present only for a key created or rotated by a key that expires itself, which it never outlives.',
+    type: String,
+    format: 'date-time',
+    example: '2026-12-31T23:59:59.000Z',
+  })
+  apiKeyExpiresAt?: string;
+
   @ApiProperty({
     description:
       'After a rotation with `graceSeconds`, the replaced key that is still accepted until `expiresAt`; null otherwise.',

@@ -2,6 +2,7 @@
 // person who submitted, and a text and an HTML part listing every field. Pure: the
 // channel gives it the stored submission, the form and the control values sent with it.
 import { isEmailAddress } from '../../common/email-address.js';
+import { safeName } from '../../common/safe-name.js';
 import type { FieldDefinition } from '../../forms/form.entity.js';
 import {
   escapeHtml,
@@ -58,7 +59,7 @@ function linkedFile(value: unknown): LinkedFile | undefined {
     typeof size === 'number' &&
     typeof url === 'string' &&
     /^https?:\/\//.test(url)
-    ? { name, size, url }
+    ? { name: safeName(name), size, url }
     : undefined;
 }
 

@@ -25,6 +25,24 @@ describe('CSV cells', () => {
     },
   );
 
+  it.each([
+    '\n=1+1',
+    '  =1+1',
+    '\u00a0+cmd',
+    '\r\n-2',
+    ' \t@SUM(A1)',
+    '＝1+1',
+    '＋1',
+    '－1',
+    '＠cmd',
+    '\u3000＝1',
+  ])(
+    'neutralises %j, a formula after white space or in full-width form',
+    (input) => {
+      expect(csvValue(input)).toBe(`'${input}`);
+    },
+  );
+
   it('neutralises and then quotes a formula that also holds a comma', () => {
     expect(csvCell('=HYPERLINK("http://x",1)')).toBe(
       `"'=HYPERLINK(""http://x"",1)"`,
@@ -35,6 +53,8 @@ describe('CSV cells', () => {
   it('leaves triggers alone when they are not the first character', () => {
     expect(csvCell('a=b')).toBe('a=b');
     expect(csvCell('user@example.com')).toBe('user@example.com');
+    expect(csvCell(' hello = world')).toBe(' hello = world');
+    expect(csvCell('   ')).toBe('   ');
   });
 
   it('writes numbers and booleans as they are, negative numbers included', () => {

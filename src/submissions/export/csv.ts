@@ -1,14 +1,18 @@
 // RFC 4180 CSV writing with spreadsheet formula-injection protection (OWASP "CSV
 // injection"): a text cell that a spreadsheet would read as a formula gets a leading '.
 
-/** Characters that make Excel, LibreOffice or Google Sheets treat a cell as a formula. */
-const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r']);
+/**
+ * A cell Excel, LibreOffice or Google Sheets may read as a formula: one that starts with a
+ * tab or CR, or whose first character after any white space (spaces, newlines, NBSP, which
+ * spreadsheets skip) is `=`, `+`, `-` or `@`, or their full-width forms ＝ ＋ － ＠.
+ */
+const FORMULA_START = /^(?:[\t\r]|\s*[=+\-@\uff1d\uff0b\uff0d\uff20])/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
 export const CSV_LINE_END = '\r\n';
 
 /**
- * The text of one cell. Strings starting with a formula trigger are prefixed with `'`.
+ * The text of one cell. Strings that may start a formula (FORMULA_START) are prefixed with `'`.
  * JSON numbers are written as they are: a spreadsheet reads `-5` as a number, never a
  * formula, and neutralising it would turn a numeric column into text.
  */
@@ -18,7 +22,7 @@ export function csvValue(value: unknown): string {
     return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > 0 && FORMULA_TRIGGERS.has(text[0]) ? `'${text}` : text;
+  return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
 /** Quotes a cell when it holds a comma, quote, CR or LF; quotes inside are doubled. */

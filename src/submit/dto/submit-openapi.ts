@@ -195,7 +195,7 @@ export function ApiSubmitRoute(): MethodDecorator {
     ),
     answer(
       408,
-      'A multipart body carrying files to a form with `file` fields sent nothing for UPLOAD_IDLE_TIMEOUT_MS (15 s by default); nothing of it is kept.',
+      'A multipart body carrying files to a form with `file` fields sent nothing for UPLOAD_IDLE_TIMEOUT_MS (15 s by default), or fell behind its deadline of 20 s plus 1 s per 500 bytes received ("The upload arrived too slowly: …"); answered with `Connection: close`, nothing of it kept.',
       ErrorDto,
       error('The request took too long to arrive'),
       'The upload stopped',
@@ -237,7 +237,7 @@ export function ApiSubmitRoute(): MethodDecorator {
     ),
     answer(
       429,
-      'More than SUBMIT_RATE_LIMIT submissions (10) per SUBMIT_RATE_WINDOW_SECONDS (60) from one IP address (IPv6: one /64).',
+      'More than SUBMIT_RATE_LIMIT submissions (10) per SUBMIT_RATE_WINDOW_SECONDS (60) from one IP address (IPv6: one /64); or, before its body is read, a multipart body to a form with `file` fields while the address already has UPLOAD_CONCURRENCY_PER_IP (4) in flight (`Retry-After: 1`).',
       ErrorDto,
       error(
         'Too many submissions: at most 10 per 60 seconds from one address. Retry in 42 seconds.',

@@ -6,6 +6,7 @@ import {
   ApiBody,
   ApiConsumes,
   ApiExtraModels,
+  ApiHeader,
   ApiOperation,
   ApiParam,
   ApiProduces,
@@ -53,6 +54,24 @@ const refusal = (message: string, code?: string) => ({
   errors: [code === undefined ? { message } : { code, message }],
 });
 
+/** The submit route's Idempotency-Key, on this route too (docs/lifecycle.md). */
+const IDEMPOTENCY_KEY_HEADER = ApiHeader({
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Makes a retry safe, as on POST /api/submit/{formId}: a repeat with the same key and body within 24 hours answers the success again (with `Idempotent-Replayed: true`), decided before a CAPTCHA answer would be spent again, and stores nothing new. 1–255 printable ASCII characters; scoped to the form.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[ -~]+$' },
+});
+
+const REPLAYED: HeadersObject = {
+  ...RESPONSE_HEADERS,
+  'Idempotent-Replayed': {
+    description:
+      '`true` when this is the answer of an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
 const FORM_ID_PARAM = ApiParam({
   name: 'formId',
   description: 'The form identifier shown in the dashboard.',
@@ -94,6 +113,7 @@ export function ApiFormspreeRoute(): MethodDecorator {
       ].join('\n'),
     }),
     FORM_ID_PARAM,
+    IDEMPOTENCY_KEY_HEADER,
     ApiConsumes(
       'application/json',
       'application/x-www-form-urlencoded',
@@ -119,6 +139,7 @@ export function ApiFormspreeRoute(): MethodDecorator {
       "Accepted and stored (also the answer when a honeypot is filled; then nothing is stored). `next` is the form's `redirectUrl`, else its thank-you page here. A browser navigating gets the thank-you page.",
       { ok: true, next: 'https://forms.example.com/f/a1b2c3/thanks' },
       'Thank you',
+      REPLAYED,
     ),
     ApiResponse({
       status: 303,
@@ -169,9 +190,18 @@ export function ApiFormspreeRoute(): MethodDecorator {
     ),
     answer(
       408,
-      'A multipart body carrying files to a form with `file` fields sent nothing for UPLOAD_IDLE_TIMEOUT_MS (15 s by default); nothing of it is kept.',
+      'A multipart body carrying files to a form with `file` fields sent nothing for UPLOAD_IDLE_TIMEOUT_MS (15 s by default), or fell behind its deadline of 20 s plus 1 s per 500 bytes received ("The upload arrived too slowly: …"); answered with `Connection: close`, nothing of it kept.',
       refusal('The request took too long to arrive'),
       'The upload stopped',
+    ),
+    answer(
+      409,
+      'Another request with the same `Idempotency-Key` is still being stored; retry after the given delay.',
+      refusal(
+        'A request with this Idempotency-Key is still in progress: retry in a second',
+      ),
+      'Please try again shortly',
+      RETRY_AFTER(1),
     ),
     answer(
       413,
@@ -188,8 +218,16 @@ export function ApiFormspreeRoute(): MethodDecorator {
       'Unsupported form',
     ),
     answer(
+      422,
+      'The `Idempotency-Key` was already used (within 24 hours) with a different body.',
+      refusal(
+        'This Idempotency-Key was already used with a different request (method, path or body)',
+      ),
+      'This request was already sent differently',
+    ),
+    answer(
       429,
-      'More than SUBMIT_RATE_LIMIT submissions per SUBMIT_RATE_WINDOW_SECONDS from one IP address, counted together with POST /api/submit/{formId}.',
+      'More than SUBMIT_RATE_LIMIT submissions per SUBMIT_RATE_WINDOW_SECONDS from one IP address, counted together with POST /api/submit/{formId}; or, before its body is read, a multipart body to a form with `file` fields while the address already has UPLOAD_CONCURRENCY_PER_IP (4) in flight (`Retry-After: 1`).',
       refusal(
         'Too many submissions: at most 10 per 60 seconds from one address. Retry in 42 seconds.',
       ),

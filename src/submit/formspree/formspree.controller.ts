@@ -13,6 +13,10 @@ import { AppConfig } from '../../config/app-config.js';
 import { markVerdict } from '../../metrics/submission-outcome.js';
 import { UnreadMultipart } from '../multipart-parser.js';
 import { SubmitThrottlerGuard } from '../rate-limit/submit-throttler.guard.js';
+import {
+  idempotencyKeyOf,
+  REPLAYED_HEADER,
+} from '../../idempotency/idempotency-key.js';
 import { sendSubmitted } from '../submit-answer.js';
 import { acceptedMediaType } from '../submit.controller.js';
 import { SubmitService } from '../submit.service.js';
@@ -52,7 +56,8 @@ export class FormspreeController {
     if (request.body instanceof UnreadMultipart) {
       request.body = await request.body.read();
     }
-    const { form, verdict } = await this.submitService.submit({
+    const idempotencyKey = idempotencyKeyOf(request.headers);
+    const { form, replayed, verdict } = await this.submitService.submit({
       formId: request.params.formId,
       body: request.body,
       ip: request.ip,
@@ -60,8 +65,11 @@ export class FormspreeController {
       origin: request.headers.origin,
       referer: request.headers.referer,
       formspree: true,
+      idempotencyKey,
     });
     markVerdict(request, verdict);
+    // A repeat of a committed request: the same success, said to be a replay.
+    if (replayed !== undefined) void reply.header(REPLAYED_HEADER, 'true');
     const success: FormspreeSuccessDto = {
       ok: true,
       next: form.redirectUrl ?? thanksUrl(this.config.publicUrl, form.id),
