@@ -3,6 +3,7 @@
 // (or a subdomain, or a development host), else 400 `captcha: …` and nothing stored; and a
 // reCAPTCHA v3 token must carry the form's `captcha.action` when it sets one. Tokens from
 // the form's own site still pass, and a form without domain verification checks no host.
+import { ownedAccountId } from './support/stored-rows.js';
 import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createDomain } from './factories/domains.js';
@@ -11,7 +12,6 @@ import {
   startCaptchaProvider,
   type CaptchaProviderServer,
 } from './support/captcha-provider.js';
-import { Account } from '../src/accounts/account.entity.js';
 import { freshEmail, signedInClient } from './support/dashboard-client.js';
 import { request } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -199,9 +199,7 @@ describe('where a CAPTCHA token was solved (e2e)', () => {
     it('is set and kept by the dashboard’s spam settings', async () => {
       const email = freshEmail('action');
       const client = await signedInClient(t.url, '203.0.113.60', email);
-      const account = await t.dataSource
-        .getRepository(Account)
-        .findOneByOrFail({ email });
+      const account = { id: await ownedAccountId(t.dataSource, email) };
       const form = await createForm(t, account.id);
       const settings = `/dashboard/forms/${form.form.id}/settings`;
       const post = (fields: Record<string, string>) =>

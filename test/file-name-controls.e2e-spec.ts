@@ -2,7 +2,7 @@
 // as browsers encode it) or a right-to-left override in a name is dropped before the row is
 // stored, so the API, the notification mail and the dashboard all show the safe name — and a
 // name cannot start a forged line of its own in the mail.
-import { Account } from '../src/accounts/account.entity.js';
+import { ownedAccountId } from './support/stored-rows.js';
 import { EmailRecipientsService } from '../src/notifications/email/email-recipients.service.js';
 import { StoredFile } from '../src/files/stored-file.entity.js';
 import { Submission } from '../src/submissions/submission.entity.js';
@@ -40,9 +40,7 @@ describe('control characters and direction marks in file names (e2e)', () => {
     });
     email = freshEmail('names');
     owner = await signedInClient(t.url, '203.0.113.40', email);
-    const account = await t.dataSource
-      .getRepository(Account)
-      .findOneByOrFail({ email });
+    const account = { id: await ownedAccountId(t.dataSource, email) };
     form = await createForm(t, account.id, {
       fields: [{ id: 'doc', type: 'file', accept: ['.txt'], maxFiles: 2 }],
     });

@@ -43,7 +43,7 @@ export function outlivedKeyMessage(limit: Date): string {
   return `This API key expires at ${limit.toISOString()}: it cannot act on a key that outlives it`;
 }
 
-/** When the principal's key stops working, or undefined when it never does (the owner). */
+/** When the principal's key stops working, or undefined when it never does (a member). */
 export function keyExpiryOf(principal: ApiPrincipal): Date | undefined {
-  return principal.kind === 'owner' ? undefined : principal.keyExpiresAt;
+  return principal.kind === 'member' ? undefined : principal.keyExpiresAt;
 }

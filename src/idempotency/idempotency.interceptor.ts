@@ -47,8 +47,8 @@ export function principalScope(
       return `api:account-key:${principal.keyId}`;
     case 'form':
       return `api:form-key:${hashApiKey(presentedKey ?? '')}`;
-    case 'owner':
-      return `api:owner:${principal.accountId}`;
+    case 'member':
+      return `api:member:${principal.accountId}:${principal.userId}`;
     default:
       return principal satisfies never;
   }
