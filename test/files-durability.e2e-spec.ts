@@ -137,7 +137,7 @@ describe('acknowledged uploads after SIGKILL (e2e, server process)', () => {
   it('keeps every acknowledged file downloadable, and leaves no orphan after the sweep', async () => {
     const first = await start();
     await query(
-      "INSERT INTO account (id, email, passwordHash, createdAt, updatedAt) VALUES ('acc', 'k@example.com', 'x', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000')",
+      "INSERT INTO account (id, name, createdAt, updatedAt) VALUES ('acc', 'k@example.com', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000')",
     );
     await query(
       `INSERT INTO form (id, accountId, name, fields, domainVerification, apiKeyHash, apiKeyEncrypted, apiKeyPrefix, createdAt, updatedAt) VALUES ('${FORM_ID}', 'acc', 'Uploads', '${FIELDS}', 0, '${key.hash}', 'e', '${key.prefix}', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000')`,

@@ -12,6 +12,7 @@ import { createAccount, type TestAccount } from './factories/accounts.js';
 import { createForm } from './factories/forms.js';
 import { request } from './support/http.js';
 import { METRICS_ENV, metricsUrl, scrape } from './support/metrics.js';
+import { describeWhen } from './support/skips.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 const PERSON = { name: 'Ada', email: 'ada@example.com' };
@@ -20,10 +21,10 @@ const FORMSPREE_ROUTE = '/f/:formId';
 
 const promtool = spawnSync('promtool', ['--version']).status === 0;
 /** CI installs promtool (.ci/run): there its absence fails instead of skipping. */
-const withPromtool = promtool || process.env.CI === 'true' ? it : it.skip;
-const NO_PROMTOOL = promtool
-  ? ''
-  : ' — skipped: promtool is not installed (apt-get install prometheus)';
+const describeWithPromtool = describeWhen(
+  promtool || process.env.CI === 'true',
+  'needs promtool: apt-get install prometheus',
+);
 
 const OPERATIONS = readFileSync('docs/operations.md', 'utf8');
 const DASHBOARD = readFileSync('docs/grafana-dashboard.json', 'utf8');
@@ -273,19 +274,6 @@ describe('metrics (e2e)', () => {
     );
   });
 
-  withPromtool(
-    `passes promtool check metrics after the workload${NO_PROMTOOL}`,
-    async () => {
-      const { text } = await scrape(t);
-      // Throws, with promtool's findings, on any problem.
-      const output = execFileSync('promtool', ['check', 'metrics'], {
-        input: text,
-        encoding: 'utf8',
-      });
-      expect(output).toBe('');
-    },
-  );
-
   it('is what the docs and the Grafana dashboard query: every series they name is served', async () => {
     const served = await scrape(t);
     const named = seriesNamesIn(`${ALERTS}\n${DASHBOARD}`);
@@ -301,9 +289,18 @@ describe('metrics (e2e)', () => {
     expect(dashboard.panels.length).toBeGreaterThan(10);
   });
 
-  withPromtool(
-    `documents a scrape job and alert rules promtool accepts${NO_PROMTOOL}`,
-    () => {
+  describeWithPromtool('checked by promtool', () => {
+    it(`passes promtool check metrics after the workload`, async () => {
+      const { text } = await scrape(t);
+      // Throws, with promtool's findings, on any problem.
+      const output = execFileSync('promtool', ['check', 'metrics'], {
+        input: text,
+        encoding: 'utf8',
+      });
+      expect(output).toBe('');
+    });
+
+    it(`documents a scrape job and alert rules promtool accepts`, () => {
       const dir = mkdtempSync(join(tmpdir(), 'formgate-prometheus-'));
       try {
         writeFileSync(join(dir, 'alerts.yml'), ALERTS);
@@ -326,6 +323,6 @@ describe('metrics (e2e)', () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
-    },
-  );
+    });
+  });
 });

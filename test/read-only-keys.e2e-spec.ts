@@ -6,7 +6,13 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { AccountsService } from '../src/accounts/accounts.service.js';
-import { createAccount, type TestAccount } from './factories/accounts.js';
+import { Invitation } from '../src/accounts/invitation.entity.js';
+import { newUlid } from '../src/common/ulid.js';
+import {
+  createAccount,
+  createMember,
+  type TestAccount,
+} from './factories/accounts.js';
 import { insertDelivery } from './factories/deliveries.js';
 import { createDomain } from './factories/domains.js';
 import { createForm, type TestForm } from './factories/forms.js';
@@ -99,8 +105,23 @@ describe('read-only account keys on every route (e2e)', () => {
       .get(AccountsService)
       .createApiKey(owner.account.id, 'Reports', { readOnly: true });
     readOnlyKey = created.apiKey;
+    const member = await createMember(t, owner.account.id, 'editor');
+    await t.dataSource.getRepository(Invitation).save({
+      id: newUlid(),
+      accountId: owner.account.id,
+      email: 'invited@example.com',
+      role: 'viewer',
+      tokenHash: 'a'.repeat(64),
+      invitedByUserId: null,
+      invitedByLabel: 'Reports',
+      expiresAt: new Date(Date.now() + 86_400_000),
+      createdAt: new Date(),
+      acceptedAt: null,
+      revokedAt: null,
+    });
     // Real ids everywhere, so that a route the key were not refused on would act.
     Object.assign(values, {
+      userId: member.id,
       id: form.form.id,
       formId: form.form.id,
       submissionId: submission.id,
@@ -126,6 +147,8 @@ describe('read-only account keys on every route (e2e)', () => {
       'webhook',
       'delivery',
       'account_api_key',
+      'membership',
+      'invitation',
     ];
     const counts: Record<string, number> = {};
     for (const table of tables) {

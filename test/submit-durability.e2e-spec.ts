@@ -67,7 +67,7 @@ describe('acknowledged submissions under load (e2e, server process)', () => {
     );
     // The account and form go straight into the running server's database.
     await query(
-      "INSERT INTO account (id, email, passwordHash, createdAt, updatedAt) VALUES ('acc', 'k@example.com', 'x', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000')",
+      "INSERT INTO account (id, name, createdAt, updatedAt) VALUES ('acc', 'k@example.com', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000')",
     );
     await query(
       `INSERT INTO form (id, accountId, name, fields, domainVerification, apiKeyHash, apiKeyEncrypted, apiKeyPrefix, createdAt, updatedAt) VALUES ('${FORM_ID}', 'acc', 'Durable', '[]', 0, 'h', 'e', 'fgk_x', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000')`,

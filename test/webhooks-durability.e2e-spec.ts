@@ -94,7 +94,7 @@ describe('webhook deliveries across crashes (e2e, server process)', () => {
    */
   async function seed(hooks = 1): Promise<void> {
     await query(
-      `INSERT INTO account (id, email, passwordHash, createdAt, updatedAt) VALUES ('acc', 'n@example.com', 'x', '${STAMP}', '${STAMP}')`,
+      `INSERT INTO account (id, name, createdAt, updatedAt) VALUES ('acc', 'n@example.com', '${STAMP}', '${STAMP}')`,
     );
     await query(
       `INSERT INTO form (id, accountId, name, fields, domainVerification, apiKeyHash, apiKeyEncrypted, apiKeyPrefix, createdAt, updatedAt) VALUES ('${FORM_ID}', 'acc', 'Notify', '[]', 0, 'h', 'e', 'fgk_x', '${STAMP}', '${STAMP}')`,

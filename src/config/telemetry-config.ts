@@ -35,7 +35,9 @@ function otlpEndpoint(env: Env): string | undefined {
       `must be an http:// or https:// base URL (traces go to its /v1/traces), got "${raw}"`,
     );
   }
-  return url.href.replace(/\/+$/, '');
+  let href = url.href;
+  while (href.endsWith('/')) href = href.slice(0, -1);
+  return href;
 }
 
 /** `publicPort`: PORT, which the metrics must never share. */

@@ -246,7 +246,7 @@ export class UploadReceiver {
       if (error instanceof FileTooLargeError) {
         throw new FileTooLargeException(
           [`${shown(field)}: larger than ${policy.maxSize} bytes`],
-          [{ field }],
+          [{ field, label: policy.label }],
         );
       }
       throw error;

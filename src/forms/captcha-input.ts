@@ -125,6 +125,7 @@ export function captchaResponse(
     provider: captcha.provider,
     siteKey: captcha.siteKey,
     minScore: captcha.minScore,
+    ...(captcha.action !== undefined ? { action: captcha.action } : {}),
     secretSet: THIRD_PARTY_PROVIDERS.has(captcha.provider),
     graceUntil: runningGrace(captcha, now)?.toISOString() ?? null,
   };

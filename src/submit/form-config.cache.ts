@@ -193,6 +193,7 @@ export class FormConfigCache implements OnModuleInit {
       provider: captcha.provider,
       siteKey: captcha.siteKey,
       minScore: captcha.minScore,
+      ...(captcha.action !== undefined ? { action: captcha.action } : {}),
       secret: sealed ? this.secretBox.decrypt(sealed) : null,
       graceUntil: captcha.graceUntil ? Date.parse(captcha.graceUntil) : null,
     };
