@@ -3,6 +3,7 @@
 // as it arrives (4-byte big-endian length, then the bytes; a zero length ends it), and
 // clamd's one-line verdict decides: "stream: OK", or "stream: <signature> FOUND".
 import { connect, type Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 
 export interface ScanVerdict {
   infected: boolean;
@@ -122,5 +123,16 @@ export class ClamavScanner {
         resolve(new ClamavScan(socket, this.timeoutMs));
       });
     });
+  }
+}
+
+/** The bytes of `source`, each chunk also sent to clamd before it is passed on. */
+export async function* scanned(
+  source: Readable,
+  scan: ClamavScan,
+): AsyncGenerator<Buffer> {
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    await scan.write(chunk);
+    yield chunk;
   }
 }

@@ -1,9 +1,8 @@
-// The file parts of one multipart submission, streamed to storage as they arrive
-// (docs/files.md): each is checked against its field (a `file` field, at most `maxFiles`,
-// at most 10 in all), typed from its first bytes and its extension, counted, hashed and cut
-// at the field's `maxSize` on the way. Nothing is held in memory but the first 4 KB of a
-// file. A refused file, and every file of a submission that is not committed, is deleted
-// (discard()).
+// The file parts of one multipart submission, streamed to storage as they arrive (docs/files.md):
+// each is checked against its field (a `file` field, at most `maxFiles`, at most 10 in all),
+// typed from its first bytes and its extension, counted, hashed and cut at the field's `maxSize`
+// on the way. Nothing is held in memory but the first 4 KB of a file. A refused file, and every
+// file of a submission that is not committed, is deleted (discard()).
 import { Readable } from 'node:stream';
 import {
   FileTooLargeException,
@@ -11,6 +10,7 @@ import {
   ValidationFailedException,
 } from '../common/errors.js';
 import {
+  scanned,
   ScannerUnavailableError,
   type ClamavScan,
   type ClamavScanner,
@@ -56,17 +56,6 @@ export interface ReceivedFile {
 
 export const SCANNER_UNAVAILABLE =
   'Uploaded files cannot be checked for viruses right now, please retry shortly';
-
-/** The bytes of `source`, each chunk also sent to clamd before it is passed on. */
-async function* scanned(
-  source: Readable,
-  scan: ClamavScan,
-): AsyncGenerator<Buffer> {
-  for await (const chunk of source as AsyncIterable<Buffer>) {
-    await scan.write(chunk);
-    yield chunk;
-  }
-}
 
 /** Files one submission may carry, all fields together. */
 export const MAX_FILES = 10;

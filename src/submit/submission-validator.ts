@@ -1,17 +1,8 @@
-// The per-form submission validator. A form's field definitions are compiled once into a
-// list of small checks (kept with the form's cached configuration, form-config.cache.ts),
-// so the hot path never re-reads the definitions.
+// The per-form submission validator. A form's field definitions are compiled once into a list of
+// small checks (kept with the form's cached configuration, form-config.cache.ts), so the hot path
+// never re-reads the definitions.
 //
-// What is stored (the same whichever body type was posted):
-// - `number` fields as JSON numbers, `checkbox` fields as booleans (on/true/yes/1 → true,
-//   off/false/no/0 → false), every other type as a string (a JSON number or boolean sent
-//   to a text-like field is kept as its text);
-// - `email`, `url`, `tel`, `date` and `number` values trimmed; text, textarea and select
-//   values exactly as sent;
-// - an optional field left blank (absent, null, empty or only whitespace) is not stored;
-// - keys starting with `_` are control keys (`_honeypot`, …): never validated, never stored;
-//   so are the CAPTCHA widgets' fields (`altcha`, `cf-turnstile-response`, …), on any form;
-// - a form without fields stores any other key with its scalar value as sent.
+// What it stores of each value is told in docs/submitting.md ("Stored values").
 import { isEmailAddress } from '../common/email-address.js';
 import type { FieldDefinition, FieldType } from '../forms/form.entity.js';
 import { CAPTCHA_TOKEN_FIELD_NAMES } from '../forms/spam-settings.js';
