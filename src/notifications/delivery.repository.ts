@@ -369,14 +369,15 @@ export class DeliveryRepository {
     return rows.map((row) => String(row.id));
   }
 
-  /** The channels of up to `cap` deliveries to send or retry: the backlog, bounded. */
-  async backlogChannels(cap: number): Promise<string[]> {
-    const rows = await this.dataSource.getRepository(Delivery).find({
-      select: { channel: true },
-      where: { status: In([...CLAIMABLE]) },
-      take: cap,
-    });
-    return rows.map((row) => row.channel);
+  /** Deliveries to send or retry by channel, among at most `cap`: the backlog, bounded. */
+  async backlogCounts(cap: number): Promise<Map<string, number>> {
+    const statement = this.sql.backlogCounts(cap);
+    type Counted = { channel: string; waiting: number | string };
+    const rows =
+      this.sqlite === undefined
+        ? await this.query<Counted[]>(statement)
+        : this.sqlite.all<Counted>(statement);
+    return new Map(rows.map((row) => [row.channel, Number(row.waiting)]));
   }
 
   /** Deletes deliveries with their attempts, in one transaction; answers the counts. */

@@ -331,9 +331,11 @@ try {
     senderLagMs: lagMs,
   };
   const missed = missedTargets(outcome);
+  const statuses: Record<string, number> = {};
+  for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
   console.log(table(outcome));
   console.log(
-    `BENCH_JSON ${JSON.stringify({ ...outcome, mailsBefore, intervalMs: INTERVAL_MS, ownerListFailures: listed.failures, missed, samples })}`,
+    `BENCH_JSON ${JSON.stringify({ ...outcome, statuses, mailsBefore, intervalMs: INTERVAL_MS, ownerListFailures: listed.failures, missed, samples })}`,
   );
   for (const miss of missed) log(`missed: ${miss}`);
   if (env.BENCH_SOAK_WRITE !== '0' && existsSync(PERFORMANCE_MD)) {
