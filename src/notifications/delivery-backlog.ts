@@ -27,6 +27,9 @@ export class DeliveryBacklog implements OnModuleInit {
         this.channels.map(({ name }) => name),
         () => this.count(),
       );
+      this.metrics.watchOutbox(() =>
+        this.deliveries.eventsWaiting(BACKLOG_CAP),
+      );
     }
   }
 

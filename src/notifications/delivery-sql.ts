@@ -353,6 +353,15 @@ export class DeliverySql {
     };
   }
 
+  /** Outbox events not yet expanded into deliveries, counted among the first `cap`. */
+  eventsWaiting(cap: number): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql: `SELECT COUNT(*) AS ${e('waiting')} FROM (SELECT ${e('id')} FROM ${e('outbox_event')} LIMIT ${Math.floor(cap)}) ${e('waiting_events')}`,
+      params: [],
+    };
+  }
+
   // ---- retention ---------------------------------------------------------------
 
   /**

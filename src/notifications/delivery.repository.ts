@@ -380,6 +380,17 @@ export class DeliveryRepository {
     return new Map(rows.map((row) => [row.channel, Number(row.waiting)]));
   }
 
+  /** Outbox events waiting to be expanded, among at most `cap`. */
+  async eventsWaiting(cap: number): Promise<number> {
+    const statement = this.sql.eventsWaiting(cap);
+    type Counted = { waiting: number | string };
+    const rows =
+      this.sqlite === undefined
+        ? await this.query<Counted[]>(statement)
+        : this.sqlite.all<Counted>(statement);
+    return Number(rows[0]?.waiting ?? 0);
+  }
+
   /** Deletes deliveries with their attempts, in one transaction; answers the counts. */
   async deleteWithAttempts(
     ids: readonly string[],
