@@ -28,7 +28,6 @@ import {
   walkGroups,
   type Row,
 } from './delivery-rows.js';
-import { CLAIMABLE } from './delivery-columns.js';
 import { Delivery } from './delivery.entity.js';
 import {
   eventRow,

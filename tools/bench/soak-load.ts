@@ -12,6 +12,8 @@ export interface Submitted {
   /** From its planned departure to the whole answer, ms. */
   ms: number;
   status: number;
+  /** Why no answer came (status 0): the client's error code. */
+  error?: string;
 }
 
 /** The value at quantile `p` (0–1) of `values` (NaN when empty). */
@@ -23,25 +25,26 @@ export function percentile(values: readonly number[], p: number): number {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
 
-/** One POST or GET on the shared keep-alive agent: its status (0: no answer). */
+/** One POST on the shared keep-alive agent: its status (0: no answer, and why). */
 function send(
   url: URL,
-  method: 'GET' | 'POST',
   headers: Record<string, string>,
-  body?: string,
-): Promise<number> {
+  body: string,
+): Promise<{ status: number; error?: string }> {
   return new Promise((done) => {
+    const failed = (error: Error & { code?: string }) =>
+      done({ status: 0, error: error.code ?? error.message });
     const req = request(
       url,
-      { method, headers, agent, timeout: 10_000 },
+      { method: 'POST', headers, agent, timeout: 10_000 },
       (res) => {
         res.resume();
-        res.on('end', () => done(res.statusCode ?? 0));
-        res.on('error', () => done(0));
+        res.on('end', () => done({ status: res.statusCode ?? 0 }));
+        res.on('error', failed);
       },
     );
     req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => done(0));
+    req.on('error', failed);
     req.end(body);
   });
 }
@@ -81,17 +84,17 @@ export async function pacedLoad(options: {
         pending.push(
           send(
             new URL(`/api/submit/${formId}`, base),
-            'POST',
             {
               'content-type': 'application/json',
               'content-length': String(Buffer.byteLength(body)),
             },
             body,
-          ).then((status) => {
-            const result = {
+          ).then(({ status, error }) => {
+            const result: Submitted = {
               at,
               ms: performance.now() - started - at,
               status,
+              ...(error === undefined ? {} : { error }),
             };
             results.push(result);
             options.onAnswer?.(result, formId);

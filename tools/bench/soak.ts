@@ -332,7 +332,10 @@ try {
   };
   const missed = missedTargets(outcome);
   const statuses: Record<string, number> = {};
-  for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+  for (const r of results) {
+    const key = r.error === undefined ? String(r.status) : r.error;
+    statuses[key] = (statuses[key] ?? 0) + 1;
+  }
   console.log(table(outcome));
   console.log(
     `BENCH_JSON ${JSON.stringify({ ...outcome, statuses, mailsBefore, intervalMs: INTERVAL_MS, ownerListFailures: listed.failures, missed, samples })}`,
