@@ -11,6 +11,7 @@ import { ConfigError, loadConfig } from './config/app-config.js';
 import { withEnvFile } from './config/env-file.js';
 import { logDestination } from './common/log-destination.js';
 import { compactHeap, holdWhileStarting } from './common/start-footprint.js';
+import { startIdleCompaction } from './common/idle-compaction.js';
 
 const COMPACT_AFTER_READY_MS = 250;
 
@@ -44,6 +45,8 @@ void announceWhenReady(app, config, envFile).then(
     releaseV8Defaults();
     // In a moment (a first request may be waiting), what start-up left behind is given back.
     setTimeout(compactHeap, COMPACT_AFTER_READY_MS).unref();
+    // And what a busy spell leaves behind, each time the process is idle again after one.
+    startIdleCompaction();
   },
   async () => {
     // The database was migrated by a newer release (the log names the migrations): this

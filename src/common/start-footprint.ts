@@ -108,7 +108,7 @@ export function holdWhileStarting(
   };
 }
 
-type GarbageCollector = (options: {
+type GarbageCollector = (options?: {
   type: 'major';
   execution: 'sync';
   flavor: 'last-resort';
@@ -122,18 +122,31 @@ export function offersLastResortCollection(
 }
 
 /**
- * A full collection that compacts and returns free pages to the system, run once. The
- * collector is taken from a fresh context: setting --expose-gc makes V8 install `gc` in
+ * V8's collector, taken from a fresh context: setting --expose-gc makes V8 install `gc` in
  * contexts created afterwards only, and it is unset again at once.
  */
-export function compactHeap(): void {
-  if (!offersLastResortCollection()) return;
+function garbageCollector(): GarbageCollector {
   setFlagsFromString('--expose-gc');
-  let collect: GarbageCollector;
   try {
-    collect = runInNewContext('gc') as GarbageCollector;
+    return runInNewContext('gc') as GarbageCollector;
   } finally {
     setFlagsFromString('--no-expose-gc');
   }
-  collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
+
+/**
+ * A collection that compacts and returns free pages to the system: the last-resort flavour
+ * where V8 offers it; before (Node 20) a full collection, which ignores the flavour.
+ */
+export function compactCollector(): () => void {
+  const collect = garbageCollector();
+  if (!offersLastResortCollection()) return () => collect();
+  return () =>
+    collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
+
+/** The compacting collection, run once after the start (Node 22 and later). */
+export function compactHeap(): void {
+  if (!offersLastResortCollection()) return;
+  compactCollector()();
 }

@@ -107,6 +107,7 @@ export class Metrics {
   private readonly httpRoutes = new Map<string, HttpRouteSeries>();
   private queueDepth: () => number = () => 0;
   private backlog: BacklogSource | undefined;
+  private outboxEvents: (() => Promise<number>) | undefined;
 
   constructor(options: MetricsOptions) {
     const registers = [this.registry];
@@ -160,6 +161,21 @@ export class Metrics {
         for (const [channel, count] of counts ?? []) {
           this.labels(channel).set(count);
         }
+      },
+    });
+    const outboxEvents = () => this.outboxEvents;
+    new Gauge({
+      name: 'formgate_outbox_events_waiting',
+      help: 'Commit batches whose notifications are not yet made into deliveries (counted up to 10000).',
+      registers,
+      async collect() {
+        const source = outboxEvents();
+        if (source === undefined) return;
+        const count = await withDeadline(source(), SCRAPE_DEADLINE_MS).catch(
+          () => undefined,
+        );
+        // Unknown (NaN) rather than stale while the database does not answer.
+        this.set(count ?? NaN);
       },
     });
     this.deliveryLag = new Histogram({
@@ -235,6 +251,11 @@ export class Metrics {
       }
     }
     this.backlog = backlog;
+  }
+
+  /** Where the outbox events not yet expanded are counted when scraped. */
+  watchOutbox(waiting: () => Promise<number>): void {
+    this.outboxEvents = waiting;
   }
 
   /** Adds formgate_redis_up, read from `ping` when scraped (only where Redis is used). */

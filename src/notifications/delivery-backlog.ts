@@ -27,6 +27,9 @@ export class DeliveryBacklog implements OnModuleInit {
         this.channels.map(({ name }) => name),
         () => this.count(),
       );
+      this.metrics.watchOutbox(() =>
+        this.deliveries.eventsWaiting(BACKLOG_CAP),
+      );
     }
   }
 
@@ -35,8 +38,10 @@ export class DeliveryBacklog implements OnModuleInit {
     const counts = new Map<string, number>(
       this.channels.map(({ name }) => [name, 0]),
     );
-    for (const channel of await this.deliveries.backlogChannels(BACKLOG_CAP)) {
-      counts.set(channel, (counts.get(channel) ?? 0) + 1);
+    for (const [channel, waiting] of await this.deliveries.backlogCounts(
+      BACKLOG_CAP,
+    )) {
+      counts.set(channel, waiting);
     }
     return counts;
   }

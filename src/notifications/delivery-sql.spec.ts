@@ -31,6 +31,11 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
       expect(sql.deleteEvents(['e1', 'e2'])).toMatchSnapshot();
     });
 
+    it('counts the backlog by channel in the database, bounded', () => {
+      expect(sql.backlogCounts(10_000)).toMatchSnapshot();
+      expect(sql.eventsWaiting(10_000)).toMatchSnapshot();
+    });
+
     it('writes deliveries, leaving alone one that exists for the submission and target', () => {
       expect(
         sql.insertDeliveries([

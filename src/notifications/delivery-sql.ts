@@ -338,6 +338,30 @@ export class DeliverySql {
     };
   }
 
+  // ---- metrics -----------------------------------------------------------------
+
+  /**
+   * Deliveries waiting to be sent or retried, by channel, counted among the first `cap`
+   * found: the database counts, so a scrape never reads (and the process never decodes)
+   * thousands of rows while a backlog is being drained.
+   */
+  backlogCounts(cap: number): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql: `SELECT ${e('channel')}, COUNT(*) AS ${e('waiting')} FROM (SELECT ${e('channel')} FROM ${e('delivery')} WHERE ${e('status')} IN (${this.claimable}) LIMIT ${Math.floor(cap)}) ${e('due')} GROUP BY ${e('channel')}`,
+      params: [],
+    };
+  }
+
+  /** Outbox events not yet expanded into deliveries, counted among the first `cap`. */
+  eventsWaiting(cap: number): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql: `SELECT COUNT(*) AS ${e('waiting')} FROM (SELECT ${e('id')} FROM ${e('outbox_event')} LIMIT ${Math.floor(cap)}) ${e('waiting_events')}`,
+      params: [],
+    };
+  }
+
   // ---- retention ---------------------------------------------------------------
 
   /**

@@ -28,7 +28,6 @@ import {
   walkGroups,
   type Row,
 } from './delivery-rows.js';
-import { CLAIMABLE } from './delivery-columns.js';
 import { Delivery } from './delivery.entity.js';
 import {
   eventRow,
@@ -369,14 +368,26 @@ export class DeliveryRepository {
     return rows.map((row) => String(row.id));
   }
 
-  /** The channels of up to `cap` deliveries to send or retry: the backlog, bounded. */
-  async backlogChannels(cap: number): Promise<string[]> {
-    const rows = await this.dataSource.getRepository(Delivery).find({
-      select: { channel: true },
-      where: { status: In([...CLAIMABLE]) },
-      take: cap,
-    });
-    return rows.map((row) => row.channel);
+  /** Deliveries to send or retry by channel, among at most `cap`: the backlog, bounded. */
+  async backlogCounts(cap: number): Promise<Map<string, number>> {
+    const statement = this.sql.backlogCounts(cap);
+    type Counted = { channel: string; waiting: number | string };
+    const rows =
+      this.sqlite === undefined
+        ? await this.query<Counted[]>(statement)
+        : this.sqlite.all<Counted>(statement);
+    return new Map(rows.map((row) => [row.channel, Number(row.waiting)]));
+  }
+
+  /** Outbox events waiting to be expanded, among at most `cap`. */
+  async eventsWaiting(cap: number): Promise<number> {
+    const statement = this.sql.eventsWaiting(cap);
+    type Counted = { waiting: number | string };
+    const rows =
+      this.sqlite === undefined
+        ? await this.query<Counted[]>(statement)
+        : this.sqlite.all<Counted>(statement);
+    return Number(rows[0]?.waiting ?? 0);
   }
 
   /** Deletes deliveries with their attempts, in one transaction; answers the counts. */

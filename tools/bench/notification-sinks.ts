@@ -6,6 +6,8 @@
 // Talks over IPC. Sends `ready` with both addresses, then `arrived` for each latency sample
 // (a submission whose `n` starts with "l"), at absolute times (timeOrigin + now, comparable
 // across processes). Answers `state` with the counts so far and the confirmation links.
+// Submissions whose `n` is `soak<digits>` (soak.ts) are told apart: each one received is
+// remembered, so the soak can tell a lost delivery from one received twice.
 import { createServer as createHttpServer } from 'node:http';
 import { SMTPServer } from 'smtp-server';
 import { freePort } from '../shared/process.js';
@@ -17,6 +19,12 @@ export interface SinkState {
   firstHookAt: number;
   lastHookAt: number;
   links: string[];
+  /** Distinct soak submissions received by webhook, and receipts of one already received. */
+  soakHooks: number;
+  soakHookDuplicates: number;
+  /** The same by email. */
+  soakMails: number;
+  soakMailDuplicates: number;
 }
 
 export type SinkMessage =
@@ -32,7 +40,15 @@ const state: SinkState = {
   firstHookAt: 0,
   lastHookAt: 0,
   links: [],
+  soakHooks: 0,
+  soakHookDuplicates: 0,
+  soakMails: 0,
+  soakMailDuplicates: 0,
 };
+const soakHooks = new Set<string>();
+const soakMails = new Set<string>();
+const SOAK_HOOK = /"n":"(soak\d+)"/;
+const SOAK_MAIL = /\bsoak\d+\b/;
 
 const receiver = createHttpServer((req, res) => {
   let body = '';
@@ -42,6 +58,12 @@ const receiver = createHttpServer((req, res) => {
     state.hooks += 1;
     state.firstHookAt ||= at;
     state.lastHookAt = at;
+    const soak = SOAK_HOOK.exec(body);
+    if (soak) {
+      if (soakHooks.has(soak[1])) state.soakHookDuplicates += 1;
+      else soakHooks.add(soak[1]);
+      state.soakHooks = soakHooks.size;
+    }
     // Only latency samples are parsed; the load's webhooks are counted.
     if (/"n":"l\d/.test(body)) {
       const n = (JSON.parse(body) as { data: { data: { n?: string } } }).data
@@ -63,6 +85,12 @@ const mail = new SMTPServer({
       state.mails += 1;
       const link = /\/confirm-email\/([A-Za-z0-9_-]+)/.exec(raw);
       if (link) state.links.push(link[1]);
+      const soak = SOAK_MAIL.exec(raw.replace(/=\r?\n/g, ''));
+      if (soak) {
+        if (soakMails.has(soak[0])) state.soakMailDuplicates += 1;
+        else soakMails.add(soak[0]);
+        state.soakMails = soakMails.size;
+      }
       // The submission's `n` value is listed in the message's text part.
       const n = /\bl\d+\b/.exec(raw.replace(/=\r?\n/g, ''));
       if (n) send({ type: 'arrived', channel: 'mail', n: n[0], at });

@@ -128,10 +128,20 @@ export function postWebhook(options: PostOptions): Promise<PostResult> {
     });
   }
   const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
-  const signal = AbortSignal.any([
-    options.signal,
-    AbortSignal.timeout(timeoutMs),
-  ]);
+  // One controller per post, aborted by its timeout or by the worker stopping. Not
+  // AbortSignal.any([options.signal, …]): on Node 20 each call left a WeakRef among the
+  // dependants of the worker's signal, which lives as long as the process — one per
+  // delivery, for good (docs/performance.md, "A long day under load").
+  const controller = new AbortController();
+  const stop = () => controller.abort(options.signal.reason);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('Timed out', 'TimeoutError')),
+    timeoutMs,
+  );
+  timer.unref();
+  if (options.signal.aborted) stop();
+  else options.signal.addEventListener('abort', stop, { once: true });
+  const signal = controller.signal;
   const https = url.protocol === 'https:';
   const request = https ? httpsRequest : httpRequest;
   const pool = agentsFor(options.allowPrivate, options.dnsServers);
@@ -140,6 +150,8 @@ export function postWebhook(options: PostOptions): Promise<PostResult> {
     const finish = (result: PostResult) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', stop);
       resolve(result);
     };
     const req = request(
