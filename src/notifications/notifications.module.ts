@@ -33,6 +33,10 @@ import { DeliveryTelemetry } from './worker/delivery-telemetry.js';
 import { OutboxExpander } from './worker/outbox-expander.js';
 import { SubmissionNotices } from './worker/submission-notices.js';
 import { FilesModule } from '../files/files.module.js';
+import { ChatChannel } from './chat/chat-channel.entity.js';
+import { ChatChannelsController } from './chat/chat-channels.controller.js';
+import { ChatChannelsService } from './chat/chat-channels.service.js';
+import { ChatDeliveryChannel } from './chat/chat-delivery-channel.js';
 
 /**
  * Notifications of new submissions: the outbox (an event row the submit path's commit
@@ -45,14 +49,18 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
 @Global()
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Webhook, Delivery, DeliveryAttempt]),
+    TypeOrmModule.forFeature([Webhook, Delivery, DeliveryAttempt, ChatChannel]),
     FormsModule,
     SubmissionsModule,
     FilesModule,
     EmailNotificationsModule,
     RateLimitStorageModule,
   ],
-  controllers: [WebhooksController, DeliveriesController],
+  controllers: [
+    WebhooksController,
+    DeliveriesController,
+    ChatChannelsController,
+  ],
   providers: [
     DeliverySignal,
     DeliveryRepository,
@@ -70,15 +78,18 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
     SubmissionDeliveries,
     WebhooksService,
     WebhookChannel,
+    ChatChannelsService,
+    ChatDeliveryChannel,
     StoredSubmissionNotifications,
     { provide: SPAM_RELEASE, useExisting: StoredSubmissionNotifications },
     {
       provide: NOTIFICATION_CHANNELS,
-      inject: [WebhookChannel, EmailChannel],
+      inject: [WebhookChannel, EmailChannel, ChatDeliveryChannel],
       useFactory: (
         webhook: WebhookChannel,
         email: EmailChannel,
-      ): NotificationChannel[] => [webhook, email],
+        chat: ChatDeliveryChannel,
+      ): NotificationChannel[] => [webhook, email, chat],
     },
   ],
   exports: [
@@ -89,6 +100,7 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
     NotificationOutbox,
     DeliveriesService,
     WebhooksService,
+    ChatChannelsService,
     DeliveryWorker,
     SPAM_RELEASE,
   ],
