@@ -110,7 +110,7 @@ export function escapeSlack(value: string): string {
 /** Discord markdown: every formatting character behind a backslash; no bare mention. */
 export function escapeDiscord(value: string): string {
   return value
-    .replace(/[\\*_~`|>#\-[\]()!:<]/g, (char) => `\\${char}`)
+    .replace(/[\\*_~`|>#\-[\]()!<]/g, (char) => `\\${char}`)
     .replaceAll('@', `@${WORD_JOINER}`);
 }
 
