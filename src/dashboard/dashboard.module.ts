@@ -27,6 +27,7 @@ import { DashboardSubmissionsController } from './forms/dashboard-submissions.co
 import { DocsController } from './docs.controller.js';
 import { RootController } from './root.controller.js';
 import { ConfirmEmailController } from './confirm-email.controller.js';
+import { AutoresponseUnsubscribeController } from './autoresponse-unsubscribe.controller.js';
 import { VerifyEmailController } from './account/verify-email.controller.js';
 import { DashboardMembersController } from './members/dashboard-members.controller.js';
 import { InvitationPageBuilder } from './members/invitation-page.builder.js';
@@ -69,6 +70,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     RootController,
     DocsController,
     ConfirmEmailController,
+    AutoresponseUnsubscribeController,
     VerifyEmailController,
     DashboardMembersController,
     InvitationPageController,

@@ -37,6 +37,9 @@ import { ChatChannel } from './chat/chat-channel.entity.js';
 import { ChatChannelsController } from './chat/chat-channels.controller.js';
 import { ChatChannelsService } from './chat/chat-channels.service.js';
 import { ChatDeliveryChannel } from './chat/chat-delivery-channel.js';
+import { AutoresponseChannel } from './autoresponder/autoresponse-channel.js';
+import { AutoresponseUnsubscribe } from './autoresponder/autoresponse-unsubscribe.entity.js';
+import { AutoresponseUnsubscribes } from './autoresponder/autoresponse-unsubscribes.js';
 
 /**
  * Notifications of new submissions: the outbox (an event row the submit path's commit
@@ -49,7 +52,13 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
 @Global()
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Webhook, Delivery, DeliveryAttempt, ChatChannel]),
+    TypeOrmModule.forFeature([
+      Webhook,
+      Delivery,
+      DeliveryAttempt,
+      ChatChannel,
+      AutoresponseUnsubscribe,
+    ]),
     FormsModule,
     SubmissionsModule,
     FilesModule,
@@ -80,16 +89,24 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
     WebhookChannel,
     ChatChannelsService,
     ChatDeliveryChannel,
+    AutoresponseChannel,
+    AutoresponseUnsubscribes,
     StoredSubmissionNotifications,
     { provide: SPAM_RELEASE, useExisting: StoredSubmissionNotifications },
     {
       provide: NOTIFICATION_CHANNELS,
-      inject: [WebhookChannel, EmailChannel, ChatDeliveryChannel],
+      inject: [
+        WebhookChannel,
+        EmailChannel,
+        ChatDeliveryChannel,
+        AutoresponseChannel,
+      ],
       useFactory: (
         webhook: WebhookChannel,
         email: EmailChannel,
         chat: ChatDeliveryChannel,
-      ): NotificationChannel[] => [webhook, email, chat],
+        autoresponse: AutoresponseChannel,
+      ): NotificationChannel[] => [webhook, email, chat, autoresponse],
     },
   ],
   exports: [
@@ -101,6 +118,7 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
     DeliveriesService,
     WebhooksService,
     ChatChannelsService,
+    AutoresponseUnsubscribes,
     DeliveryWorker,
     SPAM_RELEASE,
   ],
