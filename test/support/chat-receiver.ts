@@ -21,10 +21,7 @@ export interface ChatRequest {
 
 /** How to answer: a status (with the provider's body), or the provider's throttle / gone. */
 export type ChatAnswer =
-  | 'ok'
-  | { throttle: number }
-  | 'gone'
-  | { status: number; body?: string };
+  'ok' | { throttle: number } | 'gone' | { status: number; body?: string };
 
 export interface ChatReceiver {
   /** 127.0.0.1:PORT, for CHAT_ALLOWED_HOSTS. */

@@ -204,7 +204,10 @@ describe('chat channels (e2e)', () => {
     // Discord: no mention is parsed, markdown escaped, @ broken.
     const discord = by.discord.json as {
       allowed_mentions: unknown;
-      embeds: Array<{ url: string; fields: Array<{ name: string; value: string }> }>;
+      embeds: Array<{
+        url: string;
+        fields: Array<{ name: string; value: string }>;
+      }>;
     };
     expect(discord.allowed_mentions).toEqual({ parse: [] });
     const field = discord.embeds[0].fields.find((f) => f.name === 'Name')!;
@@ -218,7 +221,13 @@ describe('chat channels (e2e)', () => {
       type: string;
       attachments: Array<{
         contentType: string;
-        content: { type: string; body: Array<{ type: string; facts?: Array<{ title: string; value: string }> }> };
+        content: {
+          type: string;
+          body: Array<{
+            type: string;
+            facts?: Array<{ title: string; value: string }>;
+          }>;
+        };
       }>;
     };
     expect(teams.type).toBe('message');
@@ -275,8 +284,7 @@ describe('chat channels (e2e)', () => {
               chatId: '5',
             })
           : await add({ kind, url: chat.urls[kind] });
-      chat.answer = () =>
-        chat.received.length === 0 ? { throttle: 2 } : 'ok';
+      chat.answer = () => (chat.received.length === 0 ? { throttle: 2 } : 'ok');
       expect(
         (await submit({ name: 'Ada', email: 'ada@example.com' })).status,
       ).toBe(200);
