@@ -123,7 +123,9 @@ function gone(provider: ChatProvider): [number, string, string] {
   }
 }
 
-export async function startChatReceiver(): Promise<ChatReceiver> {
+export async function startChatReceiver(
+  options: { delayMs?: number } = {},
+): Promise<ChatReceiver> {
   const receiver = {
     received: [] as ChatRequest[],
     answer: (() => 'ok') as ChatReceiver['answer'],
@@ -157,24 +159,30 @@ export async function startChatReceiver(): Promise<ChatReceiver> {
         at: Date.now(),
       };
       const answer = receiver.answer(request, served++);
-      let status: number;
-      let headers: Record<string, string>;
-      let text: string;
-      if (answer === 'ok') {
-        const [s, type, b] = ok(provider);
-        [status, headers, text] = [s, { 'content-type': type }, b];
-      } else if (answer === 'gone') {
-        const [s, type, b] = gone(provider);
-        [status, headers, text] = [s, { 'content-type': type }, b];
-      } else if ('throttle' in answer) {
-        [status, headers, text] = throttled(provider, answer.throttle);
-      } else {
-        [status, headers, text] = [answer.status, {}, answer.body ?? ''];
-      }
-      request.answered = status;
+      // Kept on arrival: a provider posts what it received, whether or not the answer
+      // made it back before the sender died.
       receiver.received.push(request);
-      res.writeHead(status, headers);
-      res.end(text);
+      const reply = () => {
+        let status: number;
+        let headers: Record<string, string>;
+        let text: string;
+        if (answer === 'ok') {
+          const [s, type, b] = ok(provider);
+          [status, headers, text] = [s, { 'content-type': type }, b];
+        } else if (answer === 'gone') {
+          const [s, type, b] = gone(provider);
+          [status, headers, text] = [s, { 'content-type': type }, b];
+        } else if ('throttle' in answer) {
+          [status, headers, text] = throttled(provider, answer.throttle);
+        } else {
+          [status, headers, text] = [answer.status, {}, answer.body ?? ''];
+        }
+        request.answered = status;
+        res.writeHead(status, headers);
+        res.end(text);
+      };
+      if (options.delayMs) setTimeout(reply, options.delayMs);
+      else reply();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
