@@ -28,6 +28,7 @@ import { DocsController } from './docs.controller.js';
 import { RootController } from './root.controller.js';
 import { ConfirmEmailController } from './confirm-email.controller.js';
 import { AutoresponseUnsubscribeController } from './autoresponse-unsubscribe.controller.js';
+import { DashboardChatChannelsController } from './forms/dashboard-chat-channels.controller.js';
 import { VerifyEmailController } from './account/verify-email.controller.js';
 import { DashboardMembersController } from './members/dashboard-members.controller.js';
 import { InvitationPageBuilder } from './members/invitation-page.builder.js';
@@ -71,6 +72,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DocsController,
     ConfirmEmailController,
     AutoresponseUnsubscribeController,
+    DashboardChatChannelsController,
     VerifyEmailController,
     DashboardMembersController,
     InvitationPageController,
