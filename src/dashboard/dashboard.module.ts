@@ -29,6 +29,7 @@ import { RootController } from './root.controller.js';
 import { ConfirmEmailController } from './confirm-email.controller.js';
 import { AutoresponseUnsubscribeController } from './autoresponse-unsubscribe.controller.js';
 import { DashboardChatChannelsController } from './forms/dashboard-chat-channels.controller.js';
+import { DashboardAutoresponseController } from './forms/dashboard-autoresponse.controller.js';
 import { VerifyEmailController } from './account/verify-email.controller.js';
 import { DashboardMembersController } from './members/dashboard-members.controller.js';
 import { InvitationPageBuilder } from './members/invitation-page.builder.js';
@@ -73,6 +74,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     ConfirmEmailController,
     AutoresponseUnsubscribeController,
     DashboardChatChannelsController,
+    DashboardAutoresponseController,
     VerifyEmailController,
     DashboardMembersController,
     InvitationPageController,
