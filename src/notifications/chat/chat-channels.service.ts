@@ -156,7 +156,11 @@ export class ChatChannelsService {
       const old = JSON.parse(
         this.secrets.decrypt(stored.secretEncrypted),
       ) as ChatSecret;
-      const secret = await this.checkedSecret(row.kind, { ...old, ...input });
+      const secret = await this.checkedSecret(row.kind, {
+        url: input.url ?? old.url,
+        botToken: input.botToken ?? old.botToken,
+        chatId: input.chatId ?? old.chatId,
+      });
       changes.secretEncrypted = this.secrets.encrypt(JSON.stringify(secret));
       changes.target = targetHint(row.kind, secret, this.config.reach);
     }

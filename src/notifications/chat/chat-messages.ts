@@ -57,7 +57,10 @@ function text(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(text).join(', ');
   if (value === null || value === undefined) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : '';
 }
 
 /** The provider-neutral content: title, up to 10 fields (values cut), file names, link. */
