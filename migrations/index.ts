@@ -19,6 +19,8 @@ import { FormKeyExpiry1764900000000 } from './1764900000000-FormKeyExpiry.js';
 import { StorageReservations1764900000001 } from './1764900000001-StorageReservations.js';
 import { Teams1765000000000 } from './1765000000000-Teams.js';
 import { Invitations1765010000000 } from './1765010000000-Invitations.js';
+import { ChatChannels1765500000000 } from './1765500000000-ChatChannels.js';
+import { Autoresponse1765500000001 } from './1765500000001-Autoresponse.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -41,4 +43,6 @@ export const MIGRATIONS = [
   StorageReservations1764900000001,
   Teams1765000000000,
   Invitations1765010000000,
+  ChatChannels1765500000000,
+  Autoresponse1765500000001,
 ];

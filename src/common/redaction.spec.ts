@@ -121,4 +121,28 @@ describe('redactKeys', () => {
       redactKeys('GET /api/v1/forms/f/submissions/s/files/01KB0 200'),
     ).toBe('GET /api/v1/forms/f/submissions/s/files/01KB0 200');
   });
+
+  it('replaces the secret parts of chat channel addresses and unsubscribe links', () => {
+    expect(
+      redactKeys(
+        'POST https://api.telegram.org/bot123456:AAF1bcDEfgh-IJK/sendMessage failed',
+      ),
+    ).toBe(`POST https://api.telegram.org/bot123456:${REDACTED} failed`);
+    expect(
+      redactKeys('https://hooks.slack.com/services/T000/B000/XXXXsecret'),
+    ).toBe(`https://hooks.slack.com/services/${REDACTED}`);
+    expect(redactKeys('https://discord.com/api/webhooks/1234/tok-en_X')).toBe(
+      `https://discord.com/api/webhooks/1234/${REDACTED}`,
+    );
+    expect(
+      redactKeys(
+        'https://x.logic.azure.com/workflows/a?api-version=1&sig=Zs9_k',
+      ),
+    ).toBe(
+      `https://x.logic.azure.com/workflows/a?api-version=1&sig=${REDACTED}`,
+    );
+    expect(redactKeys('GET /unsubscribe/acc.abcdef.sig 200')).toBe(
+      `GET /unsubscribe/${REDACTED} 200`,
+    );
+  });
 });

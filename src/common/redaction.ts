@@ -36,6 +36,7 @@ export const TOKEN_PATHS: readonly string[] = [
   'confirm-email',
   'verify-email',
   'invitations',
+  'unsubscribe',
 ];
 
 /**
@@ -44,7 +45,7 @@ export const TOKEN_PATHS: readonly string[] = [
  * a backslash, so an escaped quote of a JSON line stays whole.
  */
 const TOKEN_IN_PATH =
-  /((?:\/|%2f)(?:confirm-email|verify-email|invitations)(?:\/|%2f))[^\s"'/?#&<>\\]+/gi;
+  /((?:\/|%2f)(?:confirm-email|verify-email|invitations|unsubscribe)(?:\/|%2f))[^\s"'/?#&<>\\]+/gi;
 
 /**
  * A signed download link's token after `/files/`: `<fileId>.<expires>.<signature>`, a
@@ -54,10 +55,19 @@ const TOKEN_IN_PATH =
 const FILE_LINK_IN_PATH =
   /((?:\/|%2f)files(?:\/|%2f))[\w-]*(?:\.|%2e)[^\s"'/?#&<>\\]+/gi;
 
+/**
+ * The secret parts of chat channels' addresses (docs/notifications.md): a Telegram bot
+ * token (`bot<digits>:<token>`), the path of a Slack incoming webhook after `/services/`,
+ * a Discord webhook's token after `/api/webhooks/<id>/`, a Teams Workflows `sig`.
+ */
+const CHAT_SECRETS =
+  /(bot\d{1,20}:|\/services\/|\/api\/webhooks\/\d{1,25}\/|[?&]sig=)[\w-]+(?:\/[\w-]+)*/gi;
+
 /** Replaces everything shaped like a Formgate key, and every link token, in `text`. */
 export function redactKeys(text: string): string {
   return text
     .replace(KEY_SHAPE, REDACTED)
+    .replace(CHAT_SECRETS, `$1${REDACTED}`)
     .replace(TOKEN_IN_PATH, `$1${REDACTED}`)
     .replace(FILE_LINK_IN_PATH, `$1${REDACTED}`);
 }

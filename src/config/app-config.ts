@@ -10,6 +10,7 @@ import { read, wholeNumber, type Env } from './env-values.js';
 import { parseMail, parsePublicUrl, type MailConfig } from './mail-config.js';
 import { parseSpamConfig, type SpamConfig } from './spam-config.js';
 import { parseUploadConfig, type UploadConfig } from './upload-config.js';
+import { parseReachConfig, type ReachConfig } from './reach-config.js';
 import {
   parseTelemetryConfig,
   type TelemetryConfig,
@@ -70,6 +71,8 @@ export class AppConfig {
   uploads: UploadConfig;
   /** The metrics listener and where traces go. */
   telemetry: TelemetryConfig;
+  /** Chat channels' hosts and the autoresponder's cap. */
+  reach: ReachConfig;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -332,6 +335,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.spam = parseSpamConfig(env);
   config.uploads = parseUploadConfig(env);
   config.telemetry = parseTelemetryConfig(env, config.port);
+  config.reach = parseReachConfig(env);
   const secret = resolveSecret(env, config.nodeEnv);
   config.appSecret = secret.secret;
   config.appSecretSource = secret.source;

@@ -27,6 +27,9 @@ import { DashboardSubmissionsController } from './forms/dashboard-submissions.co
 import { DocsController } from './docs.controller.js';
 import { RootController } from './root.controller.js';
 import { ConfirmEmailController } from './confirm-email.controller.js';
+import { AutoresponseUnsubscribeController } from './autoresponse-unsubscribe.controller.js';
+import { DashboardChatChannelsController } from './forms/dashboard-chat-channels.controller.js';
+import { DashboardAutoresponseController } from './forms/dashboard-autoresponse.controller.js';
 import { VerifyEmailController } from './account/verify-email.controller.js';
 import { DashboardMembersController } from './members/dashboard-members.controller.js';
 import { InvitationPageBuilder } from './members/invitation-page.builder.js';
@@ -69,6 +72,9 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     RootController,
     DocsController,
     ConfirmEmailController,
+    AutoresponseUnsubscribeController,
+    DashboardChatChannelsController,
+    DashboardAutoresponseController,
     VerifyEmailController,
     DashboardMembersController,
     InvitationPageController,

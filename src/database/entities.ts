@@ -13,6 +13,8 @@ import { DeliveryAttempt } from '../notifications/delivery-attempt.entity.js';
 import { Delivery } from '../notifications/delivery.entity.js';
 import { OutboxEvent } from '../notifications/outbox-event.entity.js';
 import { Webhook } from '../notifications/webhooks/webhook.entity.js';
+import { ChatChannel } from '../notifications/chat/chat-channel.entity.js';
+import { AutoresponseUnsubscribe } from '../notifications/autoresponder/autoresponse-unsubscribe.entity.js';
 import { EmailRecipient } from '../notifications/email/email-recipient.entity.js';
 import { MailQuota } from '../notifications/email/mail-quota.entity.js';
 import { FormSpamStat } from '../spam/form-spam-stat.entity.js';
@@ -30,6 +32,8 @@ export const ENTITIES = [
   FormDomain,
   DashboardSession,
   Webhook,
+  ChatChannel,
+  AutoresponseUnsubscribe,
   Delivery,
   DeliveryAttempt,
   OutboxEvent,

@@ -1,3 +1,4 @@
+import type { AutoresponseSettings } from './autoresponse-settings.js';
 import {
   BeforeInsert,
   BeforeUpdate,
@@ -138,6 +139,10 @@ export class Form {
   /** The third-party provider's secret, AES-256-GCM under APP_SECRET; never shown. */
   @Column({ type: 'varchar', length: 1024, nullable: true, select: false })
   captchaSecretEncrypted: string | null;
+
+  /** The mail back to whoever submitted (autoresponse-settings.ts), or null for none. */
+  @Column({ type: 'json', nullable: true })
+  autoresponse: AutoresponseSettings | null;
 
   /** The content rules; null means the defaults (DEFAULT_SPAM_FILTER). */
   @Column({ type: 'json', nullable: true })

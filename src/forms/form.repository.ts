@@ -70,6 +70,7 @@ export type FormChanges = Partial<
     | 'spamFilter'
     | 'captcha'
     | 'captchaSecretEncrypted'
+    | 'autoresponse'
     | 'apiKeyHash'
     | 'apiKeyEncrypted'
     | 'apiKeyPrefix'

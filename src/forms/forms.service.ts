@@ -15,18 +15,15 @@ import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { AppConfig } from '../config/app-config.js';
 import type { FormResponseDto } from './dto/form-response.dto.js';
-import { previousKeyColumns, previousKeyOf } from './previous-key.js';
+import { formResponse } from './form-response.js';
+import { previousKeyColumns } from './previous-key.js';
 import { FormChangesService } from './form-changes.service.js';
-import { checkedFields, storedFields, toStoredField } from './stored-fields.js';
+import { checkedFields, storedFields } from './stored-fields.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import { FieldDefinition, Form } from './form.entity.js';
 import { FormRepository, type FormChanges } from './form.repository.js';
 import { FORM_WARNINGS, type FormWarnings } from './form-warnings.js';
-import {
-  captchaColumns,
-  captchaResponse,
-  type CaptchaInput,
-} from './captcha-input.js';
+import { captchaColumns, type CaptchaInput } from './captcha-input.js';
 import {
   DEFAULT_SPAM_FILTER,
   mergeSpamFilter,
@@ -34,6 +31,8 @@ import {
   storedSpamFilter,
   type SpamFilterSettings,
 } from './spam-settings.js';
+import type { AutoresponseDto } from './dto/autoresponse.dto.js';
+import { autoresponseColumn } from './autoresponse-settings.js';
 import {
   NOTIFY_EMAIL_CONFIRMATIONS,
   storedAddresses,
@@ -64,6 +63,8 @@ export interface FormInput {
   spamFilter?: Partial<SpamFilterSettings>;
   /** null: none. The secret is write-only (captcha-input.ts). */
   captcha?: CaptchaInput | null;
+  /** null: none (autoresponse-settings.ts). */
+  autoresponse?: AutoresponseDto | null;
 }
 
 /** What PATCH writes as given (the spam filter is merged into the stored one). */
@@ -76,6 +77,7 @@ const REPLACED_ON_PATCH = [
   'retentionDays',
   'notifyEmails',
   'captcha',
+  'autoresponse',
 ] as const satisfies ReadonlyArray<keyof FormInput>;
 
 export interface CreatedForm {
@@ -118,38 +120,7 @@ export class FormsService {
     confirmed: ReadonlySet<string> = new Set(),
     sendErrors: ReadonlyMap<string, string> = new Map(),
   ): FormResponseDto {
-    const notifyEmails = storedAddresses(form.notifyEmails);
-    return {
-      id: form.id,
-      name: form.name,
-      fields: storedFields(form.fields).map(toStoredField),
-      domainVerification: Boolean(form.domainVerification),
-      redirectUrl: form.redirectUrl ?? null,
-      successMessage: form.successMessage ?? null,
-      retentionDays: form.retentionDays ?? null,
-      notifyEmails,
-      notifyEmailStatus: Object.fromEntries(
-        notifyEmails.map((address) => [
-          address,
-          confirmed.has(address) ? 'confirmed' : 'pending',
-        ]),
-      ),
-      captcha: captchaResponse(form.captcha),
-      spamFilter: storedSpamFilter(form.spamFilter),
-      notifyEmailErrors: Object.fromEntries(
-        notifyEmails
-          .filter((address) => sendErrors.has(address))
-          .map((address) => [address, sendErrors.get(address)!]),
-      ),
-      apiKeyPrefix: form.apiKeyPrefix,
-      apiKeyLastUsedAt: form.apiKeyLastUsedAt?.toISOString() ?? null,
-      ...(form.apiKeyExpiresAt
-        ? { apiKeyExpiresAt: form.apiKeyExpiresAt.toISOString() }
-        : {}),
-      previousApiKey: previousKeyOf(form),
-      createdAt: form.createdAt.toISOString(),
-      updatedAt: form.updatedAt.toISOString(),
-    };
+    return formResponse(form, confirmed, sendErrors);
   }
 
   /** `keyExpiresAt`: when the new form's key stops working (that of an expiring creator). */
@@ -184,6 +155,10 @@ export class FormsService {
       apiKeyPrefix: key.prefix,
       apiKeyExpiresAt: keyExpiresAt,
     });
+    Object.assign(
+      form,
+      await this.autoresponseOf(accountId, input, null, form),
+    );
     await this.forms.insert(form);
     this.changes.created(form.id);
     await this.recipients.requestConfirmations(accountId, form.notifyEmails!);
@@ -260,6 +235,7 @@ export class FormsService {
       notifyEmails: input.notifyEmails ?? [],
       spamFilter: input.spamFilter ?? {},
       captcha: input.captcha ?? null,
+      autoresponse: input.autoresponse ?? null,
     });
   }
 
@@ -355,11 +331,32 @@ export class FormsService {
     return this.forms.idsInAccount(accountId);
   }
 
+  /** The autoresponse column of a write, checked against the form it leaves. */
+  private autoresponseOf(
+    accountId: string,
+    input: Pick<FormInput, 'autoresponse'>,
+    form: Form | null,
+    values: FormChanges | Form,
+  ): ReturnType<typeof autoresponseColumn> {
+    const pick = <K extends 'fields' | 'captcha' | 'notifyEmails'>(key: K) =>
+      values[key] !== undefined ? values[key] : form?.[key];
+    return autoresponseColumn(
+      input.autoresponse,
+      form?.autoresponse ?? null,
+      {
+        fields: storedFields(pick('fields') ?? []),
+        hasCaptcha: storedCaptcha(pick('captcha') ?? null) !== null,
+        notifyEmails: storedAddresses(pick('notifyEmails') ?? null),
+      },
+      (addresses) => this.recipients.confirmedAmong(accountId, addresses),
+    );
+  }
+
   private async update(
     form: Form,
     changes: Partial<FormInput>,
   ): Promise<FormResponseDto> {
-    const { spamFilter, captcha, ...rest } = changes;
+    const { spamFilter, captcha, autoresponse, ...rest } = changes;
     const values: FormChanges = {
       ...rest,
       ...(captcha !== undefined
@@ -374,6 +371,10 @@ export class FormsService {
         : {}),
       updatedAt: new Date(),
     };
+    Object.assign(
+      values,
+      await this.autoresponseOf(form.accountId, { autoresponse }, form, values),
+    );
     // false: deleted between the read and the write.
     if (!(await this.forms.update(form.id, form.accountId, values))) {
       throw new NotFoundException(FORM_NOT_FOUND);

@@ -81,14 +81,31 @@ export class DeliveryCleanup implements OnModuleInit {
    * row goes (so a failure leaves a webhook whose deletion can be repeated) and again
    * after (for deliveries made in between).
    */
-  async deleteOfWebhook(webhookId: string): Promise<DeletedDeliveries> {
+  async deleteOfWebhook(
+    webhookId: string,
+    channel: 'webhook' | 'chat' = 'webhook',
+  ): Promise<DeletedDeliveries> {
     const deleted: DeletedDeliveries = { deliveries: 0, attempts: 0 };
     await inBatches(async (limit) => {
-      const ids = await this.deliveries.webhookPage(webhookId, limit);
+      const ids =
+        channel === 'webhook'
+          ? await this.deliveries.webhookPage(webhookId, limit)
+          : await this.chatPage(webhookId, limit);
       await this.deleteDeliveries(ids, deleted);
       return ids.length;
     }, this.batchOptions());
     return deleted;
+  }
+
+  /** The deliveries of a chat channel, a page (DeliverySql.webhookPage's statement). */
+  private async chatPage(channelId: string, limit: number): Promise<string[]> {
+    const { sql, params } = this.deliveries.sql.webhookPage(
+      channelId,
+      limit,
+      'chat',
+    );
+    const rows: { id: unknown }[] = await this.dataSource.query(sql, params);
+    return rows.map((row) => String(row.id));
   }
 
   private batchOptions(signal?: AbortSignal): BatchOptions {

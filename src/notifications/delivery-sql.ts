@@ -377,10 +377,14 @@ export class DeliverySql {
   }
 
   /** The first deliveries of a webhook, by id (IDX_delivery_target_id). */
-  webhookPage(webhookId: string, limit: number): SqlStatement {
+  webhookPage(
+    webhookId: string,
+    limit: number,
+    channel: 'webhook' | 'chat' = 'webhook',
+  ): SqlStatement {
     const e = (name: string) => this.e(name);
     return {
-      sql: `SELECT ${e('id')} FROM ${e('delivery')} WHERE ${e('target')} = ? AND ${e('channel')} = 'webhook' ORDER BY ${e('id')} LIMIT ${Math.floor(limit)}`,
+      sql: `SELECT ${e('id')} FROM ${e('delivery')} WHERE ${e('target')} = ? AND ${e('channel')} = '${channel}' ORDER BY ${e('id')} LIMIT ${Math.floor(limit)}`,
       params: [webhookId],
     };
   }

@@ -3,7 +3,7 @@
 // knows nothing of HTTP or SMTP; each channel knows nothing of leases and retries.
 // Channels: webhooks (signed POSTs) and email (SMTP, to confirmed recipients only).
 
-export type ChannelName = 'webhook' | 'email';
+export type ChannelName = 'webhook' | 'email' | 'chat' | 'autoresponse';
 
 /** One delivery the worker hands to its channel for one attempt. */
 export interface DeliveryToSend {
@@ -50,6 +50,8 @@ export interface AttemptOutcome {
   durationMs: number;
   /** The target refuses for good (a webhook answered 410, an address is no longer confirmed): no retry. */
   final?: boolean;
+  /** The target asked to wait this long (a provider's throttle answer): not due before. */
+  retryAfterMs?: number;
 }
 
 export interface NotificationChannel {

@@ -33,6 +33,13 @@ import { DeliveryTelemetry } from './worker/delivery-telemetry.js';
 import { OutboxExpander } from './worker/outbox-expander.js';
 import { SubmissionNotices } from './worker/submission-notices.js';
 import { FilesModule } from '../files/files.module.js';
+import { ChatChannel } from './chat/chat-channel.entity.js';
+import { ChatChannelsController } from './chat/chat-channels.controller.js';
+import { ChatChannelsService } from './chat/chat-channels.service.js';
+import { ChatDeliveryChannel } from './chat/chat-delivery-channel.js';
+import { AutoresponseChannel } from './autoresponder/autoresponse-channel.js';
+import { AutoresponseUnsubscribe } from './autoresponder/autoresponse-unsubscribe.entity.js';
+import { AutoresponseUnsubscribes } from './autoresponder/autoresponse-unsubscribes.js';
 
 /**
  * Notifications of new submissions: the outbox (an event row the submit path's commit
@@ -45,14 +52,24 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
 @Global()
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Webhook, Delivery, DeliveryAttempt]),
+    TypeOrmModule.forFeature([
+      Webhook,
+      Delivery,
+      DeliveryAttempt,
+      ChatChannel,
+      AutoresponseUnsubscribe,
+    ]),
     FormsModule,
     SubmissionsModule,
     FilesModule,
     EmailNotificationsModule,
     RateLimitStorageModule,
   ],
-  controllers: [WebhooksController, DeliveriesController],
+  controllers: [
+    WebhooksController,
+    DeliveriesController,
+    ChatChannelsController,
+  ],
   providers: [
     DeliverySignal,
     DeliveryRepository,
@@ -70,15 +87,26 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
     SubmissionDeliveries,
     WebhooksService,
     WebhookChannel,
+    ChatChannelsService,
+    ChatDeliveryChannel,
+    AutoresponseChannel,
+    AutoresponseUnsubscribes,
     StoredSubmissionNotifications,
     { provide: SPAM_RELEASE, useExisting: StoredSubmissionNotifications },
     {
       provide: NOTIFICATION_CHANNELS,
-      inject: [WebhookChannel, EmailChannel],
+      inject: [
+        WebhookChannel,
+        EmailChannel,
+        ChatDeliveryChannel,
+        AutoresponseChannel,
+      ],
       useFactory: (
         webhook: WebhookChannel,
         email: EmailChannel,
-      ): NotificationChannel[] => [webhook, email],
+        chat: ChatDeliveryChannel,
+        autoresponse: AutoresponseChannel,
+      ): NotificationChannel[] => [webhook, email, chat, autoresponse],
     },
   ],
   exports: [
@@ -89,6 +117,8 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
     NotificationOutbox,
     DeliveriesService,
     WebhooksService,
+    ChatChannelsService,
+    AutoresponseUnsubscribes,
     DeliveryWorker,
     SPAM_RELEASE,
   ],

@@ -148,7 +148,7 @@ export function submissionDeliveries(
     channel,
     target,
     event: SUBMISSION_CREATED,
-    payload: channel === 'email' ? email : null,
+    payload: channel === 'email' || channel === 'autoresponse' ? email : null,
     createdAt: submission.createdAt,
   }));
 }

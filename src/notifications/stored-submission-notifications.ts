@@ -33,7 +33,8 @@ export class StoredSubmissionNotifications implements SpamRelease {
       );
       if (!wasSpam) return false;
       const params = event.params(
-        [{ submissionId, payload: null }],
+        // Marked, so no autoresponse answers it (autoresponse-channel.ts).
+        [{ submissionId, payload: { _released: 'spam' } }],
         new Date(),
       );
       if (params !== null) await runner.query(event.sql, params);

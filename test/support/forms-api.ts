@@ -16,6 +16,7 @@ export const FORM_KEYS = [
   'notifyEmails',
   'notifyEmailStatus',
   'captcha',
+  'autoresponse',
   'spamFilter',
   'notifyEmailErrors',
   'apiKeyPrefix',

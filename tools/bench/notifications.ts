@@ -23,6 +23,9 @@
 //   B's submissions, one at a time, go to a fast receiver: B's latency from the submit's 200
 //   to the receipt (p50, p95, max; target p95 < 2 s). BENCH_ONLY=flood runs this alone,
 //   BENCH_ONLY=standard all but this.
+// - every channel: submit throughput to a form with a webhook, an email recipient, the four
+//   chat channels and the autoresponder vs a form with none, both behind the same CAPTCHA
+//   (notification-channels.ts; target ≥ 0.9×). BENCH_ONLY=channels runs this alone.
 // The webhook receiver and the SMTP server run in a process of their own
 // (notification-sinks.ts), not in the load generator's.
 // Prints a table and a BENCH_JSON line; the exit code is 1 when a target is missed.
@@ -45,6 +48,7 @@ import {
   sleep,
 } from '../shared/process.js';
 import { rawSenderFloor } from './raw-sender.js';
+import { everyChannel } from './notification-channels.js';
 import type { SinkMessage, SinkState } from './notification-sinks.js';
 
 const env = process.env;
@@ -76,6 +80,7 @@ const TARGETS = {
   drainPerSecond: 500,
   drainRatio: 0.5,
   throughputRatio: 0.9,
+  everyChannelRatio: 0.9,
   floodLatencyP95Ms: 2000,
 };
 
@@ -510,12 +515,28 @@ const dir = mkdtempSync(join(tmpdir(), 'formgate-bench-notify-'));
 const sinks = await startSinks();
 try {
   const db = await databaseUrl(dir);
-  const standardResult = ONLY === 'flood' ? null : await standard(db);
-  const floodResult = ONLY === 'standard' ? null : await flood(db);
+  const standardResult =
+    ONLY === 'flood' || ONLY === 'channels' ? null : await standard(db);
+  const floodResult =
+    ONLY === 'standard' || ONLY === 'channels' ? null : await flood(db);
+  const channelsResult =
+    ONLY === 'flood' || ONLY === 'standard'
+      ? null
+      : await everyChannel({
+          seconds: SECONDS,
+          turns: TURNS,
+          hookUrl: sinks.hookUrl,
+          links: async () => (await sinks.state()).links,
+          startServer: (extra) => startServer(db, extra),
+          stop,
+          api,
+          accountKey: () => createAccountKey(db, 'channels'),
+        });
   const result = {
     database: db.startsWith('sqlite:') ? 'sqlite' : 'mariadb',
     ...standardResult,
     ...floodResult,
+    ...channelsResult,
   };
   console.table(result);
   console.log(`BENCH_JSON ${JSON.stringify(result)}`);
@@ -527,7 +548,9 @@ try {
         standardResult.drainRatio < TARGETS.drainRatio ||
         standardResult.throughputRatio < TARGETS.throughputRatio)) ||
     (floodResult !== null &&
-      floodResult.floodLatencyP95Ms >= TARGETS.floodLatencyP95Ms);
+      floodResult.floodLatencyP95Ms >= TARGETS.floodLatencyP95Ms) ||
+    (channelsResult !== null &&
+      channelsResult.everyChannelRatio < TARGETS.everyChannelRatio);
   process.exitCode = missed ? 1 : 0;
 } finally {
   await sinks.close();

@@ -54,6 +54,10 @@ export const SETTINGS_NOTICES: Record<string, SectionNotice> = {
     section: 'retention',
     text: 'Retention saved. Submissions older than that are deleted within a few minutes, and from then on as they reach it.',
   },
+  'autoresponse-saved': {
+    section: 'autoresponse',
+    text: 'Autoresponse saved.',
+  },
   'retention-off': {
     section: 'retention',
     text: 'Submissions of this form are now kept until you delete them.',
@@ -74,6 +78,7 @@ export const SETTINGS_SECTIONS = [
   { id: 'after-submit', title: 'After sending' },
   { id: 'retention', title: 'Retention' },
   { id: 'spam', title: 'Spam protection' },
+  { id: 'autoresponse', title: 'Autoresponse' },
   { id: 'domains', title: 'Domains' },
   { id: 'api-key', title: 'Key and deletion' },
 ] as const;

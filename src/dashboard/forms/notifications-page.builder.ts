@@ -6,6 +6,8 @@ import { FormsService } from '../../forms/forms.service.js';
 import { DeliveriesService } from '../../notifications/deliveries.service.js';
 import { RecipientsSectionBuilder } from '../../notifications/email/recipients-section.js';
 import { WebhooksService } from '../../notifications/webhooks/webhooks.service.js';
+import { ChatChannelsService } from '../../notifications/chat/chat-channels.service.js';
+import type { ChatChannelResponseDto } from '../../notifications/chat/dto/chat-channel.dto.js';
 import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { Form } from '../../forms/form.entity.js';
 import type {
@@ -39,6 +41,11 @@ export const NOTIFICATIONS_NOTICES: Record<string, SectionNotice> = {
     section: 'deliveries',
     text: 'Delivery queued again: it is sent in a moment.',
   },
+  'chat-added': {
+    section: 'chat-channels',
+    text: 'Chat channel added: new submissions are posted to it.',
+  },
+  'chat-deleted': { section: 'chat-channels', text: 'Chat channel deleted.' },
   'recipients-saved': {
     section: 'recipients',
     text: 'Recipients saved. A new address is sent a confirmation link and receives submissions once it has confirmed.',
@@ -74,6 +81,7 @@ export interface NotificationsPageView extends Omit<
   sectionNotice?: SectionNotice;
   form: FormResponseDto;
   webhooks: WebhookResponseDto[];
+  chatChannels: ChatChannelResponseDto[];
   deliveries: DeliveryRow[];
   nextCursor: string | null;
   recipients: RecipientsSection;
@@ -88,6 +96,7 @@ export class NotificationsPageBuilder {
     private readonly webhooks: WebhooksService,
     private readonly deliveries: DeliveriesService,
     private readonly recipientsSection: RecipientsSectionBuilder,
+    private readonly chat: ChatChannelsService,
   ) {}
 
   /** A bad cursor shows the first page. */
@@ -96,8 +105,9 @@ export class NotificationsPageBuilder {
     state: NotificationsPageState,
   ): Promise<NotificationsPageView> {
     const form = this.forms.toResponse(entity);
-    const [webhooks, log, recipients] = await Promise.all([
+    const [webhooks, chatChannels, log, recipients] = await Promise.all([
       this.webhooks.list(form.id),
+      this.chat.list(form.id),
       this.deliveries
         .list(form.id, { limit: DELIVERIES_PAGE_SIZE, cursor: state.cursor })
         .catch((error: unknown) => {
@@ -113,15 +123,22 @@ export class NotificationsPageBuilder {
     const attempts = await this.deliveries.attemptsOf(
       log.data.map((d) => d.id),
     );
-    const names = new Map(webhooks.map((w) => [w.id, w.url]));
+    const names = new Map<string, string>([
+      ...webhooks.map((w): [string, string] => [w.id, w.url]),
+      ...chatChannels.map((c): [string, string] => [
+        c.id,
+        `${c.kind}: ${c.name}`,
+      ]),
+    ]);
     return {
       form,
       webhooks,
+      chatChannels,
       deliveries: log.data.map((d) =>
         Object.assign(d, {
           targetLabel:
-            d.channel === 'webhook'
-              ? (names.get(d.target) ?? 'deleted webhook')
+            d.channel === 'webhook' || d.channel === 'chat'
+              ? (names.get(d.target) ?? `deleted ${d.channel}`)
               : d.target,
           attemptLog: attempts.get(d.id) ?? [],
           retryable: d.status !== 'pending',

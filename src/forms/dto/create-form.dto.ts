@@ -27,6 +27,7 @@ import {
 import { IsRedirectUrl } from '../validators/redirect-url.validator.js';
 import { FieldDefinitionDto } from './field-definition.dto.js';
 import { CaptchaDto } from './captcha.dto.js';
+import { AutoresponseDto } from './autoresponse.dto.js';
 import { SpamFilterDto } from './spam-filter.dto.js';
 
 export const MAX_NAME_LENGTH = 200;
@@ -197,4 +198,16 @@ export class CreateFormDto {
   @IsOptional()
   @Type(() => CaptchaDto)
   captcha?: CaptchaDto | null;
+
+  @ApiPropertyOptional({
+    description:
+      'A mail sent back to the address a visitor gave in an email field: your subject and text only, never a value they sent. It can be enabled only on a form with a CAPTCHA (else 400). `null` (the default) for none.',
+    type: AutoresponseDto,
+    nullable: true,
+  })
+  @ValidateNested()
+  @IsObject({ message: '$property must be an object or null' })
+  @IsOptional()
+  @Type(() => AutoresponseDto)
+  autoresponse?: AutoresponseDto | null;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CaptchaResponseDto } from './captcha.dto.js';
+import { AutoresponseResponseDto } from './autoresponse.dto.js';
 import { SpamFilterResponseDto } from './spam-filter.dto.js';
 import { FieldDefinitionResponseDto } from './field-definition.dto.js';
 
@@ -111,6 +112,14 @@ export class FormResponseDto {
     nullable: true,
   })
   captcha: CaptchaResponseDto | null;
+
+  @ApiProperty({
+    description:
+      'The mail sent back to whoever submitted (your subject and text only), or null for none.',
+    type: AutoresponseResponseDto,
+    nullable: true,
+  })
+  autoresponse: AutoresponseResponseDto | null;
 
   @ApiProperty({
     description:

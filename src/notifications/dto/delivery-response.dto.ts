@@ -32,11 +32,15 @@ export class DeliveryResponseDto {
   })
   id: string;
 
-  @ApiProperty({ enum: ['webhook', 'email'], example: 'webhook' })
+  @ApiProperty({
+    enum: ['webhook', 'email', 'chat', 'autoresponse'],
+    example: 'webhook',
+  })
   channel: string;
 
   @ApiProperty({
-    description: 'The webhook id (webhook channel) or the email address.',
+    description:
+      'The webhook id (webhook channel), the email address (email channel), the chat channel id (chat), or `form:<formId>` (autoresponse: the address is read from the submission).',
     example: 'Zk3q9v0bq1W2Lrj4m5n6oA',
   })
   target: string;

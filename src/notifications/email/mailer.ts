@@ -14,6 +14,8 @@ export interface OutgoingMail {
   html: string;
   /** One address, already checked by isEmailAddress. */
   replyTo?: string;
+  /** Fixed headers of the service's own (an autoresponse's), never a visitor's value. */
+  headers?: Record<string, string>;
 }
 
 export interface MailResult {
@@ -85,6 +87,7 @@ export class Mailer implements OnApplicationShutdown {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        ...(mail.headers ? { headers: mail.headers } : {}),
         // The pieces are ours: no file or URL is ever read into a message.
         disableFileAccess: true,
         disableUrlAccess: true,

@@ -27,6 +27,8 @@ export interface PostResult {
   body: string;
   /** Why no answer came back. */
   error: string | null;
+  /** The answer's Retry-After header (a throttled chat provider sends one). */
+  retryAfter?: string | null;
 }
 
 export interface PostOptions {
@@ -116,6 +118,10 @@ function describe(error: unknown): string {
   }
 }
 
+function firstHeader(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
 export function postWebhook(options: PostOptions): Promise<PostResult> {
   const url = new URL(options.url);
   const host = hostOf(url);
@@ -177,6 +183,7 @@ export function postWebhook(options: PostOptions): Promise<PostResult> {
               .subarray(0, MAX_RESPONSE_BYTES)
               .toString('utf8'),
             error: null,
+            retryAfter: firstHeader(res.headers['retry-after']),
           });
         res.on('data', (chunk: Buffer) => {
           chunks.push(chunk);

@@ -20,7 +20,7 @@ export function withJitter(seconds: number, random = Math.random()): number {
  * after the next delay of the schedule, with jitter.
  */
 export function nextStep(
-  outcome: Pick<AttemptOutcome, 'ok' | 'final'>,
+  outcome: Pick<AttemptOutcome, 'ok' | 'final' | 'retryAfterMs'>,
   attemptsSinceStart: number,
   schedule: readonly number[],
   now: Date,
@@ -30,6 +30,10 @@ export function nextStep(
   if (outcome.final || attemptsSinceStart > schedule.length) {
     return { status: 'dead', nextAttemptAt: null };
   }
-  const delay = withJitter(schedule[attemptsSinceStart - 1], random);
+  // A throttle answer is honoured: never due before the time the target asked for.
+  const delay = Math.max(
+    withJitter(schedule[attemptsSinceStart - 1], random),
+    outcome.retryAfterMs ?? 0,
+  );
   return { status: 'failed', nextAttemptAt: new Date(now.getTime() + delay) };
 }

@@ -1,0 +1,93 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Patch,
+  Post,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../../auth/api-key-auth.decorator.js';
+import { Requires } from '../../auth/route-access.decorator.js';
+import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { AccessibleForm } from '../../forms/accessible-form.decorator.js';
+import type { Form } from '../../forms/form.entity.js';
+import { DeliveryResponseDto } from '../dto/delivery-response.dto.js';
+import {
+  CreateChatChannelDocs,
+  DeleteChatChannelDocs,
+  ListChatChannelsDocs,
+  PatchChatChannelDocs,
+  TestChatChannelDocs,
+} from './chat-channels.openapi.js';
+import { ChatChannelsService } from './chat-channels.service.js';
+import {
+  ChatChannelListResponseDto,
+  ChatChannelResponseDto,
+  CreateChatChannelDto,
+  PatchChatChannelDto,
+} from './dto/chat-channel.dto.js';
+
+@ApiTags('chat channels')
+@ApiKeyAuth()
+@WithDeadline()
+@Controller('api/v1/forms/:id/chat-channels')
+export class ChatChannelsController {
+  constructor(private readonly channels: ChatChannelsService) {}
+
+  @Get()
+  @Requires('forms.read')
+  @ListChatChannelsDocs()
+  async list(
+    @AccessibleForm() form: Form,
+  ): Promise<ChatChannelListResponseDto> {
+    return { data: await this.channels.list(form.id) };
+  }
+
+  @Post()
+  @Requires('notifications.manage')
+  @HttpCode(HttpStatus.CREATED)
+  @CreateChatChannelDocs()
+  create(
+    @AccessibleForm() form: Form,
+    @Body() body: CreateChatChannelDto,
+  ): Promise<ChatChannelResponseDto> {
+    return this.channels.create(form.id, body);
+  }
+
+  @Patch(':channelId')
+  @Requires('notifications.manage')
+  @PatchChatChannelDocs()
+  patch(
+    @AccessibleForm() form: Form,
+    @Param('channelId') channelId: string,
+    @Body() body: PatchChatChannelDto,
+  ): Promise<ChatChannelResponseDto> {
+    return this.channels.patch(form.id, channelId, body);
+  }
+
+  @Delete(':channelId')
+  @Requires('notifications.manage')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @DeleteChatChannelDocs()
+  async remove(
+    @AccessibleForm() form: Form,
+    @Param('channelId') channelId: string,
+  ): Promise<void> {
+    await this.channels.remove(form.id, channelId);
+  }
+
+  @Post(':channelId/test')
+  @Requires('notifications.manage')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @TestChatChannelDocs()
+  test(
+    @AccessibleForm() form: Form,
+    @Param('channelId') channelId: string,
+  ): Promise<DeliveryResponseDto> {
+    return this.channels.test(form.id, channelId);
+  }
+}

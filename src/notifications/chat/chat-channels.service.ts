@@ -1,0 +1,276 @@
+// The management side of a form's chat channels: create, list, change, delete, send a
+// test message. Each change is one method taking an EntityManager, so what records it
+// (the audit log) can share its transaction. Every change of the set of enabled channels
+// is announced as a change of the form, so the submit path's cached targets follow.
+import {
+  ConflictException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { SecretBox } from '../../auth/secret-box.js';
+import { ValidationFailedException } from '../../common/errors.js';
+import { newUlid } from '../../common/ulid.js';
+import { AppConfig } from '../../config/app-config.js';
+import type { ChatKind } from '../../config/reach-config.js';
+import { FormChangesService } from '../../forms/form-changes.service.js';
+import { FormRepository } from '../../forms/form.repository.js';
+import { DeliveriesService } from '../deliveries.service.js';
+import { DeliveryCleanup } from '../delivery-cleanup.js';
+import { Delivery } from '../delivery.entity.js';
+import { DeliverySignal } from '../delivery-signal.js';
+import type { DeliveryResponseDto } from '../dto/delivery-response.dto.js';
+import { NotificationLimits } from '../notification-limits.js';
+import {
+  BlockedAddressError,
+  hostOf,
+  resolvePublic,
+} from '../webhooks/address-guard.js';
+import { ChatChannel } from './chat-channel.entity.js';
+import { CHAT_TEST, type ChatSecret } from './chat-delivery-channel.js';
+import {
+  checkChatUrl,
+  overridden,
+  targetHint,
+  telegramReachable,
+} from './chat-hosts.js';
+import type {
+  ChatChannelResponseDto,
+  CreateChatChannelDto,
+  PatchChatChannelDto,
+} from './dto/chat-channel.dto.js';
+
+export const CHAT_CHANNEL_NOT_FOUND = 'Chat channel not found';
+export const MAX_CHAT_CHANNELS_PER_FORM = 10;
+
+function invalid(field: string, detail: string): ValidationFailedException {
+  return new ValidationFailedException(
+    [`${field} ${detail}`],
+    [{ field, code: 'url', detail }],
+  );
+}
+
+@Injectable()
+export class ChatChannelsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly forms: FormRepository,
+    private readonly secrets: SecretBox,
+    private readonly config: AppConfig,
+    private readonly changes: FormChangesService,
+    private readonly log: DeliveriesService,
+    private readonly signal: DeliverySignal,
+    private readonly cleanup: DeliveryCleanup,
+    private readonly limits: NotificationLimits,
+  ) {}
+
+  /** The one place a row becomes what the API shows (never its secret). */
+  toResponse(row: ChatChannel): ChatChannelResponseDto {
+    return {
+      id: row.id,
+      kind: row.kind,
+      name: row.name,
+      target: row.target,
+      enabled: Boolean(row.enabled),
+      disabledReason: row.disabledReason ?? null,
+      createdAt: row.createdAt.toISOString(),
+      lastDeliveryAt: row.lastDeliveryAt?.toISOString() ?? null,
+    };
+  }
+
+  private get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  async list(formId: string): Promise<ChatChannelResponseDto[]> {
+    const rows = await this.manager.find(ChatChannel, {
+      where: { formId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+    return rows.map((row) => this.toResponse(row));
+  }
+
+  async find(
+    formId: string,
+    channelId: string,
+    manager: EntityManager = this.manager,
+  ): Promise<ChatChannel> {
+    const row =
+      typeof channelId === 'string' && channelId.length <= 32
+        ? await manager.findOneBy(ChatChannel, { id: channelId, formId })
+        : null;
+    if (row === null) throw new NotFoundException(CHAT_CHANNEL_NOT_FOUND);
+    return row;
+  }
+
+  async create(
+    formId: string,
+    input: CreateChatChannelDto,
+    manager: EntityManager = this.manager,
+  ): Promise<ChatChannelResponseDto> {
+    const secret = await this.checkedSecret(input.kind, input);
+    const count = await manager.countBy(ChatChannel, { formId });
+    if (count >= MAX_CHAT_CHANNELS_PER_FORM) {
+      throw new ConflictException(
+        `This form already has ${MAX_CHAT_CHANNELS_PER_FORM} chat channels, the most it can have: delete one before adding another`,
+      );
+    }
+    const row = Object.assign(new ChatChannel(), {
+      id: randomBytes(16).toString('base64url'),
+      formId,
+      kind: input.kind,
+      name: input.name?.trim() || input.kind,
+      target: targetHint(input.kind, secret, this.config.reach),
+      secretEncrypted: this.secrets.encrypt(JSON.stringify(secret)),
+      enabled: true,
+      disabledReason: null,
+      createdAt: new Date(),
+      lastDeliveryAt: null,
+    } satisfies ChatChannel);
+    await manager.insert(ChatChannel, row);
+    this.changes.changed(formId);
+    return this.toResponse(row);
+  }
+
+  async patch(
+    formId: string,
+    channelId: string,
+    input: PatchChatChannelDto,
+    manager: EntityManager = this.manager,
+  ): Promise<ChatChannelResponseDto> {
+    const row = await this.find(formId, channelId, manager);
+    const changes: Partial<ChatChannel> = {};
+    if (input.name !== undefined) changes.name = input.name.trim() || row.kind;
+    const newSecret =
+      row.kind === 'telegram'
+        ? input.botToken !== undefined || input.chatId !== undefined
+        : input.url !== undefined;
+    if (newSecret) {
+      const stored = await manager
+        .createQueryBuilder(ChatChannel, 'chat')
+        .addSelect('chat.secretEncrypted')
+        .where({ id: row.id })
+        .getOneOrFail();
+      const old = JSON.parse(
+        this.secrets.decrypt(stored.secretEncrypted),
+      ) as ChatSecret;
+      const secret = await this.checkedSecret(row.kind, {
+        url: input.url ?? old.url,
+        botToken: input.botToken ?? old.botToken,
+        chatId: input.chatId ?? old.chatId,
+      });
+      changes.secretEncrypted = this.secrets.encrypt(JSON.stringify(secret));
+      changes.target = targetHint(row.kind, secret, this.config.reach);
+    }
+    if (input.enabled !== undefined) {
+      changes.enabled = input.enabled;
+      if (input.enabled) changes.disabledReason = null;
+    }
+    if (Object.keys(changes).length > 0) {
+      await manager.update(ChatChannel, { id: row.id }, changes);
+      this.changes.changed(formId);
+    }
+    delete changes.secretEncrypted;
+    return this.toResponse(Object.assign(row, changes));
+  }
+
+  /** Deletes the channel and its deliveries (with their attempts). */
+  async remove(
+    formId: string,
+    channelId: string,
+    manager: EntityManager = this.manager,
+  ): Promise<void> {
+    const row = await this.find(formId, channelId, manager);
+    await manager.delete(ChatChannel, { id: row.id });
+    this.changes.changed(formId);
+    await this.cleanup.deleteOfWebhook(row.id, 'chat');
+  }
+
+  /** Queues a test message, due now (refused while off, and past 10 a minute). */
+  async test(formId: string, channelId: string): Promise<DeliveryResponseDto> {
+    const row = await this.find(formId, channelId);
+    if (!row.enabled) {
+      throw new ConflictException(
+        'This chat channel is turned off: turn it on before sending a test message',
+      );
+    }
+    await this.limits.spendTest(row.id);
+    const form = (await this.forms.summaries([formId])).get(formId);
+    if (form === undefined) throw new NotFoundException(CHAT_CHANNEL_NOT_FOUND);
+    const now = new Date();
+    const delivery = Object.assign(new Delivery(), {
+      id: newUlid(now.getTime()),
+      formId,
+      accountId: form.accountId,
+      submissionId: null,
+      channel: 'chat',
+      target: row.id,
+      event: CHAT_TEST,
+      payload: null,
+      status: 'pending',
+      attempts: 0,
+      scheduleStart: 0,
+      nextAttemptAt: now,
+      leaseOwner: null,
+      leaseUntil: null,
+      lastStatusCode: null,
+      lastError: null,
+      lastDurationMs: null,
+      createdAt: now,
+      deliveredAt: null,
+    } satisfies Delivery);
+    await this.manager.insert(Delivery, delivery);
+    this.signal.committed();
+    return this.log.toResponse(delivery);
+  }
+
+  /** The secret to keep for a channel, or 400 with why it is refused. */
+  private async checkedSecret(
+    kind: ChatKind,
+    input: { url?: string; botToken?: string; chatId?: string },
+  ): Promise<ChatSecret> {
+    const reach = this.config.reach;
+    if (kind === 'telegram') {
+      if (!telegramReachable(reach)) {
+        throw invalid(
+          'botToken',
+          'cannot be used: TELEGRAM_API_URL is not on a host CHAT_ALLOWED_HOSTS allows',
+        );
+      }
+      if (!input.botToken)
+        throw invalid('botToken', 'is required for telegram');
+      if (!input.chatId) throw invalid('chatId', 'is required for telegram');
+      await this.reachable('botToken', new URL(reach.telegramApiUrl), kind);
+      return { botToken: input.botToken, chatId: input.chatId };
+    }
+    if (typeof input.url !== 'string') {
+      throw invalid('url', 'is required for this kind');
+    }
+    const verdict = checkChatUrl(kind, input.url, reach);
+    if (!verdict.ok) throw invalid('url', verdict.problem);
+    await this.reachable('url', verdict.url, kind);
+    return { url: verdict.url.toString() };
+  }
+
+  /** Outside CHAT_ALLOWED_HOSTS, every address of the host must be public. */
+  private async reachable(
+    field: string,
+    url: URL,
+    kind: ChatKind,
+  ): Promise<void> {
+    if (overridden(kind, this.config.reach)) return;
+    const host = hostOf(url);
+    try {
+      await resolvePublic(host, this.config.dnsServers);
+    } catch (error) {
+      throw invalid(
+        field,
+        error instanceof BlockedAddressError
+          ? `leads to ${host}, which is not public: ${error.message}`
+          : `leads to ${host}, which could not be resolved`,
+      );
+    }
+  }
+}
