@@ -369,4 +369,53 @@ describe('the team inbox API (e2e)', () => {
       (await call('GET', api('/account/labels'), viewerKey)).body.data,
     ).toEqual([]);
   });
+
+  it('exports status, assignee and labels as columns (CSV) and properties (NDJSON)', async () => {
+    const [a, b] = await submit(2);
+    await label('lead');
+    await label('vip');
+    expect(
+      (
+        await call('PATCH', subs(`/${a}`), editorKey, {
+          status: 'open',
+          assigneeId: member.id,
+          labels: ['vip', 'lead'],
+        })
+      ).status,
+    ).toBe(200);
+    const csv = await fetch(subs('/export?format=csv'), {
+      headers: { 'x-api-key': viewerKey },
+    });
+    expect(csv.status).toBe(200);
+    const lines = (await csv.text()).trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'id,createdAt,name,email,message,status,assignee,labels',
+    );
+    const byId = new Map(
+      lines.slice(1).map((line) => [line.slice(0, 26), line]),
+    );
+    expect(byId.get(a)).toMatch(
+      new RegExp(`,open,${member.email.replace('.', '\\.')},lead; vip$`),
+    );
+    expect(byId.get(b)).toMatch(/,new,,$/);
+
+    const nd = await fetch(subs('/export?format=ndjson&label=lead'), {
+      headers: { 'x-api-key': viewerKey },
+    });
+    const objects = (await nd.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(objects).toHaveLength(1);
+    expect(objects[0]).toMatchObject({
+      id: a,
+      status: 'open',
+      assignee: { userId: member.id, email: member.email },
+      labels: ['lead', 'vip'],
+      noteCount: 0,
+    });
+    // The same shape as the single-submission endpoint.
+    const one = await call('GET', subs(`/${a}`), viewerKey);
+    expect(objects[0]).toEqual(one.body);
+  });
 });
