@@ -140,10 +140,10 @@ describe('submissions export (e2e)', () => {
         await fetch(exportUrl(form), { headers: { 'x-api-key': form.apiKey } })
       ).text();
       expect(text).toContain(
-        `${rows[0].id},2025-01-01T08:00:00.000Z,"Ada, Countess",ada@example.com,"Say ""hi"""\r\n`,
+        `${rows[0].id},2025-01-01T08:00:00.000Z,"Ada, Countess",ada@example.com,"Say ""hi""",new,,\r\n`,
       );
       expect(text).toContain(
-        `,Multi,m@example.com,"line 1\r\nline 2\nline 3"\r\n`,
+        `,Multi,m@example.com,"line 1\r\nline 2\nline 3",new,,\r\n`,
       );
     });
 
