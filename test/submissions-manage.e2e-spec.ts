@@ -280,7 +280,18 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
       const list = doc.paths['/api/v1/forms/{id}/submissions'];
       expect(
         list.get.parameters.map((p: { name: string }) => p.name).sort(),
-      ).toEqual(['cursor', 'from', 'id', 'limit', 'q', 'spam', 'to']);
+      ).toEqual([
+        'assignee',
+        'cursor',
+        'from',
+        'id',
+        'label',
+        'limit',
+        'q',
+        'spam',
+        'status',
+        'to',
+      ]);
       for (const status of ['200', '400', '401', '403', '404']) {
         expect(list.get.responses[status], `list ${status}`).toBeDefined();
       }
