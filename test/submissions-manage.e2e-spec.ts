@@ -316,13 +316,17 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
       expect(format.schema.enum).toEqual(['csv', 'ndjson']);
       const schema = doc.components.schemas.SubmissionDto;
       expect(Object.keys(schema.properties).sort()).toEqual([
+        'assignee',
         'createdAt',
         'data',
         'formId',
         'id',
+        'labels',
         'meta',
+        'noteCount',
         'spam',
         'spamReasons',
+        'status',
       ]);
       const patch = one.patch;
       expect(Object.keys(patch.responses)).toEqual(
