@@ -375,12 +375,10 @@ export class DashboardAccountController {
     state: AccountState,
   ) {
     const keys = await this.accounts.listApiKeys(context.account.id);
-    const self = await this.dataSource
-      .getRepository(User)
-      .findOne({
-        where: { id: context.user.id },
-        select: { mailOnAssign: true },
-      });
+    const self = await this.dataSource.getRepository(User).findOne({
+      where: { id: context.user.id },
+      select: { mailOnAssign: true },
+    });
     const keyRoles = keyRolesFor(context.account.role);
     return reply.status(status).view('account', {
       keys,
