@@ -29,7 +29,7 @@ export const LABEL_TAKEN = 'A label with this name already exists';
 /** A label's name as stored: trimmed, 1 to 40 characters (else 400). */
 export function labelName(name: unknown): string {
   const text = typeof name === 'string' ? name.trim() : '';
-  if (text === '' || [...text].length > LABEL_NAME_MAX) {
+  if (text === '' || Array.from(text).length > LABEL_NAME_MAX) {
     throw new BadRequestException(
       `name must be 1 to ${LABEL_NAME_MAX} characters`,
     );

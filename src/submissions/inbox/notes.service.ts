@@ -29,7 +29,7 @@ export function noteText(text: unknown): string {
   if (typeof text !== 'string' || text.trim() === '') {
     throw new BadRequestException('text must be a non-empty string');
   }
-  if ([...text].length > NOTE_TEXT_MAX) {
+  if (Array.from(text).length > NOTE_TEXT_MAX) {
     throw new BadRequestException(
       `text must be at most ${NOTE_TEXT_MAX} characters`,
     );

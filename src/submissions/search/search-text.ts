@@ -49,7 +49,7 @@ export function searchWords(q: string): string[] | undefined {
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word !== '');
   if (words.length === 0 || words.length > 8) return undefined;
-  if (words.some((w) => [...w].length < MIN_WORD || STOPWORDS.has(w))) {
+  if (words.some((w) => Array.from(w).length < MIN_WORD || STOPWORDS.has(w))) {
     return undefined;
   }
   return words;

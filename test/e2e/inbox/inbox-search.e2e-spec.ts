@@ -55,7 +55,7 @@ describe('full-text search of submissions (e2e)', () => {
     const res = await search('Zanzibar');
     expect(res.status).toBe(200);
     const expected = stored
-      .filter((row) => String(row.data.message).includes('zanzibar'))
+      .filter((row) => JSON.stringify(row.data).includes('zanzibar'))
       .map((row) => row.id)
       .reverse();
     expect(expected).toHaveLength(3);
