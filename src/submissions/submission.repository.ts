@@ -9,6 +9,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { takeTurn } from '../common/event-loop-turns.js';
+import { FormCounterSql } from './counters/form-counter-sql.js';
+import { ulidTime } from '../common/ulid.js';
+import { SearchIndexSql } from './search/search-index-sql.js';
+import { matchQuery, searchWords } from './search/search-text.js';
+import {
+  CounterChanges,
+  writeCounterChanges,
+  type CountedRow,
+} from './counters/form-counters.js';
 import type { SubmissionPosition } from './cursor.js';
 import type { SubmissionFilters } from './submission-filters.js';
 import {
@@ -36,6 +45,13 @@ export const SEARCH_SCAN_ROWS = 10_000;
  */
 export const SQLITE_SEARCH_CHUNK_ROWS = 1000;
 
+/** Submissions the full-text index may propose for one request before the scan answers. */
+export const SEARCH_CANDIDATES = 5000;
+/** How far before the indexer's position a search scans rows itself. */
+export const SEARCH_TAIL_MS = 10_000;
+/** The most not-yet-indexed rows a search scans itself (else the indexer is behind: scan). */
+export const SEARCH_TAIL_ROWS = 2000;
+
 /** Forms per statement when counting submissions of many forms. */
 const COUNT_FORMS_BATCH = 500;
 
@@ -50,11 +66,15 @@ const sqliteSearchReady = new WeakSet<object>();
 @Injectable()
 export class SubmissionRepository {
   readonly sql: SubmissionSql;
+  private readonly counterSql: FormCounterSql;
+  private readonly searchSql: SearchIndexSql;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.sql = new SubmissionSql(
       dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
     );
+    this.counterSql = new FormCounterSql(this.sql.dialect);
+    this.searchSql = new SearchIndexSql(this.sql.dialect);
   }
 
   get isSqlite(): boolean {
@@ -68,6 +88,8 @@ export class SubmissionRepository {
    */
   async read(query: RowQuery): Promise<RowBatch> {
     if (!query.filters.q) return { rows: await this.rows(query) };
+    const indexed = await this.searchIndexed(query);
+    if (indexed) return { rows: indexed };
     if (this.isSqlite) return this.searchInChunks(query);
     const through = await this.windowEnd(query, query.after, SEARCH_SCAN_ROWS);
     return {
@@ -181,8 +203,9 @@ export class SubmissionRepository {
   }
 
   /**
-   * Moves a submission into or out of the spam folder when it is in the other one;
-   * true when this call moved it. `runner`: inside that runner's transaction.
+   * Moves a submission into or out of the spam folder when it is in the other one, with
+   * the form's counters; true when this call moved it. `runner`: inside that runner's
+   * transaction (else in one of its own).
    */
   async moveToFolder(
     formId: string,
@@ -191,19 +214,91 @@ export class SubmissionRepository {
     reasons: readonly string[],
     runner?: QueryRunner,
   ): Promise<boolean> {
+    if (runner === undefined) {
+      return this.dataSource.transaction((manager) =>
+        this.moveToFolder(formId, id, spam, reasons, manager.queryRunner!),
+      );
+    }
     const { sql, params } = this.sql.moveToFolder(
       formId,
       id,
       spam,
       spam ? JSON.stringify(reasons) : null,
     );
-    const own = runner ?? this.dataSource.createQueryRunner();
-    try {
-      const result = await own.query(sql, params, true);
-      return (result.affected ?? 0) > 0;
-    } finally {
-      if (runner === undefined) await own.release();
+    const result = await runner.query(sql, params, true);
+    if ((result.affected ?? 0) === 0) return false;
+    const counted = this.sql.countedRows(formId, [id]);
+    const [row] = (await runner.query(
+      counted.sql,
+      counted.params,
+    )) as CountedRow[];
+    if (row) {
+      const changes = new CounterChanges()
+        .row({ ...row, spam: !spam }, -1)
+        .row({ ...row, spam }, 1);
+      await writeCounterChanges(
+        (text, values) => runner.query(text, values),
+        this.counterSql,
+        changes,
+      );
     }
+    return true;
+  }
+
+  /**
+   * A `q` answered from the full-text index (docs/inbox.md): the form's submissions whose
+   * words start with the search's words, confirmed by the search itself, and the newest
+   * rows the indexer has not reached yet, scanned. Undefined when the index cannot answer:
+   * a word too short or too common for it, no index yet, the indexer far behind, or more
+   * candidates than one request examines — the windowed scan answers then.
+   */
+  private async searchIndexed(
+    query: RowQuery,
+  ): Promise<SubmissionRow[] | undefined> {
+    const words = searchWords(query.filters.q!);
+    if (!words) return undefined;
+    const [state] = await this.run<Array<{ lastId: string }>>(
+      this.searchSql.state(),
+    );
+    const indexedAt = state ? ulidTime(state.lastId) : NaN;
+    if (Number.isNaN(indexedAt)) return undefined;
+    // Rows from here on may not be indexed yet: they are scanned, at most SEARCH_TAIL_ROWS.
+    const tailFrom = new Date(indexedAt - SEARCH_TAIL_MS);
+    const from =
+      query.filters.from && query.filters.from > tailFrom
+        ? query.filters.from
+        : tailFrom;
+    const tailFilters = { ...query.filters, from };
+    const tooLong = await this.windowEnd(
+      { ...query, filters: tailFilters },
+      undefined,
+      SEARCH_TAIL_ROWS,
+    );
+    if (tooLong) return undefined;
+    const candidates = await this.run<Array<{ id: string }>>(
+      this.searchSql.candidates(
+        query.formId,
+        matchQuery(words, this.sql.dialect),
+        SEARCH_CANDIDATES + 1,
+      ),
+    );
+    if (candidates.length > SEARCH_CANDIDATES) return undefined;
+    this.registerSqliteSearch();
+    const tail = await this.rows({ ...query, filters: tailFilters });
+    const older =
+      candidates.length === 0
+        ? []
+        : await this.rows({ ...query, ids: candidates.map((row) => row.id) });
+    const seen = new Set<string>();
+    const sign = query.direction === 'DESC' ? -1 : 1;
+    return [...tail, ...older]
+      .filter((row) => !seen.has(row.id) && seen.add(row.id))
+      .sort((a, b) => {
+        const at =
+          toDate(a.createdAt).getTime() - toDate(b.createdAt).getTime();
+        return sign * (at !== 0 ? at : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+      })
+      .slice(0, query.limit);
   }
 
   private run<T>({ sql, params }: SqlStatement): Promise<T> {

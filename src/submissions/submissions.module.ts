@@ -8,20 +8,37 @@ import { SubmissionsController } from './submissions.controller.js';
 import { SubmissionsService } from './submissions.service.js';
 import { SubmissionRepository } from './submission.repository.js';
 import { Submission } from './submission.entity.js';
+import { FormCounters } from './counters/form-counters.js';
+import { InboxService } from './inbox/inbox.service.js';
+import { InboxApiService } from './inbox/inbox-api.service.js';
+import { LabelsController } from './inbox/labels.controller.js';
+import { NotesController } from './inbox/notes.controller.js';
+import { Label } from './inbox/label.entity.js';
+import { LabelsService } from './inbox/labels.service.js';
+import { NotesService } from './inbox/notes.service.js';
+import { SubmissionNote } from './inbox/submission-note.entity.js';
 
 /**
  * The key-protected management of stored submissions (list, read, delete, export), and
  * the forms' retention (the "retention" sweep).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Submission]), FormsModule],
-  controllers: [SubmissionsController],
+  imports: [
+    TypeOrmModule.forFeature([Submission, Label, SubmissionNote]),
+    FormsModule,
+  ],
+  controllers: [SubmissionsController, NotesController, LabelsController],
   providers: [
     SubmissionRepository,
     SubmissionsService,
     SubmissionStatsService,
     SubmissionExpiry,
     FormRetention,
+    FormCounters,
+    InboxService,
+    InboxApiService,
+    LabelsService,
+    NotesService,
   ],
   exports: [
     SubmissionRepository,
@@ -29,6 +46,10 @@ import { Submission } from './submission.entity.js';
     SubmissionStatsService,
     SubmissionExpiry,
     FormRetention,
+    FormCounters,
+    InboxService,
+    LabelsService,
+    NotesService,
   ],
 })
 export class SubmissionsModule {}

@@ -43,6 +43,9 @@ import {
 } from './submission-rows.js';
 import { SubmissionDeletion } from './submission-deletion.js';
 import { SPAM_RELEASE, type SpamRelease } from './spam-release.js';
+import { InboxService, type InboxFields } from './inbox/inbox.service.js';
+import { LabelsService } from './inbox/labels.service.js';
+import { FormCounters } from './counters/form-counters.js';
 import {
   SubmissionRepository,
   type FormSubmissionStats,
@@ -80,6 +83,9 @@ export class SubmissionsService {
   constructor(
     private readonly submissions: SubmissionRepository,
     private readonly deletion: SubmissionDeletion,
+    private readonly inbox: InboxService,
+    private readonly labels: LabelsService,
+    private readonly counters: FormCounters,
     /** Absent where notifications are not loaded: moving out of spam then only moves. */
     @Optional()
     @Inject(SPAM_RELEASE)
@@ -96,6 +102,10 @@ export class SubmissionsService {
     query: ListSubmissionsQuery = {},
   ): Promise<SubmissionPageDto> {
     const filters = parseFilters(query);
+    if (query.label !== undefined && query.label !== '') {
+      filters.labelId =
+        (await this.labels.findId(form.accountId, query.label)) ?? '-';
+    }
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     let after: SubmissionPosition | undefined;
     if (query.cursor !== undefined) {
@@ -114,8 +124,9 @@ export class SubmissionsService {
     let next: SubmissionPosition | undefined;
     if (rows.length > limit) next = positionOf(page[limit - 1]);
     else next = scannedThrough;
+    const fields = await this.inbox.fieldsOf(page);
     return {
-      data: page.map((row) => this.map(row)),
+      data: page.map((row) => this.map(row, fields.get(row.id))),
       nextCursor: next ? encodeCursor(next) : null,
     };
   }
@@ -123,7 +134,8 @@ export class SubmissionsService {
   async findOne(form: Form, submissionId: string): Promise<SubmissionDto> {
     const row = await this.submissions.findOne(form.id, submissionId);
     if (!row) throw new NotFoundException(SUBMISSION_NOT_FOUND);
-    return this.map(row);
+    const fields = await this.inbox.fieldsOf([row]);
+    return this.map(row, fields.get(row.id));
   }
 
   /**
@@ -148,10 +160,10 @@ export class SubmissionsService {
     return this.findOne(form, submissionId);
   }
 
-  /** How many submissions of each form are in the spam folder. */
+  /** How many submissions of each form are in the spam folder (from the counters). */
   async countSpam(formIds: readonly string[]): Promise<Map<string, number>> {
-    const stats = await this.submissions.countByForms(formIds, true);
-    return new Map([...stats].map(([id, stat]) => [id, stat.count]));
+    const counts = await this.counters.countsByForms(formIds);
+    return new Map([...counts].map(([id, count]) => [id, count.spam]));
   }
 
   async remove(form: Form, submissionId: string): Promise<void> {
@@ -194,11 +206,20 @@ export class SubmissionsService {
     return { deleted };
   }
 
-  /** Submission count and latest submission time per form (forms without any: count 0). */
-  countByForms(
+  /**
+   * Clean submission count and latest submission time per form (forms without any:
+   * count 0), read from the counters: no scan of the forms' rows.
+   */
+  async countByForms(
     formIds: readonly string[],
   ): Promise<Map<string, FormSubmissionStats>> {
-    return this.submissions.countByForms(formIds);
+    const counts = await this.counters.countsByForms(formIds);
+    return new Map(
+      [...counts].map(([id, count]) => [
+        id,
+        { count: count.total, lastAt: count.lastAt },
+      ]),
+    );
   }
 
   /** A streamed export, newest first, with the list's filters (see export/open-export.ts). */
@@ -206,7 +227,10 @@ export class SubmissionsService {
     form: Form,
     query: ExportSubmissionsQuery = {},
   ): Promise<SubmissionExport> {
-    return openExport(this.submissions, form, query, this.fileLinks);
+    return openExport(this.submissions, form, query, this.fileLinks, {
+      fieldsOf: (rows) => this.inbox.fieldsOf(rows),
+      labelId: (owner, name) => this.labels.findId(owner.accountId, name),
+    });
   }
 
   /** Writes an export into `destination` (e.g. a dashboard response), resolving at the end. */
@@ -220,7 +244,7 @@ export class SubmissionsService {
   }
 
   /** The one place a stored row becomes the API's Submission. */
-  private map(row: SubmissionRow): SubmissionDto {
+  private map(row: SubmissionRow, inbox?: InboxFields): SubmissionDto {
     return {
       id: row.id,
       formId: row.formId,
@@ -229,6 +253,10 @@ export class SubmissionsService {
       meta: { ip: row.ip, userAgent: row.userAgent, origin: row.origin },
       spam: Boolean(Number(row.spam)),
       spamReasons: toReasons(row.spamReasons),
+      status: inbox?.status ?? row.status,
+      assignee: inbox?.assignee ?? null,
+      labels: inbox?.labels ?? [],
+      noteCount: inbox?.noteCount ?? 0,
     };
   }
 }

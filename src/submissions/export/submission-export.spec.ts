@@ -83,6 +83,8 @@ describe('exportChunks', () => {
     createdAt: sqlDatetime(new Date(Date.UTC(2025, 0, 1) - Math.floor(i / 2))),
     spam: 0,
     spamReasons: null,
+    status: 'new',
+    assigneeId: null,
   }));
 
   const plan: ExportPlan = {
@@ -105,7 +107,7 @@ describe('exportChunks', () => {
     return text;
   }
 
-  const expected = 'header\n' + rows.map(ndjsonLine).join('');
+  const expected = 'header\n' + rows.map((row) => ndjsonLine(row)).join('');
 
   it('grows batches up to EXPORT_BATCH_SIZE while rows are quick', async () => {
     const { repository, limits } = fakeRepository(rows, 0);
