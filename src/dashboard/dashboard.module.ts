@@ -15,6 +15,7 @@ import { DashboardRetentionController } from './forms/dashboard-retention.contro
 import { DashboardFormSettingsController } from './forms/dashboard-form-settings.controller.js';
 import { DashboardFormsController } from './forms/dashboard-forms.controller.js';
 import { FormPageBuilder } from './forms/form-page.builder.js';
+import { FormSetupBuilder } from './forms/form-setup.builder.js';
 import { FormSettingsPageBuilder } from './forms/form-settings-page.builder.js';
 import { NotificationsPageBuilder } from './forms/notifications-page.builder.js';
 import { DashboardNotificationsController } from './forms/dashboard-notifications.controller.js';
@@ -76,6 +77,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
   providers: [
     DashboardSessionsService,
     FormPageBuilder,
+    FormSetupBuilder,
     FormSettingsPageBuilder,
     NotificationsPageBuilder,
     SpamPageBuilder,

@@ -39,6 +39,7 @@ import {
 import { OwnedForm } from './owned-form.decorator.js';
 import { PageErrors } from '../page-errors.js';
 import { FormPageBuilder, NOTICES } from './form-page.builder.js';
+import { FormSetupBuilder } from './form-setup.builder.js';
 import { Requires } from '../../auth/route-access.decorator.js';
 
 /** forms-list.eta: the account's forms, with each one's submission count and latest. */
@@ -59,6 +60,7 @@ export class DashboardFormsController {
     private readonly forms: FormsService,
     private readonly submissions: SubmissionsService,
     private readonly formPage: FormPageBuilder,
+    private readonly setup: FormSetupBuilder,
   ) {}
 
   @Get()
@@ -107,7 +109,7 @@ export class DashboardFormsController {
     return redirectToForm(reply, form.id, { done: 'created' });
   }
 
-  /** The form's overview: endpoint, key, activity chart, submissions (searchable), snippets. */
+  /** The form's inbox: its submissions (searchable), then the activity chart and counts. */
   @Get(':formId')
   @Requires('forms.read')
   async detail(
@@ -124,6 +126,27 @@ export class DashboardFormsController {
       query,
     );
     return reply.status(page.status).view('form-detail', page.data);
+  }
+
+  /** The Setup tab: form id, endpoint, key (for those who manage keys) and snippets. */
+  @Get(':formId/setup')
+  @Requires('forms.read')
+  async setupPage(
+    @Dashboard() context: DashboardContext,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @OwnedForm() form: Form,
+    @Query('done') done?: string,
+  ) {
+    const step = typeof done === 'string' ? done : '';
+    const page = await this.setup.page(
+      context,
+      baseUrlOf(request),
+      form,
+      step,
+      ownEntry(NOTICES, step),
+    );
+    return reply.view('form-setup', page);
   }
 
   /** CSV of the submissions the list shows (same search and dates); `bom=true` for Excel. */

@@ -1,6 +1,6 @@
-// The data of a form's overview page (form-detail.eta): the form, its key and snippets,
-// the filtered page of submissions, the activity chart and the notices.
-import { roleHas } from '../../auth/permissions.js';
+// The data of a form's page, its inbox (form-detail.eta): the filtered page of submissions
+// first, then the Activity section (chart and counts); the connection details and snippets
+// live on the Setup tab (form-setup.builder.ts) and show here only while nothing has arrived.
 import { Injectable } from '@nestjs/common';
 import { ownEntry } from '../../common/own-entry.js';
 import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
@@ -21,12 +21,7 @@ import {
   readFilters,
 } from './dashboard-filters.js';
 import { dailyChart, type DailyChart } from './daily-chart.js';
-import {
-  fetchSnippet,
-  formspreeSnippet,
-  htmlSnippet,
-  type SnippetCaptcha,
-} from './snippets.js';
+import { FormSetupBuilder, type SetupView } from './form-setup.builder.js';
 import { SpamPageBuilder, type TurnedAway } from './spam-page.builder.js';
 
 export const SUBMISSIONS_PAGE_SIZE = 25;
@@ -105,23 +100,11 @@ function resultsLine(
   return `${line}${matches} on this page${more}.`;
 }
 
-function lineCount(text: string): number {
-  return Math.min(28, text.split('\n').length + 1);
-}
-
 /** form-detail.eta. */
 export interface FormPageView {
   form: FormResponseDto;
-  /** The form's key, for members who may manage keys; null for the others. */
-  apiKey: string | null;
-  submitUrl: string;
-  htmlSnippet: string;
-  htmlRows: number;
-  fetchSnippet: string;
-  fetchRows: number;
-  formspreeUrl: string;
-  formspreeSnippet: string;
-  formspreeRows: number;
+  /** The Setup tab's content, while the form has received nothing yet; null after. */
+  setup: SetupView | null;
   submissions: SubmissionDto[];
   columns: Array<{ key: string; label: string }>;
   nextCursor: string | null;
@@ -133,10 +116,6 @@ export interface FormPageView {
   range: string;
   /** What a filtered list shows and how many, or null when it is not filtered. */
   results: string | null;
-  /** A filtered list or an older page: the list comes first on the page. */
-  listFirst: boolean;
-  /** The form has a `file` field: it is posted as multipart/form-data. */
-  takesFiles: boolean;
   errors: PageErrors;
   total: number;
   lastAt: Date | string | null;
@@ -144,7 +123,6 @@ export interface FormPageView {
   honeypotHits: number;
   turnedAway: TurnedAway;
   warning: string | null;
-  revealKey: boolean;
   notice: string | undefined;
 }
 
@@ -161,6 +139,7 @@ export class FormPageBuilder {
     private readonly stats: SubmissionStatsService,
     private readonly verification: DomainVerificationService,
     private readonly spam: SpamPageBuilder,
+    private readonly setup: FormSetupBuilder,
   ) {}
 
   /** 400 when the filters in the query are not valid (the page then says why). */
@@ -175,12 +154,8 @@ export class FormPageBuilder {
     const cursor = queryText(query.cursor) || undefined;
     const done = queryText(query.done);
     const counted = filters.active && !filters.errors.any && !filters.input.q;
-    const [apiKey, page, stats, days, warning, turnedAway, inRange] =
-      await Promise.all([
-        // A key would give its holder a developer's reach: only for members who have it.
-        roleHas(context.account.role, 'keys.manage')
-          ? this.forms.revealApiKey(context.account.id, form.id)
-          : null,
+    const [page, stats, days, warning, turnedAway, inRange] = await Promise.all(
+      [
         filters.errors.any
           ? { data: [], nextCursor: null }
           : this.submissions.list(entity, {
@@ -193,31 +168,18 @@ export class FormPageBuilder {
         this.verification.warningFor(entity),
         this.spam.turnedAwayOf(form.id),
         counted ? this.stats.countInRange(entity, filters.input) : null,
-      ]);
+      ],
+    );
     const range = describeRange(filters.values);
-    const submitUrl = `${baseUrl}/api/submit/${encodeURIComponent(form.id)}`;
-    const captcha: SnippetCaptcha | null = form.captcha && {
-      provider: form.captcha.provider,
-      siteKey: form.captcha.siteKey,
-      widgetUrl: `${baseUrl}/static/altcha/altcha.js`,
-    };
-    const html = htmlSnippet(submitUrl, form.fields, captcha);
-    const js = fetchSnippet(submitUrl, form.fields, captcha);
-    const formspree = formspreeSnippet(baseUrl, form.id);
     const total = stats.get(form.id) ?? { count: 0, lastAt: null };
+    const firstRun = total.count === 0 && !filters.active && !cursor;
     return {
       status: filters.errors.any ? 400 : 200,
       data: {
         form,
-        apiKey,
-        submitUrl,
-        htmlSnippet: html,
-        htmlRows: lineCount(html),
-        fetchSnippet: js,
-        fetchRows: lineCount(js),
-        formspreeUrl: `${baseUrl}/f/${encodeURIComponent(form.id)}`,
-        formspreeSnippet: formspree,
-        formspreeRows: lineCount(formspree),
+        setup: firstRun
+          ? await this.setup.build(context, baseUrl, form, done)
+          : null,
         submissions: page.data,
         columns: submissionColumns(form.fields, page.data),
         nextCursor: page.nextCursor,
@@ -249,8 +211,6 @@ export class FormPageBuilder {
                 inRange,
               )
             : null,
-        listFirst: filters.active || cursor !== undefined || filters.errors.any,
-        takesFiles: form.fields.some((field) => field.type === 'file'),
         errors: filters.errors,
         total: total.count,
         lastAt: total.lastAt,
@@ -258,7 +218,6 @@ export class FormPageBuilder {
         honeypotHits: entity.honeypotHits,
         turnedAway,
         warning,
-        revealKey: done === 'key-regenerated' || done === 'key-rotated',
         notice: noticeOf(done, query),
       },
     };
