@@ -49,6 +49,10 @@ export class User {
   @TimestampColumn({ nullable: true })
   lastSignInAt: Date | null;
 
+  /** "Mail me when I am assigned" (profile page); on by default. */
+  @Column({ type: 'boolean', default: true })
+  mailOnAssign: boolean;
+
   @TimestampColumn()
   createdAt: Date;
 

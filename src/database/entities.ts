@@ -18,6 +18,11 @@ import { MailQuota } from '../notifications/email/mail-quota.entity.js';
 import { FormSpamStat } from '../spam/form-spam-stat.entity.js';
 import { UsedCaptchaToken } from '../spam/used-captcha-token.entity.js';
 import { Submission } from '../submissions/submission.entity.js';
+import { FormCounter } from '../submissions/counters/form-counter.entity.js';
+import { FormDailyCount } from '../submissions/counters/form-daily-count.entity.js';
+import { Label } from '../submissions/inbox/label.entity.js';
+import { SubmissionLabel } from '../submissions/inbox/submission-label.entity.js';
+import { SubmissionNote } from '../submissions/inbox/submission-note.entity.js';
 
 /** Every entity, listed once for the app and the migration CLI alike. */
 export const ENTITIES = [
@@ -41,4 +46,9 @@ export const ENTITIES = [
   StorageReservation,
   StoredFile,
   Invitation,
+  Label,
+  SubmissionLabel,
+  SubmissionNote,
+  FormCounter,
+  FormDailyCount,
 ];

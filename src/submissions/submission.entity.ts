@@ -8,7 +8,12 @@ import {
   PrimaryColumn,
 } from 'typeorm';
 import { ID, TimestampColumn } from '../common/database/columns.js';
+import { User } from '../accounts/user.entity.js';
 import { Form } from '../forms/form.entity.js';
+
+/** Where a submission is in the team's work (DESIGN 20). */
+export const SUBMISSION_STATUSES = ['new', 'open', 'closed'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
 /** An uploaded file as a submission's data shows it (its bytes: files/, by `id`). */
 export interface FileValue {
@@ -34,6 +39,14 @@ export type SubmissionData = Record<string, SubmissionValue>;
 @Index('IDX_submission_form_spam_created_id', [
   'formId',
   'spam',
+  'createdAt',
+  'id',
+])
+/** A status tab: one folder's submissions of one status, in time order. */
+@Index('IDX_submission_form_spam_status_created_id', [
+  'formId',
+  'spam',
+  'status',
   'createdAt',
   'id',
 ])
@@ -68,6 +81,19 @@ export class Submission {
   /** Why it is spam (spam-settings.ts SPAM_REASONS); null when clean. */
   @Column({ type: 'json', nullable: true })
   spamReasons: string[] | null;
+
+  /** A column default, so the submit path's insert names it not. */
+  @Column({ type: 'varchar', length: 8, default: 'new' })
+  status: SubmissionStatus;
+
+  /** The member who handles it; null: nobody. */
+  @Index('IDX_submission_assignee')
+  @Column({ ...ID, nullable: true })
+  assigneeId: string | null;
+
+  @ManyToOne(() => User, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'assigneeId' })
+  assignee?: User;
 
   @TimestampColumn()
   createdAt: Date;

@@ -8,6 +8,7 @@ import { SubmissionsController } from './submissions.controller.js';
 import { SubmissionsService } from './submissions.service.js';
 import { SubmissionRepository } from './submission.repository.js';
 import { Submission } from './submission.entity.js';
+import { FormCounters } from './counters/form-counters.js';
 
 /**
  * The key-protected management of stored submissions (list, read, delete, export), and
@@ -22,6 +23,7 @@ import { Submission } from './submission.entity.js';
     SubmissionStatsService,
     SubmissionExpiry,
     FormRetention,
+    FormCounters,
   ],
   exports: [
     SubmissionRepository,
@@ -29,6 +31,7 @@ import { Submission } from './submission.entity.js';
     SubmissionStatsService,
     SubmissionExpiry,
     FormRetention,
+    FormCounters,
   ],
 })
 export class SubmissionsModule {}
