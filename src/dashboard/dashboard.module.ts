@@ -25,6 +25,8 @@ import { SpamModule } from '../spam/spam.module.js';
 import { DashboardSession } from './session/dashboard-session.entity.js';
 import { DashboardSessionsService } from './session/dashboard-sessions.service.js';
 import { DashboardSubmissionsController } from './forms/dashboard-submissions.controller.js';
+import { DashboardInboxController } from './forms/dashboard-inbox.controller.js';
+import { SubmissionPageBuilder } from './forms/submission-page.builder.js';
 import { DocsController } from './docs.controller.js';
 import { RootController } from './root.controller.js';
 import { ConfirmEmailController } from './confirm-email.controller.js';
@@ -62,6 +64,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DashboardFormsController,
     DashboardFormSettingsController,
     DashboardRetentionController,
+    DashboardInboxController,
     DashboardSubmissionsController,
     DashboardNotificationsController,
     DashboardSpamController,
@@ -78,6 +81,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DashboardSessionsService,
     FormPageBuilder,
     FormSetupBuilder,
+    SubmissionPageBuilder,
     FormSettingsPageBuilder,
     NotificationsPageBuilder,
     SpamPageBuilder,

@@ -18,7 +18,10 @@ import { ownEntry } from '../../common/own-entry.js';
 import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
-import type { FormSubmissionStats } from '../../submissions/submission.repository.js';
+import {
+  FormCounters,
+  type FormCounts,
+} from '../../submissions/counters/form-counters.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import {
   baseUrlOf,
@@ -42,10 +45,11 @@ import { FormPageBuilder, NOTICES } from './form-page.builder.js';
 import { FormSetupBuilder } from './form-setup.builder.js';
 import { Requires } from '../../auth/route-access.decorator.js';
 
-/** forms-list.eta: the account's forms, with each one's submission count and latest. */
+/** forms-list.eta: the account's forms, each with its counts (new ones too) and latest. */
 export interface FormsListView {
   forms: FormResponseDto[];
-  stats: Record<string, FormSubmissionStats>;
+  /** From the forms' counters: nothing here counts a form's rows. */
+  stats: Record<string, FormCounts>;
   notice: string | undefined;
 }
 
@@ -61,6 +65,7 @@ export class DashboardFormsController {
     private readonly submissions: SubmissionsService,
     private readonly formPage: FormPageBuilder,
     private readonly setup: FormSetupBuilder,
+    private readonly counters: FormCounters,
   ) {}
 
   @Get()
@@ -71,7 +76,7 @@ export class DashboardFormsController {
     @Query('done') done?: string,
   ) {
     const forms = await this.forms.list(memberPrincipal(context));
-    const stats = await this.submissions.countByForms(forms.map((f) => f.id));
+    const stats = await this.counters.countsByForms(forms.map((f) => f.id));
     return reply.view('forms-list', {
       forms,
       stats: Object.fromEntries(stats),

@@ -8,7 +8,10 @@ import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { FieldDefinition, Form } from '../../forms/form.entity.js';
 import type { SubmissionDto } from '../../submissions/dto/submission.dto.js';
 import { FormsService } from '../../forms/forms.service.js';
+import { FormCounters } from '../../submissions/counters/form-counters.js';
+import { LabelsService } from '../../submissions/inbox/labels.service.js';
 import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
+import { MembersService } from '../../members/members.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import type { PageErrors } from '../page-errors.js';
@@ -22,6 +25,14 @@ import {
 } from './dashboard-filters.js';
 import { dailyChart, type DailyChart } from './daily-chart.js';
 import { FormSetupBuilder, type SetupView } from './form-setup.builder.js';
+import {
+  inboxNarrowed,
+  inboxQuery,
+  readInboxValues,
+  STATUS_NAMES,
+  type InboxValues,
+} from './inbox-filters.js';
+import { buildInboxView, type InboxView } from './inbox-view.js';
 import { SpamPageBuilder, type TurnedAway } from './spam-page.builder.js';
 
 export const SUBMISSIONS_PAGE_SIZE = 25;
@@ -37,6 +48,7 @@ export const NOTICES: Record<string, string> = {
   'key-rotated':
     'A new API key was generated. The old key keeps working for 24 hours: move every client to the new key before then.',
   'submission-deleted': 'The submission was deleted.',
+  saved: 'Saved.',
 };
 
 /** Days shown in the activity chart, today included. */
@@ -47,10 +59,11 @@ function noticeOf(
   done: string,
   query: Record<string, unknown>,
 ): string | undefined {
-  if (done === 'bulk-deleted') {
-    const deleted = Number(queryText(query.deleted));
-    if (!Number.isSafeInteger(deleted) || deleted < 0) return undefined;
-    return `Deleted ${plural(deleted, 'submission')}.`;
+  if (done === 'bulk-deleted' || done === 'bulk-updated') {
+    const key = done === 'bulk-deleted' ? 'deleted' : 'updated';
+    const count = Number(queryText(query[key]));
+    if (!Number.isSafeInteger(count) || count < 0) return undefined;
+    return `${done === 'bulk-deleted' ? 'Deleted' : 'Updated'} ${plural(count, 'submission')}.`;
   }
   return ownEntry(NOTICES, done);
 }
@@ -82,12 +95,14 @@ function submissionColumns(
  * them all would read every submission).
  */
 function resultsLine(
-  values: FilterValues,
+  values: InboxValues,
   range: string,
   shown: { rows: number; cursor?: string; nextCursor: string | null },
   inRange: number | null,
 ): string {
-  let line = 'Showing submissions';
+  let line = `Showing ${values.status ? STATUS_NAMES[values.status].toLowerCase() + ' ' : ''}submissions`;
+  if (values.mine) line += ' assigned to you';
+  if (values.label) line += ` labelled “${values.label}”`;
   if (values.q) line += ` containing “${values.q}”`;
   if (range) line += ` received ${range}`;
   line += ', newest first. ';
@@ -110,7 +125,11 @@ export interface FormPageView {
   nextCursor: string | null;
   cursor: string | undefined;
   filters: FilterValues;
+  /** Any filter: a tab, "mine", a label, a search or dates. */
   filtered: boolean;
+  /** A search or dates (the Clear button). */
+  searched: boolean;
+  inbox: InboxView;
   /** Query strings of the page's links, with the filters kept. */
   links: { filters: string; excel: string; older: string; range: string };
   range: string;
@@ -140,6 +159,9 @@ export class FormPageBuilder {
     private readonly verification: DomainVerificationService,
     private readonly spam: SpamPageBuilder,
     private readonly setup: FormSetupBuilder,
+    private readonly counters: FormCounters,
+    private readonly labels: LabelsService,
+    private readonly members: MembersService,
   ) {}
 
   /** 400 when the filters in the query are not valid (the page then says why). */
@@ -153,26 +175,53 @@ export class FormPageBuilder {
     const filters = readFilters(query);
     const cursor = queryText(query.cursor) || undefined;
     const done = queryText(query.done);
-    const counted = filters.active && !filters.errors.any && !filters.input.q;
-    const [page, stats, days, warning, turnedAway, inRange] = await Promise.all(
-      [
+    const values = readInboxValues(query, filters.values, filters.errors);
+    const narrowed = inboxNarrowed(values);
+    const filtered = filters.active || narrowed || values.status !== '';
+    // A date range alone is counted on the index; a tab alone by its counter.
+    const counted =
+      filters.active &&
+      !filters.errors.any &&
+      !filters.input.q &&
+      !narrowed &&
+      !values.status;
+    const [page, counts, days, warning, turnedAway, inRange, members, labels] =
+      await Promise.all([
         filters.errors.any
           ? { data: [], nextCursor: null }
           : this.submissions.list(entity, {
               ...filters.input,
+              status: values.status || undefined,
+              assignee: values.mine ? context.user.id : undefined,
+              label: values.label || undefined,
               limit: SUBMISSIONS_PAGE_SIZE,
               cursor,
             }),
-        this.submissions.countByForms([form.id]),
-        this.stats.dailyCounts(entity, CHART_DAYS),
+        this.counters.countsOf(form.id),
+        this.counters.dailyCounts(form.id, CHART_DAYS),
         this.verification.warningFor(entity),
         this.spam.turnedAwayOf(form.id),
-        counted ? this.stats.countInRange(entity, filters.input) : null,
-      ],
-    );
+        counted
+          ? this.stats.countInRange(entity, filters.input)
+          : null,
+        this.members.list(context.account.id),
+        this.labels.list(context.account.id),
+      ]);
     const range = describeRange(filters.values);
-    const total = stats.get(form.id) ?? { count: 0, lastAt: null };
-    const firstRun = total.count === 0 && !filters.active && !cursor;
+    const total = { count: counts.total, lastAt: counts.lastAt };
+    const firstRun = total.count === 0 && !filtered && !cursor;
+    const tabCount =
+      values.status && !filters.active && !narrowed
+        ? counts[values.status]
+        : null;
+    const inbox = buildInboxView({
+      values,
+      counts,
+      role: context.account.role,
+      members: members.map((m) => ({ userId: m.userId, email: m.email })),
+      labels: labels.map((l) => ({ name: l.name, color: l.color })),
+      cursor,
+    });
     return {
       status: filters.errors.any ? 400 : 200,
       data: {
@@ -185,12 +234,14 @@ export class FormPageBuilder {
         nextCursor: page.nextCursor,
         cursor,
         filters: filters.values,
-        filtered: filters.active,
+        filtered,
+        searched: filters.active,
+        inbox,
         links: {
-          filters: filterQuery(filters.values),
-          excel: filterQuery(filters.values, { bom: 'true' }),
+          filters: inboxQuery(values),
+          excel: inboxQuery(values, { bom: 'true' }),
           older: page.nextCursor
-            ? filterQuery(filters.values, { cursor: page.nextCursor })
+            ? inboxQuery(values, { cursor: page.nextCursor })
             : '',
           range: filterQuery({
             from: filters.values.from,
@@ -199,16 +250,16 @@ export class FormPageBuilder {
         },
         range,
         results:
-          filters.active && page.data.length > 0
+          filtered && page.data.length > 0
             ? resultsLine(
-                filters.values,
+                values,
                 range,
                 {
                   rows: page.data.length,
                   cursor,
                   nextCursor: page.nextCursor,
                 },
-                inRange,
+                inRange ?? tabCount,
               )
             : null,
         errors: filters.errors,
