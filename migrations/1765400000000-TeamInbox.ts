@@ -131,6 +131,18 @@ export class TeamInbox1765400000000 implements MigrationInterface {
           { ...id('id'), isPrimary: true },
           id('submissionId'),
           id('authorUserId', true),
+          {
+            name: 'authorKey',
+            type: 'varchar',
+            length: '40',
+            isNullable: true,
+          },
+          {
+            name: 'authorLabel',
+            type: 'varchar',
+            length: '254',
+            isNullable: true,
+          },
           { name: 'text', type: 'text' },
           timestamp('createdAt'),
           timestamp('updatedAt'),

@@ -1,7 +1,7 @@
 // A stored submission as the drivers hand it back, and the conversions every reader of
 // rows shares (dates and JSON differ between MySQL, MariaDB and SQLite).
 import type { SubmissionPosition } from './cursor.js';
-import type { SubmissionData } from './submission.entity.js';
+import type { SubmissionData, SubmissionStatus } from './submission.entity.js';
 
 /** A row as the driver returns it (drivers differ on `data` and `createdAt`). */
 export interface SubmissionRow {
@@ -16,6 +16,8 @@ export interface SubmissionRow {
   spam: number | boolean;
   /** JSON text (or a parsed array on MySQL 8), null when clean. */
   spamReasons: unknown;
+  status: SubmissionStatus;
+  assigneeId: string | null;
 }
 
 /** Rows of one bounded read, and where its search window ended (if it did). */

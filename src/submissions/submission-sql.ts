@@ -46,6 +46,8 @@ export const ALL_COLUMNS: ReadonlyArray<keyof SubmissionRow> = [
   'createdAt',
   'spam',
   'spamReasons',
+  'status',
+  'assigneeId',
 ];
 
 /**

@@ -9,13 +9,21 @@ import { SubmissionsService } from './submissions.service.js';
 import { SubmissionRepository } from './submission.repository.js';
 import { Submission } from './submission.entity.js';
 import { FormCounters } from './counters/form-counters.js';
+import { InboxService } from './inbox/inbox.service.js';
+import { Label } from './inbox/label.entity.js';
+import { LabelsService } from './inbox/labels.service.js';
+import { NotesService } from './inbox/notes.service.js';
+import { SubmissionNote } from './inbox/submission-note.entity.js';
 
 /**
  * The key-protected management of stored submissions (list, read, delete, export), and
  * the forms' retention (the "retention" sweep).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Submission]), FormsModule],
+  imports: [
+    TypeOrmModule.forFeature([Submission, Label, SubmissionNote]),
+    FormsModule,
+  ],
   controllers: [SubmissionsController],
   providers: [
     SubmissionRepository,
@@ -24,6 +32,9 @@ import { FormCounters } from './counters/form-counters.js';
     SubmissionExpiry,
     FormRetention,
     FormCounters,
+    InboxService,
+    LabelsService,
+    NotesService,
   ],
   exports: [
     SubmissionRepository,
@@ -32,6 +43,9 @@ import { FormCounters } from './counters/form-counters.js';
     SubmissionExpiry,
     FormRetention,
     FormCounters,
+    InboxService,
+    LabelsService,
+    NotesService,
   ],
 })
 export class SubmissionsModule {}

@@ -43,6 +43,7 @@ import {
 } from './submission-rows.js';
 import { SubmissionDeletion } from './submission-deletion.js';
 import { SPAM_RELEASE, type SpamRelease } from './spam-release.js';
+import { InboxService, type InboxFields } from './inbox/inbox.service.js';
 import {
   SubmissionRepository,
   type FormSubmissionStats,
@@ -80,6 +81,7 @@ export class SubmissionsService {
   constructor(
     private readonly submissions: SubmissionRepository,
     private readonly deletion: SubmissionDeletion,
+    private readonly inbox: InboxService,
     /** Absent where notifications are not loaded: moving out of spam then only moves. */
     @Optional()
     @Inject(SPAM_RELEASE)
@@ -114,8 +116,9 @@ export class SubmissionsService {
     let next: SubmissionPosition | undefined;
     if (rows.length > limit) next = positionOf(page[limit - 1]);
     else next = scannedThrough;
+    const fields = await this.inbox.fieldsOf(page);
     return {
-      data: page.map((row) => this.map(row)),
+      data: page.map((row) => this.map(row, fields.get(row.id))),
       nextCursor: next ? encodeCursor(next) : null,
     };
   }
@@ -123,7 +126,8 @@ export class SubmissionsService {
   async findOne(form: Form, submissionId: string): Promise<SubmissionDto> {
     const row = await this.submissions.findOne(form.id, submissionId);
     if (!row) throw new NotFoundException(SUBMISSION_NOT_FOUND);
-    return this.map(row);
+    const fields = await this.inbox.fieldsOf([row]);
+    return this.map(row, fields.get(row.id));
   }
 
   /**
@@ -220,7 +224,7 @@ export class SubmissionsService {
   }
 
   /** The one place a stored row becomes the API's Submission. */
-  private map(row: SubmissionRow): SubmissionDto {
+  private map(row: SubmissionRow, inbox?: InboxFields): SubmissionDto {
     return {
       id: row.id,
       formId: row.formId,
@@ -229,6 +233,10 @@ export class SubmissionsService {
       meta: { ip: row.ip, userAgent: row.userAgent, origin: row.origin },
       spam: Boolean(Number(row.spam)),
       spamReasons: toReasons(row.spamReasons),
+      status: inbox?.status ?? row.status,
+      assignee: inbox?.assignee ?? null,
+      labels: inbox?.labels ?? [],
+      noteCount: inbox?.noteCount ?? 0,
     };
   }
 }

@@ -1,6 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SPAM_REASONS } from '../../forms/spam-settings.js';
-import type { SubmissionData } from '../submission.entity.js';
+import {
+  SUBMISSION_STATUSES,
+  type SubmissionData,
+  type SubmissionStatus,
+} from '../submission.entity.js';
 
 /** An uploaded file as a submission's data shows it. */
 const FILE_VALUE_SCHEMA = {
@@ -48,6 +52,20 @@ export class SubmissionMetaDto {
     example: 'https://www.example.com',
   })
   origin: string | null;
+}
+
+export class SubmissionAssigneeDto {
+  @ApiProperty({
+    description: 'User id of the member.',
+    example: '01JNMZ6Q0S8V7K2D3F4G5H6J7K',
+  })
+  userId: string;
+
+  @ApiProperty({
+    description: "The member's address.",
+    example: 'sam@example.com',
+  })
+  email: string;
 }
 
 export class SubmissionDto {
@@ -110,6 +128,34 @@ export class SubmissionDto {
     example: [],
   })
   spamReasons: string[];
+
+  @ApiProperty({
+    enum: SUBMISSION_STATUSES,
+    description:
+      '`new` until someone opens it in the dashboard (or sets a status), then `open`, then `closed` when handled.',
+    example: 'new',
+  })
+  status: SubmissionStatus;
+
+  @ApiProperty({
+    type: SubmissionAssigneeDto,
+    nullable: true,
+    description: 'The member who handles it; null: nobody.',
+  })
+  assignee: SubmissionAssigneeDto | null;
+
+  @ApiProperty({
+    type: [String],
+    description: "The names of the account's labels on it, by name.",
+    example: ['lead'],
+  })
+  labels: string[];
+
+  @ApiProperty({
+    description: 'How many notes members wrote on it.',
+    example: 0,
+  })
+  noteCount: number;
 }
 
 export class SubmissionPageDto {

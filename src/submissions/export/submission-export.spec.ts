@@ -83,6 +83,8 @@ describe('exportChunks', () => {
     createdAt: sqlDatetime(new Date(Date.UTC(2025, 0, 1) - Math.floor(i / 2))),
     spam: 0,
     spamReasons: null,
+    status: 'new',
+    assigneeId: null,
   }));
 
   const plan: ExportPlan = {

@@ -36,6 +36,17 @@ export class SubmissionNote {
   @JoinColumn({ name: 'authorUserId' })
   author?: User;
 
+  /**
+   * When a key wrote it (over the API): which key — an account key's id, or `form:<id>`
+   * for a form's key — so that key may edit it.
+   */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  authorKey: string | null;
+
+  /** The author's name when written: the key's name (a user's address is read from the user). */
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  authorLabel: string | null;
+
   @Column({ type: 'text' })
   text: string;
 
