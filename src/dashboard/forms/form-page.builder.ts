@@ -51,6 +51,18 @@ export const NOTICES: Record<string, string> = {
   saved: 'Saved.',
 };
 
+/** The list's inbox filters, as the API's list takes them (DESIGN 20). */
+function inboxListFilter(
+  values: InboxValues,
+  userId: string,
+): Record<string, string> {
+  const filter: Record<string, string> = {};
+  if (values.status) filter.status = values.status;
+  if (values.mine) filter.assignee = userId;
+  if (values.label) filter.label = values.label;
+  return filter;
+}
+
 /** Days shown in the activity chart, today included. */
 export const CHART_DAYS = 30;
 
@@ -191,9 +203,7 @@ export class FormPageBuilder {
           ? { data: [], nextCursor: null }
           : this.submissions.list(entity, {
               ...filters.input,
-              status: values.status || undefined,
-              assignee: values.mine ? context.user.id : undefined,
-              label: values.label || undefined,
+              ...inboxListFilter(values, context.user.id),
               limit: SUBMISSIONS_PAGE_SIZE,
               cursor,
             }),
