@@ -6,6 +6,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SubmissionSql } from './submission-sql.js';
+import { FormCounterSql } from './counters/form-counter-sql.js';
+import {
+  CounterChanges,
+  writeCounterChanges,
+  type CountedRow,
+} from './counters/form-counters.js';
 
 export interface SubmissionDependent {
   /** Names the dependent in the log. */
@@ -32,11 +38,13 @@ export class SubmissionDeletion {
   private readonly logger = new Logger('SubmissionDeletion');
   private readonly dependents: SubmissionDependent[] = [];
   private readonly sql: SubmissionSql;
+  private readonly counterSql: FormCounterSql;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.sql = new SubmissionSql(
       dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
     );
+    this.counterSql = new FormCounterSql(this.sql.dialect);
   }
 
   register(dependent: SubmissionDependent): void {
@@ -59,8 +67,21 @@ export class SubmissionDeletion {
       for (const dependent of this.dependents) {
         await dependent.deleteWith?.(manager, formId, ids);
       }
+      // The rows as they are, locked, so the counters lose exactly what is deleted.
+      const counted = this.sql.countedRows(formId, ids);
+      const rows = await manager.query<CountedRow[]>(
+        counted.sql,
+        counted.params,
+      );
       const { sql, params } = this.sql.deleteIds(formId, ids);
       const result = await manager.queryRunner!.query(sql, params, true);
+      const changes = new CounterChanges();
+      for (const row of rows) changes.row(row, -1);
+      await writeCounterChanges(
+        (text, values) => manager.query(text, values),
+        this.counterSql,
+        changes,
+      );
       return Number(result.affected ?? 0);
     });
     for (const dependent of this.dependents) {

@@ -1,6 +1,10 @@
 // Parsing of the list/export/delete filters shared by the API and the dashboard:
 // `from` (inclusive) and `to` (exclusive) instants, and the `q` search needle.
 import { BadRequestException } from '@nestjs/common';
+import {
+  SUBMISSION_STATUSES,
+  type SubmissionStatus,
+} from './submission.entity.js';
 
 export interface SubmissionFilterInput {
   from?: string;
@@ -8,6 +12,12 @@ export interface SubmissionFilterInput {
   q?: string;
   /** true: only the spam folder; otherwise only clean submissions. */
   spam?: boolean;
+  /** new, open or closed. */
+  status?: string;
+  /** A member's user id, or `none` for nobody's. */
+  assignee?: string;
+  /** A label's name. */
+  label?: string;
 }
 
 export interface SubmissionFilters {
@@ -19,6 +29,11 @@ export interface SubmissionFilters {
   to?: Date;
   /** lower-cased, trimmed search text */
   q?: string;
+  status?: SubmissionStatus;
+  /** The assignee's user id; null: only submissions nobody has. */
+  assignee?: string | null;
+  /** The label's id (LabelsService resolves `label`; an unknown name matches none). */
+  labelId?: string;
 }
 
 export const INSTANT_FORMAT_HINT =
@@ -103,5 +118,16 @@ export function parseFilters(input: SubmissionFilterInput): SubmissionFilters {
   const q = input.q?.trim().toLowerCase();
   if (q) filters.q = q;
   if (input.spam === true) filters.spam = true;
+  if (input.status !== undefined && input.status !== '') {
+    if (!SUBMISSION_STATUSES.includes(input.status as SubmissionStatus)) {
+      throw new BadRequestException(
+        `status must be one of ${SUBMISSION_STATUSES.join(', ')}`,
+      );
+    }
+    filters.status = input.status as SubmissionStatus;
+  }
+  if (input.assignee !== undefined && input.assignee !== '') {
+    filters.assignee = input.assignee === 'none' ? null : input.assignee;
+  }
   return filters;
 }

@@ -34,6 +34,8 @@ export interface RowQuery {
   /** Only to find the end of a search window: a fixed budget, never a page depth. */
   offset?: number;
   columns?: ReadonlyArray<keyof SubmissionRow>;
+  /** Only these ids (the full-text search's candidates). */
+  ids?: readonly string[];
 }
 
 export const ALL_COLUMNS: ReadonlyArray<keyof SubmissionRow> = [
@@ -56,6 +58,8 @@ export const ALL_COLUMNS: ReadonlyArray<keyof SubmissionRow> = [
  * every row), so each is a range of it.
  */
 export const KEYSET_INDEX = 'IDX_submission_form_spam_created_id';
+/** (formId, spam, status, createdAt, id): the status tabs' keyset index. */
+export const STATUS_KEYSET_INDEX = 'IDX_submission_form_spam_status_created_id';
 
 /** Submissions a duplicate check compares against, newest first (see recentFromIp). */
 export const DUPLICATE_SCAN_ROWS = 2000;
@@ -118,6 +122,26 @@ export class SubmissionSql {
       );
       params.push(at, at, at, query.through.id);
     }
+    if (query.filters.status !== undefined) {
+      where.push(`${e('status')} = ?`);
+      params.push(query.filters.status);
+    }
+    if (query.filters.assignee === null) {
+      where.push(`${e('assigneeId')} IS NULL`);
+    } else if (query.filters.assignee !== undefined) {
+      where.push(`${e('assigneeId')} = ?`);
+      params.push(query.filters.assignee);
+    }
+    if (query.filters.labelId !== undefined) {
+      where.push(
+        `EXISTS (SELECT 1 FROM ${e('submission_label')} ${e('sl')} WHERE ${e('sl')}.${e('submissionId')} = ${e('submission')}.${id} AND ${e('sl')}.${e('labelId')} = ?)`,
+      );
+      params.push(query.filters.labelId);
+    }
+    if (query.ids !== undefined) {
+      where.push(`${id} IN (${query.ids.map(() => '?').join(', ')})`);
+      params.push(...query.ids);
+    }
     if (q && this.dialect === 'sqlite') {
       where.push(`${SQLITE_SEARCH_FUNCTION}(${e('data')}, ?) = 1`);
       params.push(q);
@@ -127,10 +151,13 @@ export class SubmissionSql {
       );
       params.push(mysqlSearchPattern(q));
     }
+    // A status tab walks the index that has the status after the folder.
+    const index =
+      query.filters.status !== undefined ? STATUS_KEYSET_INDEX : KEYSET_INDEX;
     const table =
       this.dialect === 'sqlite'
         ? e('submission')
-        : `${e('submission')} FORCE INDEX (${e(KEYSET_INDEX)})`;
+        : `${e('submission')} FORCE INDEX (${e(index)})`;
     const columns = (query.columns ?? ALL_COLUMNS).map(e).join(', ');
     const direction = query.direction;
     return {
@@ -164,6 +191,18 @@ export class SubmissionSql {
         `SELECT ${columns.map(e).join(', ')} FROM ${e('submission')} ` +
         `WHERE ${e('id')} IN (${ids.map(() => '?').join(', ')})`,
       params: [...ids],
+    };
+  }
+
+  /** What the counters need of the listed submissions of a form (before they change). */
+  countedRows(formId: string, ids: readonly string[]): SqlStatement {
+    const e = (name: string) => this.e(name);
+    return {
+      sql:
+        `SELECT ${e('formId')}, ${e('spam')}, ${e('status')}, ${e('createdAt')} FROM ${e('submission')} ` +
+        `WHERE ${e('formId')} = ? AND ${e('id')} IN (${ids.map(() => '?').join(', ')})` +
+        (this.dialect === 'mysql' ? ' FOR UPDATE' : ''),
+      params: [formId, ...ids],
     };
   }
 

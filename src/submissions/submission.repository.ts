@@ -9,6 +9,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { takeTurn } from '../common/event-loop-turns.js';
+import { FormCounterSql } from './counters/form-counter-sql.js';
+import {
+  CounterChanges,
+  writeCounterChanges,
+  type CountedRow,
+} from './counters/form-counters.js';
 import type { SubmissionPosition } from './cursor.js';
 import type { SubmissionFilters } from './submission-filters.js';
 import {
@@ -50,11 +56,13 @@ const sqliteSearchReady = new WeakSet<object>();
 @Injectable()
 export class SubmissionRepository {
   readonly sql: SubmissionSql;
+  private readonly counterSql: FormCounterSql;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.sql = new SubmissionSql(
       dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
     );
+    this.counterSql = new FormCounterSql(this.sql.dialect);
   }
 
   get isSqlite(): boolean {
@@ -181,8 +189,9 @@ export class SubmissionRepository {
   }
 
   /**
-   * Moves a submission into or out of the spam folder when it is in the other one;
-   * true when this call moved it. `runner`: inside that runner's transaction.
+   * Moves a submission into or out of the spam folder when it is in the other one, with
+   * the form's counters; true when this call moved it. `runner`: inside that runner's
+   * transaction (else in one of its own).
    */
   async moveToFolder(
     formId: string,
@@ -191,19 +200,35 @@ export class SubmissionRepository {
     reasons: readonly string[],
     runner?: QueryRunner,
   ): Promise<boolean> {
+    if (runner === undefined) {
+      return this.dataSource.transaction((manager) =>
+        this.moveToFolder(formId, id, spam, reasons, manager.queryRunner!),
+      );
+    }
     const { sql, params } = this.sql.moveToFolder(
       formId,
       id,
       spam,
       spam ? JSON.stringify(reasons) : null,
     );
-    const own = runner ?? this.dataSource.createQueryRunner();
-    try {
-      const result = await own.query(sql, params, true);
-      return (result.affected ?? 0) > 0;
-    } finally {
-      if (runner === undefined) await own.release();
+    const result = await runner.query(sql, params, true);
+    if ((result.affected ?? 0) === 0) return false;
+    const counted = this.sql.countedRows(formId, [id]);
+    const [row] = (await runner.query(
+      counted.sql,
+      counted.params,
+    )) as CountedRow[];
+    if (row) {
+      const changes = new CounterChanges()
+        .row({ ...row, spam: !spam }, -1)
+        .row({ ...row, spam }, 1);
+      await writeCounterChanges(
+        (text, values) => runner.query(text, values),
+        this.counterSql,
+        changes,
+      );
     }
+    return true;
   }
 
   private run<T>({ sql, params }: SqlStatement): Promise<T> {

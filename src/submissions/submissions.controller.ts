@@ -8,6 +8,7 @@ import {
   HttpStatus,
   Param,
   Patch,
+  Post,
   Query,
   StreamableFile,
 } from '@nestjs/common';
@@ -18,7 +19,14 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiKeyAuth } from '../auth/api-key-auth.decorator.js';
+import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
+import type { ApiPrincipal } from '../auth/principal.js';
+import {
+  BulkResultDto,
+  BulkSubmissionsDto,
+} from './dto/bulk-submissions.dto.js';
+import { actorOf } from './inbox/inbox-actor.js';
+import { InboxApiService } from './inbox/inbox-api.service.js';
 import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
 import { AccessibleForm } from '../forms/accessible-form.decorator.js';
 import type { Form } from '../forms/form.entity.js';
@@ -44,6 +52,7 @@ import {
   DeleteSubmissionDocs,
   DeleteSubmissionsDocs,
   FileSubmissionDocs,
+  BulkSubmissionsDocs,
 } from './submissions.openapi.js';
 import { Requires } from '../auth/route-access.decorator.js';
 
@@ -58,7 +67,10 @@ import { Requires } from '../auth/route-access.decorator.js';
 @WithDeadline()
 @Controller('api/v1/forms/:id/submissions')
 export class SubmissionsController {
-  constructor(private readonly submissions: SubmissionsService) {}
+  constructor(
+    private readonly submissions: SubmissionsService,
+    private readonly inbox: InboxApiService,
+  ) {}
 
   @Get()
   @Requires('submissions.read')
@@ -97,15 +109,29 @@ export class SubmissionsController {
     return this.submissions.findOne(form, submissionId);
   }
 
+  @Post('bulk')
+  @Requires('submissions.work')
+  @HttpCode(HttpStatus.OK)
+  @NoDeadline()
+  @BulkSubmissionsDocs()
+  async bulk(
+    @AccessibleForm() form: Form,
+    @Principal() principal: ApiPrincipal,
+    @Body() body: BulkSubmissionsDto,
+  ): Promise<BulkResultDto> {
+    return this.inbox.bulk(form, body, actorOf(principal));
+  }
+
   @Patch(':submissionId')
   @Requires('submissions.work')
   @FileSubmissionDocs()
-  async file(
+  async update(
     @AccessibleForm() form: Form,
+    @Principal() principal: ApiPrincipal,
     @Param('submissionId') submissionId: string,
     @Body() body: UpdateSubmissionDto,
   ): Promise<SubmissionDto> {
-    return this.submissions.fileAsSpam(form, submissionId, body.spam);
+    return this.inbox.update(form, submissionId, body, actorOf(principal));
   }
 
   @Delete(':submissionId')

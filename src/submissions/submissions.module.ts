@@ -10,6 +10,9 @@ import { SubmissionRepository } from './submission.repository.js';
 import { Submission } from './submission.entity.js';
 import { FormCounters } from './counters/form-counters.js';
 import { InboxService } from './inbox/inbox.service.js';
+import { InboxApiService } from './inbox/inbox-api.service.js';
+import { LabelsController } from './inbox/labels.controller.js';
+import { NotesController } from './inbox/notes.controller.js';
 import { Label } from './inbox/label.entity.js';
 import { LabelsService } from './inbox/labels.service.js';
 import { NotesService } from './inbox/notes.service.js';
@@ -24,7 +27,7 @@ import { SubmissionNote } from './inbox/submission-note.entity.js';
     TypeOrmModule.forFeature([Submission, Label, SubmissionNote]),
     FormsModule,
   ],
-  controllers: [SubmissionsController],
+  controllers: [SubmissionsController, NotesController, LabelsController],
   providers: [
     SubmissionRepository,
     SubmissionsService,
@@ -33,6 +36,7 @@ import { SubmissionNote } from './inbox/submission-note.entity.js';
     FormRetention,
     FormCounters,
     InboxService,
+    InboxApiService,
     LabelsService,
     NotesService,
   ],

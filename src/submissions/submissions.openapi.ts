@@ -16,8 +16,12 @@ import {
   SubmissionPageDto,
 } from './dto/submission.dto.js';
 import { UpdateSubmissionDto } from './dto/update-submission.dto.js';
+import {
+  BulkResultDto,
+  BulkSubmissionsDto,
+} from './dto/bulk-submissions.dto.js';
 
-const SUBMISSION_ID_PARAM = {
+export const SUBMISSION_ID_PARAM = {
   name: 'submissionId',
   description:
     'The submission identifier: an `id` from the list of the form’s submissions.',
@@ -62,7 +66,7 @@ export const UNAVAILABLE_RESPONSE = {
 /** Key-protected submissions management: /api/v1/forms/:id/submissions… */
 
 /** 404 of the routes that address one submission. */
-const SUBMISSION_NOT_FOUND_RESPONSE = {
+export const SUBMISSION_NOT_FOUND_RESPONSE = {
   type: ErrorDto,
   description:
     'No such form or submission (or the key does not reach the form).',
@@ -153,20 +157,41 @@ export const DeleteSubmissionsDocs = (): MethodDecorator =>
 export const FileSubmissionDocs = (): MethodDecorator =>
   applyDecorators(
     ApiOperation({
-      summary: 'Move a submission into or out of the spam folder',
+      summary: 'Work on a submission: status, assignee, labels, spam folder',
       description:
-        '`{"spam": false}` moves it out of the spam folder and then creates its notifications (webhooks, emails) as if it had just arrived — once, however often it is repeated. `{"spam": true}` moves it into the spam folder (reason `marked-by-owner`). Either answers the submission as it now is.',
+        'Sets any of `status`, `assigneeId` (a member of the form\'s account, or null), `labels` (the names it then has; existing labels only) and `spam`. `{"spam": false}` moves it out of the spam folder and then creates its notifications (webhooks, emails) as if it had just arrived — once, however often it is repeated. `{"spam": true}` moves it into the spam folder (reason `marked-by-owner`). Answers the submission as it now is.',
     }),
     ApiParam(SUBMISSION_ID_PARAM),
     ApiBody({ type: UpdateSubmissionDto }),
     ApiOkResponse({ type: SubmissionDto }),
     ApiBadRequestResponse({
       type: ValidationErrorDto,
-      description: 'The body is not `{"spam": true}` or `{"spam": false}`.',
+      description:
+        'The body is not valid, sets nothing, names an assignee who is not a member of the account, or a label the account does not have.',
       example: {
         error: 'Validation failed',
         errors: ['spam must be true or false'],
       },
     }),
     ApiNotFoundResponse(SUBMISSION_NOT_FOUND_RESPONSE),
+  );
+
+export const BulkSubmissionsDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Work on many submissions at once',
+      description:
+        "`ids` (at most 500, one transaction) or `filter` (the list's own query properties: every matching clean submission, in batches), and `set`: `status`, `assigneeId`, `addLabels`, `removeLabels`. Answers how many it changed.",
+    }),
+    ApiBody({ type: BulkSubmissionsDto }),
+    ApiOkResponse({ type: BulkResultDto }),
+    ApiBadRequestResponse({
+      type: ValidationErrorDto,
+      description:
+        'The body is not valid (more than 500 ids, neither or both of ids and filter, nothing to set), or names an assignee who is not a member or an unknown label.',
+      example: {
+        error: 'Validation failed',
+        errors: ['ids must list at most 500 submissions'],
+      },
+    }),
   );

@@ -44,6 +44,7 @@ import {
 import { SubmissionDeletion } from './submission-deletion.js';
 import { SPAM_RELEASE, type SpamRelease } from './spam-release.js';
 import { InboxService, type InboxFields } from './inbox/inbox.service.js';
+import { LabelsService } from './inbox/labels.service.js';
 import {
   SubmissionRepository,
   type FormSubmissionStats,
@@ -82,6 +83,7 @@ export class SubmissionsService {
     private readonly submissions: SubmissionRepository,
     private readonly deletion: SubmissionDeletion,
     private readonly inbox: InboxService,
+    private readonly labels: LabelsService,
     /** Absent where notifications are not loaded: moving out of spam then only moves. */
     @Optional()
     @Inject(SPAM_RELEASE)
@@ -98,6 +100,10 @@ export class SubmissionsService {
     query: ListSubmissionsQuery = {},
   ): Promise<SubmissionPageDto> {
     const filters = parseFilters(query);
+    if (query.label !== undefined && query.label !== '') {
+      filters.labelId =
+        (await this.labels.findId(form.accountId, query.label)) ?? '-';
+    }
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     let after: SubmissionPosition | undefined;
     if (query.cursor !== undefined) {

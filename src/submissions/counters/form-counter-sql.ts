@@ -65,11 +65,17 @@ export class FormCounterSql {
    * form without counters gets them.
    */
   adjust(rows: number): string {
+    return this.adjustWith(
+      Array.from(
+        { length: rows },
+        () => `(${COUNTER_COLUMNS.map(() => '?').join(', ')})`,
+      ).join(', '),
+    );
+  }
+
+  /** `adjust` with the VALUES list given (mysql2's `VALUES ?` for nested arrays). */
+  adjustWith(values: string): string {
     const e = (name: string) => this.e(name);
-    const values = Array.from(
-      { length: rows },
-      () => `(${COUNTER_COLUMNS.map(() => '?').join(', ')})`,
-    ).join(', ');
     const insert = `INSERT INTO ${e('form_counter')} (${COUNTER_COLUMNS.map(e).join(', ')}) VALUES ${values} `;
     const adds = ['total', 'spam', 'newCount', 'openCount', 'closedCount'];
     if (this.dialect === 'sqlite') {
@@ -87,21 +93,22 @@ export class FormCounterSql {
   }
 
   adjustParams(deltas: ReadonlyArray<[string, CounterDelta]>): unknown[] {
-    return deltas.flatMap(([formId, d]) => [
-      formId,
-      d.total,
-      d.spam,
-      d.new,
-      d.open,
-      d.closed,
-      d.lastAt ?? null,
-    ]);
+    return deltas.flatMap((entry) => this.adjustRow(entry));
+  }
+
+  adjustRow([formId, d]: [string, CounterDelta]): unknown[] {
+    return [formId, d.total, d.spam, d.new, d.open, d.closed, d.lastAt ?? null];
   }
 
   /** Adds to `rows` (formId, day) counts in one statement. */
   adjustDays(rows: number): string {
+    return this.adjustDaysWith(
+      Array.from({ length: rows }, () => '(?, ?, ?)').join(', '),
+    );
+  }
+
+  adjustDaysWith(values: string): string {
     const e = (name: string) => this.e(name);
-    const values = Array.from({ length: rows }, () => '(?, ?, ?)').join(', ');
     const insert = `INSERT INTO ${e('form_daily_count')} (${e('formId')}, ${e('day')}, ${e('count')}) VALUES ${values} `;
     return this.dialect === 'sqlite'
       ? `${insert}ON CONFLICT (${e('formId')}, ${e('day')}) DO UPDATE SET ${e('count')} = ${e('count')} + excluded.${e('count')}`

@@ -100,11 +100,54 @@ export class CounterChanges {
     return this;
   }
 
+  /** The same changes with forms and days in key order (a fixed lock order). */
+  sorted(): CounterChanges {
+    const copy = new CounterChanges();
+    for (const key of [...this.forms.keys()].sort()) {
+      copy.forms.set(key, this.forms.get(key)!);
+    }
+    for (const key of [...this.days.keys()].sort()) {
+      copy.days.set(key, this.days.get(key)!);
+    }
+    return copy;
+  }
+
+  /** The forms' deltas that change something, as statement rows. */
+  formRows(): Array<[string, CounterDelta]> {
+    return [...this.forms].filter(([, d]) => !isZero(d));
+  }
+
+  dayRows(): Array<[string, string, number]> {
+    return [...this.days.values()]
+      .filter((d) => d.count !== 0)
+      .map((d) => [d.formId, d.day, d.count]);
+  }
+
   get empty(): boolean {
     return (
       [...this.forms.values()].every(isZero) &&
       [...this.days.values()].every((d) => d.count === 0)
     );
+  }
+}
+
+/**
+ * Writes counter changes through `run` (a transaction's query): at most one statement
+ * for the forms and one for their days. For writers outside Nest's injection (the commit
+ * queue, deletions).
+ */
+export async function writeCounterChanges(
+  run: (sql: string, params: unknown[]) => Promise<unknown>,
+  sql: FormCounterSql,
+  changes: CounterChanges,
+): Promise<void> {
+  const forms = changes.formRows();
+  if (forms.length > 0) {
+    await run(sql.adjust(forms.length), sql.adjustParams(forms));
+  }
+  const days = changes.dayRows();
+  if (days.length > 0) {
+    await run(sql.adjustDays(days.length), days.flat());
   }
 }
 
@@ -119,21 +162,12 @@ export class FormCounters {
   }
 
   /** Writes the changes: at most one statement for the forms and one for their days. */
-  async apply(manager: EntityManager, changes: CounterChanges): Promise<void> {
-    const forms = [...changes.forms].filter(([, d]) => !isZero(d));
-    if (forms.length > 0) {
-      await manager.query(
-        this.sql.adjust(forms.length),
-        this.sql.adjustParams(forms),
-      );
-    }
-    const days = [...changes.days.values()].filter((d) => d.count !== 0);
-    if (days.length > 0) {
-      await manager.query(
-        this.sql.adjustDays(days.length),
-        days.flatMap((d) => [d.formId, d.day, d.count]),
-      );
-    }
+  apply(manager: EntityManager, changes: CounterChanges): Promise<void> {
+    return writeCounterChanges(
+      (sql, params) => manager.query(sql, params),
+      this.sql,
+      changes,
+    );
   }
 
   /** One form's counts (the status tabs, the stat cards). */

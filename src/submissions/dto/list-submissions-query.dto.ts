@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  IsIn,
   IsInt,
   IsOptional,
   IsString,
@@ -9,6 +10,10 @@ import {
   Min,
 } from 'class-validator';
 import { SubmissionRangeQueryDto } from './submission-range-query.dto.js';
+import {
+  SUBMISSION_STATUSES,
+  type SubmissionStatus,
+} from '../submission.entity.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -24,6 +29,36 @@ export class SearchQueryDto extends SubmissionRangeQueryDto {
   @IsString()
   @MaxLength(200)
   q?: string;
+
+  @ApiPropertyOptional({
+    enum: SUBMISSION_STATUSES,
+    description: 'Only submissions of this status.',
+  })
+  @IsOptional()
+  @IsIn(SUBMISSION_STATUSES, {
+    message: `status must be one of ${SUBMISSION_STATUSES.join(', ')}`,
+  })
+  status?: SubmissionStatus;
+
+  @ApiPropertyOptional({
+    description:
+      "Only submissions assigned to this member (their `userId`), or `none`: nobody's.",
+    maxLength: 32,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  assignee?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Only submissions with this label (its name; a name the account has not matches none).',
+    maxLength: 40,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  label?: string;
 }
 
 export class ListSubmissionsQueryDto extends SearchQueryDto {

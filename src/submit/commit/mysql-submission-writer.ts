@@ -1,9 +1,8 @@
 // The commit queue's writer on MySQL/MariaDB: straight through a small mysql2 pool of its
 // own, with fixed SQL and driver escaping — no query builder on the hot path.
 //
-// A batch is one round trip: its multi-row INSERT alone (autocommit) when none of its
-// submissions notifies, else `START TRANSACTION; INSERT …; INSERT <event>; COMMIT` sent as
-// one multi-statement query — the reason this pool is its own, the only one that accepts
+// A batch is one round trip: `START TRANSACTION; INSERT …; [INSERT <event>;] <the forms'
+// counters>; COMMIT` sent as one multi-statement query — the reason this pool is its own, the only one that accepts
 // several statements (it only ever runs the fixed statements below, values escaped by the
 // driver).
 import type { Pool, PoolConnection, QueryError } from 'mysql2';
@@ -18,6 +17,7 @@ import {
   STORED_FILE_COLUMNS,
 } from '../../files/stored-file-sql.js';
 import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency.store.js';
+import { FormCounterSql } from '../../submissions/counters/form-counter-sql.js';
 import {
   storedEntries,
   type CommitBatch,
@@ -25,7 +25,29 @@ import {
   type ItemOutcome,
   type OutboxEventStatement,
   type SubmissionWriter,
+  storedCounts,
 } from './submission-writer.js';
+
+/** The counter statements of the stored items, with their values (none when nothing counts). */
+function counterStatements(
+  items: readonly CommitItem[],
+  outcomes: readonly ItemOutcome[],
+): { statements: string[]; values: unknown[] } {
+  const counts = storedCounts(items, outcomes);
+  const forms = counts.formRows().map((row) => COUNTER_SQL.adjustRow(row));
+  const days = counts.dayRows();
+  const statements: string[] = [];
+  const values: unknown[] = [];
+  if (forms.length > 0) {
+    statements.push(COUNT_FORMS);
+    values.push(forms);
+  }
+  if (days.length > 0) {
+    statements.push(COUNT_DAYS);
+    values.push(days);
+  }
+  return { statements, values };
+}
 
 const INSERT_SUBMISSIONS =
   'INSERT INTO `submission` (`id`, `formId`, `data`, `ip`, `userAgent`, `origin`, `createdAt`, `spam`, `spamReasons`) VALUES ?';
@@ -34,6 +56,9 @@ const COUNT_HONEYPOT =
 
 const INSERT_IDEMPOTENCY = `INSERT INTO \`idempotency_record\` (${IDEMPOTENCY_COLUMNS.map((c) => `\`${c}\``).join(', ')}) VALUES ?`;
 const DELETE_IDEMPOTENCY = 'DELETE FROM `idempotency_record` WHERE `id` = ?';
+const COUNTER_SQL = new FormCounterSql('mysql');
+const COUNT_FORMS = COUNTER_SQL.adjustWith('?');
+const COUNT_DAYS = COUNTER_SQL.adjustDaysWith('?');
 const INSERT_FILES = `INSERT INTO \`stored_file\` (${STORED_FILE_COLUMNS.map((c) => `\`${c}\``).join(', ')}) VALUES ?`;
 
 /** Tries of a batch's transaction that InnoDB chose as a deadlock victim. */
@@ -161,16 +186,18 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
     );
     const keys = idempotencyRows(items);
     const files = fileRows(items);
-    if (event === null && keys.length === 0 && files.length === 0) {
-      await this.run(connection, INSERT_SUBMISSIONS, rows);
-      return;
-    }
+    // The forms' counters commit with their submissions: always one transaction.
+    const counts = counterStatements(
+      items,
+      items.map(() => 'stored'),
+    );
     const statements = [
       'START TRANSACTION',
       ...(keys.length > 0 ? [INSERT_IDEMPOTENCY] : []),
       INSERT_SUBMISSIONS,
       ...(files.length > 0 ? [INSERT_FILES] : []),
       ...(event !== null ? [this.outbox.sql] : []),
+      ...counts.statements,
       'COMMIT',
     ];
     const sql = statements.join('; ');
@@ -179,6 +206,7 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
       ...rows,
       ...(files.length > 0 ? [files] : []),
       ...(event ?? []),
+      ...counts.values,
     ];
     for (let attempt = 1; ; attempt++) {
       try {
@@ -209,6 +237,10 @@ export class MysqlSubmissionWriter implements SubmissionWriter {
         new Date(),
       );
       if (event !== null) await this.run(connection, this.outbox.sql, event);
+      const counts = counterStatements(items, outcomes);
+      for (let i = 0; i < counts.statements.length; i++) {
+        await this.run(connection, counts.statements[i], [counts.values[i]]);
+      }
       await this.run(connection, 'COMMIT', []);
       return outcomes;
     } catch (error) {

@@ -12,6 +12,7 @@ import {
   StoredFileSql,
 } from '../../files/stored-file-sql.js';
 import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency.store.js';
+import { FormCounterSql } from '../../submissions/counters/form-counter-sql.js';
 import { sqlDatetime } from '../../submissions/submission-rows.js';
 import {
   storedEntries,
@@ -20,6 +21,7 @@ import {
   type ItemOutcome,
   type OutboxEventStatement,
   type SubmissionWriter,
+  storedCounts,
 } from './submission-writer.js';
 
 const INSERT_SUBMISSION =
@@ -29,6 +31,7 @@ const COUNT_HONEYPOT =
 const INSERT_IDEMPOTENCY = `INSERT INTO "idempotency_record" (${IDEMPOTENCY_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`;
 const DELETE_IDEMPOTENCY = 'DELETE FROM "idempotency_record" WHERE "id" = ?';
 const INSERT_FILE = new StoredFileSql('sqlite').insert(1);
+const COUNTER_SQL = new FormCounterSql('sqlite');
 
 export class SqliteSubmissionWriter implements SubmissionWriter {
   /** One connection, one transaction at a time. */
@@ -39,6 +42,8 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
   private readonly insertIdempotency: Statement;
   private readonly deleteIdempotency: Statement;
   private readonly insertFile: Statement;
+  private readonly countForm: Statement;
+  private readonly countDay: Statement;
   private readonly transaction: Transaction<
     (batch: CommitBatch) => ItemOutcome[]
   >;
@@ -53,6 +58,8 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
     this.insertIdempotency = db.prepare(INSERT_IDEMPOTENCY);
     this.deleteIdempotency = db.prepare(DELETE_IDEMPOTENCY);
     this.insertFile = db.prepare(INSERT_FILE);
+    this.countForm = db.prepare(COUNTER_SQL.adjust(1));
+    this.countDay = db.prepare(COUNTER_SQL.adjustDays(1));
     this.transaction = db.transaction((batch: CommitBatch) => {
       const outcomes = batch.items.map((item) => this.insert(item));
       // The batch's one outbox event, listing its stored submissions that notify.
@@ -61,6 +68,12 @@ export class SqliteSubmissionWriter implements SubmissionWriter {
         new Date(),
       );
       if (event !== null) this.insertEvent.run(...event);
+      // The forms' counters and per-day counts: a statement per form (and day) per batch.
+      const counts = storedCounts(batch.items, outcomes);
+      for (const row of counts.formRows()) {
+        this.countForm.run(...COUNTER_SQL.adjustRow(row));
+      }
+      for (const row of counts.dayRows()) this.countDay.run(...row);
       for (const [formId, hits] of batch.honeypotHits) {
         this.countHoneypot.run(hits, formId);
       }

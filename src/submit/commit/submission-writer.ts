@@ -9,6 +9,7 @@
 import type { StoredFileRow } from '../../files/stored-file-sql.js';
 import type { NewIdempotencyRecord } from '../../idempotency/idempotency.store.js';
 import type { OutboxEntry } from '../../notifications/outbox.js';
+import { CounterChanges } from '../../submissions/counters/form-counters.js';
 
 /** A submission row as the submission table stores it. */
 export interface NewSubmission {
@@ -92,4 +93,24 @@ export function storedEntries(
     }
   });
   return entries;
+}
+
+/**
+ * What the stored items add to their forms' counters: each is `new`, in its folder. Forms
+ * and days in a fixed order, so parallel batches lock counter rows in the same order.
+ */
+export function storedCounts(
+  items: readonly CommitItem[],
+  outcomes: readonly ItemOutcome[],
+): CounterChanges {
+  const changes = new CounterChanges();
+  items.forEach((item, i) => {
+    if (outcomes[i] !== 'stored') return;
+    const s = item.submission;
+    changes.row(
+      { formId: s.formId, spam: s.spam, status: 'new', createdAt: s.createdAt },
+      1,
+    );
+  });
+  return changes.sorted();
 }
