@@ -8,6 +8,7 @@ import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { FieldDefinition, Form } from '../../forms/form.entity.js';
 import type { SubmissionDto } from '../../submissions/dto/submission.dto.js';
 import { FormsService } from '../../forms/forms.service.js';
+import type { SubmissionFilterInput } from '../../submissions/submission-filters.js';
 import { FormCounters } from '../../submissions/counters/form-counters.js';
 import { LabelsService } from '../../submissions/inbox/labels.service.js';
 import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
@@ -55,8 +56,9 @@ export const NOTICES: Record<string, string> = {
 function inboxListFilter(
   values: InboxValues,
   userId: string,
-): Record<string, string> {
-  const filter: Record<string, string> = {};
+): Pick<SubmissionFilterInput, 'status' | 'assignee' | 'label'> {
+  const filter: Pick<SubmissionFilterInput, 'status' | 'assignee' | 'label'> =
+    {};
   if (values.status) filter.status = values.status;
   if (values.mine) filter.assignee = userId;
   if (values.label) filter.label = values.label;
