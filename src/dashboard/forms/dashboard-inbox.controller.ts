@@ -18,7 +18,12 @@ import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
 import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { actorOf } from '../../submissions/inbox/inbox-actor.js';
-import { InboxService } from '../../submissions/inbox/inbox.service.js';
+import {
+  InboxService,
+  type InboxChange,
+} from '../../submissions/inbox/inbox.service.js';
+import { LabelsService } from '../../submissions/inbox/labels.service.js';
+import { MembersService } from '../../members/members.service.js';
 import { NotesService } from '../../submissions/inbox/notes.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import {
@@ -59,6 +64,8 @@ export class DashboardInboxController {
     private readonly notes: NotesService,
     private readonly submissions: SubmissionsService,
     private readonly pages: SubmissionPageBuilder,
+    private readonly labels: LabelsService,
+    private readonly members: MembersService,
   ) {}
 
   // Static paths first: "bulk" is never read as a submission id.
@@ -76,16 +83,15 @@ export class DashboardInboxController {
       if (!roleHas(context.account.role, 'submissions.delete')) {
         throw new ForbiddenException('Your role cannot delete submissions');
       }
-      return reply.view('submissions-bulk-delete', {
+      return reply.status(200).view('submissions-bulk-delete', {
         form: this.forms.toResponse(form),
         ids,
         back,
       } satisfies BulkDeleteSelectedView);
     }
-    const resolved = await this.inbox.resolve(
-      form.accountId,
-      readBulkChange(body),
-    );
+    const change = readBulkChange(body);
+    await this.check(form, change);
+    const resolved = await this.inbox.resolve(form.accountId, change);
     const updated = await this.inbox.changeMany(
       form,
       ids,
@@ -136,10 +142,12 @@ export class DashboardInboxController {
     @Param('submissionId') submissionId: string,
     @Body() body: unknown,
   ) {
+    const change = readWorkPost(body);
+    await this.check(form, change);
     await this.inbox.change(
       form,
       submissionId,
-      readWorkPost(body),
+      change,
       actorOf(memberPrincipal(context)),
     );
     if (textOf(body, 'from') === 'detail') {
@@ -238,6 +246,32 @@ export class DashboardInboxController {
       `${this.detailPath(form, submissionId)}?done=note-deleted#notes`,
       303,
     );
+  }
+
+  /** The assignee and labels a post names, checked in the page's words (400). */
+  private async check(form: Form, change: InboxChange): Promise<void> {
+    const named = [
+      ...(change.labels ?? []),
+      ...(change.addLabels ?? []),
+      ...(change.removeLabels ?? []),
+    ];
+    const [members, labels] = await Promise.all([
+      change.assigneeId ? this.members.list(form.accountId) : [],
+      named.length > 0 ? this.labels.list(form.accountId) : [],
+    ]);
+    if (
+      change.assigneeId &&
+      !members.some((member) => member.userId === change.assigneeId)
+    ) {
+      throw new BadRequestException(
+        'Choose the assignee among this account’s members',
+      );
+    }
+    const known = new Set(labels.map((label) => label.name));
+    const unknown = named.find((name) => !known.has(name));
+    if (unknown !== undefined) {
+      throw new BadRequestException(`There is no label named “${unknown}”`);
+    }
   }
 
   private detailPath(form: Form, submissionId: string): string {

@@ -34,10 +34,7 @@ import { OwnedForm } from './owned-form.decorator.js';
 import type { PageErrors } from '../page-errors.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { Requires } from '../../auth/route-access.decorator.js';
-import {
-  Dashboard,
-  type DashboardContext,
-} from '../dashboard-context.js';
+import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { SubmissionPageBuilder } from './submission-page.builder.js';
 
 /** submissions-delete.eta: the confirmation of deleting a date range. */

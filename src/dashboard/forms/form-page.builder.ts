@@ -213,9 +213,7 @@ export class FormPageBuilder {
         this.counters.dailyCounts(form.id, CHART_DAYS),
         this.verification.warningFor(entity),
         this.spam.turnedAwayOf(form.id),
-        counted
-          ? this.stats.countInRange(entity, filters.input)
-          : null,
+        counted ? this.stats.countInRange(entity, filters.input) : null,
         this.members.list(context.account.id),
         this.labels.list(context.account.id),
       ]);

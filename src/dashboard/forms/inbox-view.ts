@@ -7,11 +7,7 @@ import {
   SUBMISSION_STATUSES,
   type SubmissionStatus,
 } from '../../submissions/submission.entity.js';
-import {
-  inboxQuery,
-  STATUS_NAMES,
-  type InboxValues,
-} from './inbox-filters.js';
+import { inboxQuery, STATUS_NAMES, type InboxValues } from './inbox-filters.js';
 
 export interface InboxTab {
   /** '' is All. */

@@ -17,7 +17,10 @@ import {
 import type { SubmissionStatus } from '../../submissions/submission.entity.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import { ownEntry } from '../../common/own-entry.js';
-import { memberPrincipal, type DashboardContext } from '../dashboard-context.js';
+import {
+  memberPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
 import { STATUS_NAMES } from './inbox-filters.js';
 
 export interface SubmissionField {
