@@ -1,7 +1,7 @@
 // The dashboard pages of a signed-in owner: forms, form detail and settings, account.
 import { AccountsService } from '../src/accounts/accounts.service.js';
-import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';
+import { insertSubmissions } from './factories/submissions.js';
 import { createForm } from './factories/forms.js';
 import {
   DashboardClient,
@@ -99,10 +99,11 @@ describe('dashboard pages (e2e)', () => {
         fields: [{ id: 'n', type: 'number' }],
       });
       const start = Date.UTC(2025, 0, 1);
-      await t.dataSource.getRepository(Submission).insert(
+      await insertSubmissions(
+        t,
+        form.id,
         Array.from({ length: 30 }, (_, i) => ({
           id: `01JTEST${String(i).padStart(19, '0')}`,
-          formId: form.id,
           data: { n: i + 1 },
           ip: null,
           userAgent: null,

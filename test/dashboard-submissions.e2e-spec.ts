@@ -189,7 +189,9 @@ describe('dashboard: submissions (e2e)', () => {
       const bytes = Buffer.from(await res.arrayBuffer());
       expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const lines = bytes.subarray(3).toString('utf8').trim().split('\r\n');
-      expect(lines[0]).toBe('id,createdAt,name,email,message');
+      expect(lines[0]).toBe(
+        'id,createdAt,name,email,message,status,assignee,labels',
+      );
       expect(lines.slice(1).map((line) => line.split(',')[2])).toEqual([
         'May last',
         'Ünïcode Ådа',

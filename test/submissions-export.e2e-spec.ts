@@ -92,6 +92,9 @@ describe('submissions export (e2e)', () => {
         'name',
         'email',
         'message',
+        'status',
+        'assignee',
+        'labels',
       ]);
       const expected = [...rows].sort(newestFirst);
       expect(records.slice(1).map((r) => r[0])).toEqual(
@@ -106,6 +109,9 @@ describe('submissions export (e2e)', () => {
         'Ada, Countess',
         'ada@example.com',
         'Say "hi"',
+        'new',
+        '',
+        '',
       ]);
       expect(records[4]).toEqual([
         rows[1].id,
@@ -113,12 +119,18 @@ describe('submissions export (e2e)', () => {
         'Multi',
         'm@example.com',
         'line 1\r\nline 2\nline 3',
+        'new',
+        '',
+        '',
       ]);
       expect(records[1]).toEqual([
         rows[4].id,
         '2025-01-05T08:00:00.000Z',
         'Plain',
         'p@example.com',
+        '',
+        'new',
+        '',
         '',
       ]);
     });
@@ -128,10 +140,10 @@ describe('submissions export (e2e)', () => {
         await fetch(exportUrl(form), { headers: { 'x-api-key': form.apiKey } })
       ).text();
       expect(text).toContain(
-        `${rows[0].id},2025-01-01T08:00:00.000Z,"Ada, Countess",ada@example.com,"Say ""hi"""\r\n`,
+        `${rows[0].id},2025-01-01T08:00:00.000Z,"Ada, Countess",ada@example.com,"Say ""hi""",new,,\r\n`,
       );
       expect(text).toContain(
-        `,Multi,m@example.com,"line 1\r\nline 2\nline 3"\r\n`,
+        `,Multi,m@example.com,"line 1\r\nline 2\nline 3",new,,\r\n`,
       );
     });
 
@@ -144,14 +156,20 @@ describe('submissions export (e2e)', () => {
         `'=HYPERLINK("http://evil.example","x")`,
         `'+1@example.com`,
         `'-2+3`,
+        'new',
+        '',
+        '',
       ]);
       expect(records[2].slice(2)).toEqual([
         `'@SUM(A1)`,
         `'\tTabbed`,
         `'\rCarriage`,
+        'new',
+        '',
+        '',
       ]);
       expect(text).toContain(
-        `"'=HYPERLINK(""http://evil.example"",""x"")",'+1@example.com,'-2+3\r\n`,
+        `"'=HYPERLINK(""http://evil.example"",""x"")",'+1@example.com,'-2+3,new,,\r\n`,
       );
       // No cell of the file starts with a trigger character.
       for (const record of records) {
@@ -178,7 +196,9 @@ describe('submissions export (e2e)', () => {
         headers: { 'x-api-key': empty.apiKey },
       });
       expect(res.status).toBe(200);
-      expect(await res.text()).toBe('id,createdAt,name,email,message\r\n');
+      expect(await res.text()).toBe(
+        'id,createdAt,name,email,message,status,assignee,labels\r\n',
+      );
     });
   });
 
@@ -200,10 +220,30 @@ describe('submissions export (e2e)', () => {
       `attachment; filename="free-form-submissions-${today()}.csv"`,
     );
     expect(parseCsv(await res.text())).toEqual([
-      ['id', 'createdAt', 'b', 'a', 'c', "'=d"],
-      [rows[2].id, '2025-02-03T00:00:00.000Z', '', '', '', 'd3'],
-      [rows[1].id, '2025-02-02T00:00:00.000Z', '', 'a2', 'c2', ''],
-      [rows[0].id, '2025-02-01T00:00:00.000Z', 'b1', 'a1', '', ''],
+      ['id', 'createdAt', 'b', 'a', 'c', "'=d", 'status', 'assignee', 'labels'],
+      [rows[2].id, '2025-02-03T00:00:00.000Z', '', '', '', 'd3', 'new', '', ''],
+      [
+        rows[1].id,
+        '2025-02-02T00:00:00.000Z',
+        '',
+        'a2',
+        'c2',
+        '',
+        'new',
+        '',
+        '',
+      ],
+      [
+        rows[0].id,
+        '2025-02-01T00:00:00.000Z',
+        'b1',
+        'a1',
+        '',
+        '',
+        'new',
+        '',
+        '',
+      ],
     ]);
   });
 

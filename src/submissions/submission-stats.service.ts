@@ -1,50 +1,51 @@
 import { Injectable } from '@nestjs/common';
 import type { Form } from '../forms/form.entity.js';
 import {
+  FormCounters,
+  type DailyCount,
+  type FormCounts,
+} from './counters/form-counters.js';
+import {
   parseFilters,
   type SubmissionFilterInput,
 } from './submission-filters.js';
 import { SubmissionRepository } from './submission.repository.js';
 
-export interface DailyCount {
-  /** UTC calendar day, YYYY-MM-DD. */
-  day: string;
-  count: number;
-}
+export { utcDay, type DailyCount } from './counters/form-counters.js';
 
-const DAY_MS = 86_400_000;
-
-/** The UTC day of an instant, YYYY-MM-DD. */
-export function utcDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
-/** Counts over a form's submissions, for the dashboard: per day, and in a date range. */
+/**
+ * Counts over a form's submissions, for the dashboard. The form's totals, its status
+ * tabs and its 30-day chart are read from its counters (FormCounters), whatever the
+ * form's size; only a count of a date range the owner asked for reads rows.
+ */
 @Injectable()
 export class SubmissionStatsService {
-  constructor(private readonly submissions: SubmissionRepository) {}
+  constructor(
+    private readonly submissions: SubmissionRepository,
+    private readonly counters: FormCounters,
+  ) {}
 
   /**
    * Submissions per UTC day over the last `days` days, today included, oldest first,
-   * days without any included as 0. One grouped read over the index range
-   * (formId, createdAt) of those days.
+   * days without any included as 0: one read of the form's per-day counts.
    */
-  async dailyCounts(
+  dailyCounts(
     form: Pick<Form, 'id'>,
     days = 30,
     now = new Date(),
   ): Promise<DailyCount[]> {
-    const today = Date.UTC(
-      now.getUTCFullYear(),
-      now.getUTCMonth(),
-      now.getUTCDate(),
-    );
-    const first = new Date(today - (days - 1) * DAY_MS);
-    const byDay = await this.submissions.dailyCounts(form.id, first);
-    return Array.from({ length: days }, (_, i) => {
-      const day = utcDay(new Date(first.getTime() + i * DAY_MS));
-      return { day, count: byDay.get(day) ?? 0 };
-    });
+    return this.counters.dailyCounts(form.id, days, now);
+  }
+
+  /** The form's counts: total, spam, and each status (the tabs, the stat cards). */
+  countsOf(form: Pick<Form, 'id'>): Promise<FormCounts> {
+    return this.counters.countsOf(form.id);
+  }
+
+  /** Each form's `new` count (the forms list). */
+  async newCounts(formIds: readonly string[]): Promise<Map<string, number>> {
+    const counts = await this.counters.countsByForms(formIds);
+    return new Map([...counts].map(([id, count]) => [id, count.new]));
   }
 
   /** How many of the form's submissions lie in [from, to) (400 for a bad range). */

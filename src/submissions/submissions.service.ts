@@ -45,6 +45,7 @@ import { SubmissionDeletion } from './submission-deletion.js';
 import { SPAM_RELEASE, type SpamRelease } from './spam-release.js';
 import { InboxService, type InboxFields } from './inbox/inbox.service.js';
 import { LabelsService } from './inbox/labels.service.js';
+import { FormCounters } from './counters/form-counters.js';
 import {
   SubmissionRepository,
   type FormSubmissionStats,
@@ -84,6 +85,7 @@ export class SubmissionsService {
     private readonly deletion: SubmissionDeletion,
     private readonly inbox: InboxService,
     private readonly labels: LabelsService,
+    private readonly counters: FormCounters,
     /** Absent where notifications are not loaded: moving out of spam then only moves. */
     @Optional()
     @Inject(SPAM_RELEASE)
@@ -158,10 +160,10 @@ export class SubmissionsService {
     return this.findOne(form, submissionId);
   }
 
-  /** How many submissions of each form are in the spam folder. */
+  /** How many submissions of each form are in the spam folder (from the counters). */
   async countSpam(formIds: readonly string[]): Promise<Map<string, number>> {
-    const stats = await this.submissions.countByForms(formIds, true);
-    return new Map([...stats].map(([id, stat]) => [id, stat.count]));
+    const counts = await this.counters.countsByForms(formIds);
+    return new Map([...counts].map(([id, count]) => [id, count.spam]));
   }
 
   async remove(form: Form, submissionId: string): Promise<void> {
@@ -204,11 +206,20 @@ export class SubmissionsService {
     return { deleted };
   }
 
-  /** Submission count and latest submission time per form (forms without any: count 0). */
-  countByForms(
+  /**
+   * Clean submission count and latest submission time per form (forms without any:
+   * count 0), read from the counters: no scan of the forms' rows.
+   */
+  async countByForms(
     formIds: readonly string[],
   ): Promise<Map<string, FormSubmissionStats>> {
-    return this.submissions.countByForms(formIds);
+    const counts = await this.counters.countsByForms(formIds);
+    return new Map(
+      [...counts].map(([id, count]) => [
+        id,
+        { count: count.total, lastAt: count.lastAt },
+      ]),
+    );
   }
 
   /** A streamed export, newest first, with the list's filters (see export/open-export.ts). */
@@ -216,7 +227,10 @@ export class SubmissionsService {
     form: Form,
     query: ExportSubmissionsQuery = {},
   ): Promise<SubmissionExport> {
-    return openExport(this.submissions, form, query, this.fileLinks);
+    return openExport(this.submissions, form, query, this.fileLinks, {
+      fieldsOf: (rows) => this.inbox.fieldsOf(rows),
+      labelId: (owner, name) => this.labels.findId(owner.accountId, name),
+    });
   }
 
   /** Writes an export into `destination` (e.g. a dashboard response), resolving at the end. */

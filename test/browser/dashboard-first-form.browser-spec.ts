@@ -212,7 +212,9 @@ describeBrowser('dashboard: a first form (browser)', () => {
     );
     const csv = await readFile(await download.path(), 'utf8');
     const lines = csv.trim().split(/\r\n/);
-    expect(lines[0]).toBe('id,createdAt,name,email,message');
+    expect(lines[0]).toBe(
+      'id,createdAt,name,email,message,status,assignee,labels',
+    );
     expect(lines).toHaveLength(4);
     expect(csv).toContain(
       'Ada Lovelace,ada@example.org,Hello from the snippet',

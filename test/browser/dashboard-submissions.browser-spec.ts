@@ -356,7 +356,9 @@ describeBrowser('dashboard: submissions (browser)', () => {
     const bytes = await readFile(await download.path());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = bytes.subarray(3).toString('utf8');
-    expect(text.split('\r\n')[0]).toBe('id,createdAt,name,email,message');
+    expect(text.split('\r\n')[0]).toBe(
+      'id,createdAt,name,email,message,status,assignee,labels',
+    );
     expect(text).toContain('Zoë Ørsted,zoe@example.org,Grüße aus Köln – 東京');
     // The plain export stays without it, for programs.
     const [plain] = await Promise.all([

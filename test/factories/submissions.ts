@@ -1,11 +1,16 @@
 // Submissions for tests: rows are inserted straight through the repository with
-// controlled createdAt values, independent of the public submit route; and the helpers
+// controlled createdAt values, independent of the public submit route (with the form's
+// counters, as the seeder keeps them); and the helpers
 // the submissions specs share to compare them with what the API answers.
 import { ulid } from 'ulid';
 import {
   Submission,
   type SubmissionData,
 } from '../../src/submissions/submission.entity.js';
+import {
+  CounterChanges,
+  FormCounters,
+} from '../../src/submissions/counters/form-counters.js';
 import type { TestApp } from '../support/test-app.js';
 
 export interface SeedRow {
@@ -44,6 +49,15 @@ export async function insertSubmissions(
       values.slice(i, i + 500).map((value) => repo.create(value)),
     );
   }
+  // The form's counters, as every writer of rows keeps them.
+  const changes = new CounterChanges();
+  for (const value of values) {
+    changes.row({ ...value, status: 'new' }, 1);
+  }
+  await t.dataSource.transaction((manager) =>
+    t.app.get(FormCounters).apply(manager, changes),
+  );
+  for (const entity of entities) entity.status ??= 'new';
   return entities;
 }
 
@@ -69,5 +83,9 @@ export function asApi(row: Submission) {
     meta: { ip: row.ip, userAgent: row.userAgent, origin: row.origin },
     spam: row.spam ?? false,
     spamReasons: row.spamReasons ?? [],
+    status: row.status ?? 'new',
+    assignee: null,
+    labels: [],
+    noteCount: 0,
   };
 }

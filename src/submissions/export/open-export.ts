@@ -10,6 +10,15 @@ import {
 } from '../submission-filters.js';
 import { ALL_COLUMNS } from '../submission-sql.js';
 import type { SubmissionRepository } from '../submission.repository.js';
+import type { SubmissionRow } from '../submission-rows.js';
+
+/** What an export reads of the inbox (InboxService and LabelsService). */
+export interface ExportInbox {
+  fieldsOf(
+    rows: readonly SubmissionRow[],
+  ): Promise<ReadonlyMap<string, ExportInboxFields>>;
+  labelId(form: Form, name: string): Promise<string | undefined>;
+}
 import { csvRow } from './csv.js';
 import type {
   ExportFileLinks,
@@ -23,6 +32,8 @@ import {
   firstBatch,
   keysInOrder,
   ndjsonLine,
+  CSV_INBOX_HEADER,
+  type ExportInboxFields,
   type ExportPlan,
 } from './submission-export.js';
 
@@ -58,9 +69,18 @@ export async function openExport(
   form: Form,
   query: ExportSubmissionsQuery = {},
   fileLinks?: ExportFileLinks,
+  inbox?: ExportInbox,
 ): Promise<SubmissionExport> {
   const format = query.format ?? 'csv';
   const filters = parseFilters(query);
+  if (query.label !== undefined && query.label !== '' && inbox) {
+    filters.labelId = (await inbox.labelId(form, query.label)) ?? '-';
+  }
+  // The inbox's fields of the batch being encoded (assignee, labels, notes).
+  let fields: ReadonlyMap<string, ExportInboxFields> = new Map();
+  const readFields = async (rows: readonly SubmissionRow[]) => {
+    if (inbox) fields = await inbox.fieldsOf(rows);
+  };
   let plan: ExportPlan;
   if (format === 'csv') {
     const columns =
@@ -74,14 +94,14 @@ export async function openExport(
       filters,
       columns: CSV_COLUMNS,
       header:
-        (query.bom ? UTF8_BOM : '') + csvRow(['id', 'createdAt', ...columns]),
-      beforeBatch:
-        fileLinks === undefined
-          ? undefined
-          : async (rows) => {
-              links = await fileLinks.linksOf(rows);
-            },
-      encode: (row) => csvLine(row, columns, links.get(row.id)),
+        (query.bom ? UTF8_BOM : '') +
+        csvRow(['id', 'createdAt', ...columns, ...CSV_INBOX_HEADER]),
+      beforeBatch: async (rows) => {
+        await readFields(rows);
+        if (fileLinks !== undefined) links = await fileLinks.linksOf(rows);
+      },
+      encode: (row) =>
+        csvLine(row, columns, links.get(row.id), fields.get(row.id)),
     };
   } else {
     plan = {
@@ -89,7 +109,8 @@ export async function openExport(
       filters,
       columns: ALL_COLUMNS,
       header: '',
-      encode: ndjsonLine,
+      beforeBatch: readFields,
+      encode: (row) => ndjsonLine(row, fields.get(row.id)),
     };
   }
   const first = await firstBatch(submissions, plan);

@@ -107,7 +107,7 @@ describe('exportChunks', () => {
     return text;
   }
 
-  const expected = 'header\n' + rows.map(ndjsonLine).join('');
+  const expected = 'header\n' + rows.map((row) => ndjsonLine(row)).join('');
 
   it('grows batches up to EXPORT_BATCH_SIZE while rows are quick', async () => {
     const { repository, limits } = fakeRepository(rows, 0);

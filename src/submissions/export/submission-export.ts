@@ -49,7 +49,20 @@ export const CSV_COLUMNS: ReadonlyArray<keyof SubmissionRow> = [
   'id',
   'createdAt',
   'data',
+  'status',
+  'assigneeId',
 ];
+
+/** The inbox's columns a CSV ends with (after the values). */
+export const CSV_INBOX_HEADER = ['status', 'assignee', 'labels'];
+
+/** What the inbox shows of a row in an export (InboxService.fieldsOf). */
+export interface ExportInboxFields {
+  status: string;
+  assignee: { userId: string; email: string } | null;
+  labels: string[];
+  noteCount: number;
+}
 
 export interface ExportPlan {
   formId: string;
@@ -207,6 +220,7 @@ export function csvLine(
   row: SubmissionRow,
   columns: readonly string[],
   links?: ReadonlyMap<string, string>,
+  inbox?: ExportInboxFields,
 ): string {
   const data = toData(row.data);
   const values: unknown[] = [row.id, isoTime(row.createdAt)];
@@ -215,11 +229,19 @@ export function csvLine(
       Object.hasOwn(data, column) ? fileCell(data[column], links) : undefined,
     );
   }
+  values.push(
+    inbox?.status ?? row.status,
+    inbox?.assignee?.email ?? '',
+    (inbox?.labels ?? []).join('; '),
+  );
   return csvRow(values);
 }
 
 /** The Submission shape of the API on one line; stored JSON text is passed through. */
-export function ndjsonLine(row: SubmissionRow): string {
+export function ndjsonLine(
+  row: SubmissionRow,
+  inbox?: ExportInboxFields,
+): string {
   const data =
     typeof row.data === 'string' &&
     row.data.startsWith('{') &&
@@ -231,6 +253,8 @@ export function ndjsonLine(row: SubmissionRow): string {
     `"data":${data},"createdAt":"${isoTime(row.createdAt)}",` +
     `"meta":{"ip":${JSON.stringify(row.ip)},"userAgent":${JSON.stringify(row.userAgent)},` +
     `"origin":${JSON.stringify(row.origin)}},"spam":${Boolean(Number(row.spam))},` +
-    `"spamReasons":${JSON.stringify(toReasons(row.spamReasons))}}\n`
+    `"spamReasons":${JSON.stringify(toReasons(row.spamReasons))},` +
+    `"status":${JSON.stringify(inbox?.status ?? row.status)},"assignee":${JSON.stringify(inbox?.assignee ?? null)},` +
+    `"labels":${JSON.stringify(inbox?.labels ?? [])},"noteCount":${inbox?.noteCount ?? 0}}\n`
   );
 }

@@ -1,10 +1,7 @@
 // The inbox routes of the API (PATCH one, bulk, notes): checks, then InboxService and
 // NotesService do the work.
-import {
-  BadRequestException,
-  Injectable,
-  NotFoundException,
-} from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { ValidationFailedException } from '../../common/errors.js';
 import { takeTurn } from '../../common/event-loop-turns.js';
 import type { Form } from '../../forms/form.entity.js';
 import type { BulkSubmissionsDto } from '../dto/bulk-submissions.dto.js';
@@ -49,9 +46,9 @@ export class InboxApiService {
       Object.entries(change).filter(([, value]) => value !== undefined),
     );
     if (spam === undefined && Object.keys(inboxChange).length === 0) {
-      throw new BadRequestException(
-        'Send at least one of spam, status, assigneeId, labels',
-      );
+      throw new ValidationFailedException([
+        'send at least one of spam, status, assigneeId, labels',
+      ]);
     }
     // Checked before anything changes: a bad assignee or label changes nothing.
     await this.submissions.findOne(form, submissionId);
@@ -71,15 +68,15 @@ export class InboxApiService {
     actor: InboxActor,
   ): Promise<{ updated: number }> {
     if ((body.ids === undefined) === (body.filter === undefined)) {
-      throw new BadRequestException('Send either ids or filter');
+      throw new ValidationFailedException(['send either ids or filter']);
     }
     const set = Object.fromEntries(
       Object.entries(body.set).filter(([, value]) => value !== undefined),
     );
     if (Object.keys(set).length === 0) {
-      throw new BadRequestException(
+      throw new ValidationFailedException([
         'set must hold at least one of status, assigneeId, addLabels, removeLabels',
-      );
+      ]);
     }
     const resolved = await this.inbox.resolve(form.accountId, set);
     if (body.ids !== undefined) {
