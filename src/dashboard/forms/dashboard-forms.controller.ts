@@ -32,6 +32,7 @@ import {
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { redirectToForm } from './form-links.js';
 import { queryText, readFilters } from './dashboard-filters.js';
+import { inboxListFilter, readInboxValues } from './inbox-filters.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { blankRow } from './form-editor.js';
 import {
@@ -154,16 +155,18 @@ export class DashboardFormsController {
     return reply.view('form-setup', page);
   }
 
-  /** CSV of the submissions the list shows (same search and dates); `bom=true` for Excel. */
+  /** CSV of the submissions the list shows (same tab, label, search and dates); `bom=true` for Excel. */
   @Get(':formId/submissions.csv')
   @Requires('submissions.export')
   @NoDeadline()
   async exportCsv(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Query() query: Record<string, unknown>,
   ) {
     const filters = readFilters(query);
+    const inbox = readInboxValues(query, filters.values, filters.errors);
     if (filters.errors.any) {
       throw new BadRequestException(
         filters.errors.summary.map((item) => item.text).join('. '),
@@ -171,6 +174,7 @@ export class DashboardFormsController {
     }
     const file = await this.submissions.openExport(form, {
       ...filters.input,
+      ...inboxListFilter(inbox, context.user.id),
       format: 'csv',
       bom: queryText(query.bom) === 'true',
     });

@@ -8,7 +8,6 @@ import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { FieldDefinition, Form } from '../../forms/form.entity.js';
 import type { SubmissionDto } from '../../submissions/dto/submission.dto.js';
 import { FormsService } from '../../forms/forms.service.js';
-import type { SubmissionFilterInput } from '../../submissions/submission-filters.js';
 import { FormCounters } from '../../submissions/counters/form-counters.js';
 import { LabelsService } from '../../submissions/inbox/labels.service.js';
 import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
@@ -27,6 +26,7 @@ import {
 import { dailyChart, type DailyChart } from './daily-chart.js';
 import { FormSetupBuilder, type SetupView } from './form-setup.builder.js';
 import {
+  inboxListFilter,
   inboxNarrowed,
   inboxQuery,
   readInboxValues,
@@ -51,19 +51,6 @@ export const NOTICES: Record<string, string> = {
   'submission-deleted': 'The submission was deleted.',
   saved: 'Saved.',
 };
-
-/** The list's inbox filters, as the API's list takes them (DESIGN 20). */
-function inboxListFilter(
-  values: InboxValues,
-  userId: string,
-): Pick<SubmissionFilterInput, 'status' | 'assignee' | 'label'> {
-  const filter: Pick<SubmissionFilterInput, 'status' | 'assignee' | 'label'> =
-    {};
-  if (values.status) filter.status = values.status;
-  if (values.mine) filter.assignee = userId;
-  if (values.label) filter.label = values.label;
-  return filter;
-}
 
 /** Days shown in the activity chart, today included. */
 export const CHART_DAYS = 30;

@@ -5,6 +5,7 @@ import {
   SUBMISSION_STATUSES,
   type SubmissionStatus,
 } from '../../submissions/submission.entity.js';
+import type { SubmissionFilterInput } from '../../submissions/submission-filters.js';
 import type { PageErrors } from '../page-errors.js';
 import { queryText, type FilterValues } from './dashboard-filters.js';
 
@@ -47,6 +48,19 @@ export function readInboxValues(
   }
   if (label.length > 40) errors.add('A label has at most 40 characters');
   return values;
+}
+
+/** The list's inbox filters, as the API's list takes them (DESIGN 20). */
+export function inboxListFilter(
+  values: InboxValues,
+  userId: string,
+): Pick<SubmissionFilterInput, 'status' | 'assignee' | 'label'> {
+  const filter: Pick<SubmissionFilterInput, 'status' | 'assignee' | 'label'> =
+    {};
+  if (values.status) filter.status = values.status;
+  if (values.mine) filter.assignee = userId;
+  if (values.label) filter.label = values.label;
+  return filter;
 }
 
 /** True when a filter beyond the tab is set (the page then says what it shows). */
