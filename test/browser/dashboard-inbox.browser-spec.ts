@@ -160,9 +160,7 @@ describeBrowser('dashboard: the inbox (browser)', () => {
     await expect(page.getByLabel('HTML form').inputValue()).resolves.toContain(
       `/api/submit/${formId}`,
     );
-    await expect(page.getByLabel('Form ID').inputValue()).resolves.toBe(
-      formId,
-    );
+    await expect(page.getByLabel('Form ID').inputValue()).resolves.toBe(formId);
   });
 
   it('stacks rows as cards on a phone, with no sideways scroll', async () => {

@@ -358,7 +358,7 @@ describeBrowser('dashboard: a newcomer’s rough edges (browser)', () => {
   });
 
   it('opens a guide the form page mentions through its link', async () => {
-    await page.goto(`${d.t.url}/dashboard/forms/${plainForm}`);
+    await page.goto(`${d.t.url}/dashboard/forms/${plainForm}/setup`);
     await page.getByRole('link', { name: 'docs/formspree.md' }).click();
     await page.waitForURL(/\/dashboard\/docs\/formspree\.md$/);
     await expect(page.locator('body').innerText()).resolves.toMatch(/^# /);
