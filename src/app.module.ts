@@ -23,6 +23,7 @@ import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { SubmissionDeletionModule } from './submissions/submission-deletion.module.js';
+import { SearchIndexModule } from './submissions/search/search-index.module.js';
 import { SubmissionsModule } from './submissions/submissions.module.js';
 import { submitErrorAnswers } from './submit/submit-answer.js';
 import { SubmitModule } from './submit/submit.module.js';
@@ -53,6 +54,7 @@ export class AppModule {
         FormsModule,
         SubmitModule,
         SubmissionDeletionModule,
+        SearchIndexModule,
         SubmissionsModule,
         FilesModule,
         DomainVerificationModule,

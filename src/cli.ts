@@ -1,8 +1,11 @@
-// Operator commands (`npm run cli -- <command>`): create accounts and account API keys
-// without the dashboard. The result is the last stdout line, as JSON; logs go to stderr.
+// Operator commands (`npm run cli -- <command>`): create accounts and account API keys, and
+// rebuild the counters and the search index, without the dashboard. The result is the last
+// stdout line, as JSON; logs go to stderr.
 import {
   CommandError,
+  isRebuild,
   parseCommand,
+  runRebuild,
   runCommand,
   USAGE,
   UsageError,
@@ -68,6 +71,29 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
       context.get(db.DatabaseStateService).whenConnected(),
       `the database did not answer within ${CONNECT_TIMEOUT_MS / 1000} s; check DATABASE_URL`,
     );
+    if (isRebuild(command)) {
+      const [{ FormCounters }, { SearchIndexer }, { DataSource }] =
+        await Promise.all([
+          import('./submissions/counters/form-counters.js'),
+          import('./submissions/search/search-indexer.js'),
+          import('typeorm'),
+        ]);
+      const counters = context.get(FormCounters);
+      const search = context.get(SearchIndexer);
+      const dataSource = context.get(DataSource);
+      return await runRebuild(command, {
+        formIds: async () =>
+          (
+            await dataSource.query<Array<{ id: string }>>(
+              dataSource.options.type === 'better-sqlite3'
+                ? 'SELECT "id" FROM "form"'
+                : 'SELECT `id` FROM `form`',
+            )
+          ).map((row) => row.id),
+        rebuildCounters: (formId) => counters.rebuild(formId),
+        rebuildSearch: () => search.rebuild(),
+      });
+    }
     return await runCommand(
       command,
       context.get(accounts.AccountsService),

@@ -27,6 +27,7 @@ import { FormsModule } from './forms/forms.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { SubmissionDeletionModule } from './submissions/submission-deletion.module.js';
+import { SearchIndexModule } from './submissions/search/search-index.module.js';
 import { SweepsModule } from './sweeps/sweeps.module.js';
 import { TracingModule } from './tracing/tracing.module.js';
 
@@ -49,6 +50,7 @@ class WorkerModule {
         DomainVerificationCoreModule,
         // The deletion path the notifications register their deliveries with.
         SubmissionDeletionModule,
+        SearchIndexModule,
         NotificationsModule,
       ],
     };

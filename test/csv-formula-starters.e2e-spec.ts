@@ -51,7 +51,14 @@ describe('CSV export: formula starters in any disguise (e2e)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const records = parseCsv(await res.text());
-    expect(records[0]).toEqual(['id', 'createdAt', 'note']);
+    expect(records[0]).toEqual([
+      'id',
+      'createdAt',
+      'note',
+      'status',
+      'assignee',
+      'labels',
+    ]);
     const notes = records.slice(1).map((record) => record[2]);
     expect(notes.sort()).toEqual(
       [...HIDDEN_FORMULAS.map((note) => `'${note}`), ...PLAIN].sort(),

@@ -203,7 +203,15 @@ describe('dashboard: confirmations and files (e2e)', () => {
       ] as const) {
         expect(csv.status, source).toBe(200);
         const [header, row] = parseCsv(csv.html);
-        expect(header).toEqual(['id', 'createdAt', 'name', 'cv']);
+        expect(header).toEqual([
+          'id',
+          'createdAt',
+          'name',
+          'cv',
+          'status',
+          'assignee',
+          'labels',
+        ]);
         expect(row[2]).toBe('Ada');
         // A formula trigger in the name is neutralised like any other text.
         const match =

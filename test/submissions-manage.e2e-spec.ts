@@ -280,7 +280,18 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
       const list = doc.paths['/api/v1/forms/{id}/submissions'];
       expect(
         list.get.parameters.map((p: { name: string }) => p.name).sort(),
-      ).toEqual(['cursor', 'from', 'id', 'limit', 'q', 'spam', 'to']);
+      ).toEqual([
+        'assignee',
+        'cursor',
+        'from',
+        'id',
+        'label',
+        'limit',
+        'q',
+        'spam',
+        'status',
+        'to',
+      ]);
       for (const status of ['200', '400', '401', '403', '404']) {
         expect(list.get.responses[status], `list ${status}`).toBeDefined();
       }
@@ -305,13 +316,17 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
       expect(format.schema.enum).toEqual(['csv', 'ndjson']);
       const schema = doc.components.schemas.SubmissionDto;
       expect(Object.keys(schema.properties).sort()).toEqual([
+        'assignee',
         'createdAt',
         'data',
         'formId',
         'id',
+        'labels',
         'meta',
+        'noteCount',
         'spam',
         'spamReasons',
+        'status',
       ]);
       const patch = one.patch;
       expect(Object.keys(patch.responses)).toEqual(

@@ -91,10 +91,22 @@ describe('lookups by untrusted names (e2e)', () => {
       'constructor',
       'toString',
       'name',
+      'status',
+      'assignee',
+      'labels',
     ]);
     expect(records.slice(1)).toEqual([
-      [rows[1].id, '2026-01-02T10:00:00.000Z', '', '', 'Grace'],
-      [rows[0].id, '2026-01-01T10:00:00.000Z', 'built by Ada', 'said hi', ''],
+      [rows[1].id, '2026-01-02T10:00:00.000Z', '', '', 'Grace', 'new', '', ''],
+      [
+        rows[0].id,
+        '2026-01-01T10:00:00.000Z',
+        'built by Ada',
+        'said hi',
+        '',
+        'new',
+        '',
+        '',
+      ],
     ]);
 
     const api = await request(`${t.url}/api/v1/forms/${form.id}/submissions`, {

@@ -6,6 +6,8 @@ import { DatabaseModule } from '../database/database.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { TracingModule } from '../tracing/tracing.module.js';
 import { SweepsModule } from '../sweeps/sweeps.module.js';
+import { FormCounters } from '../submissions/counters/form-counters.js';
+import { SearchIndexModule } from '../submissions/search/search-index.module.js';
 
 /** Just what the operator commands need: configuration, the database and accounts. */
 @Module({})
@@ -22,7 +24,10 @@ export class CliModule {
         // Features may register sweeps; a command never runs them.
         SweepsModule.forRoot({ schedule: false }),
         AccountsModule,
+        // counters:rebuild and search:rebuild.
+        SearchIndexModule,
       ],
+      providers: [FormCounters],
     };
   }
 }

@@ -18,6 +18,11 @@ export const USAGE = `Usage:
       when they own several). --role: ${KEY_ROLES.join(', ')} (default admin);
       --read-only is --role viewer. --expires-at: refused from then on (e.g. 2026-12-31
       or 2026-12-31T18:00:00Z).
+  npm run cli -- counters:rebuild
+      Recounts every form's counters and per-day counts from its submissions (a database
+      restored from before they were kept, or one written to by hand).
+  npm run cli -- search:rebuild
+      Empties the full-text index and indexes every submission again.
 
 Each command prints one JSON object as its last line on stdout, e.g.
   {"accountId":"01J…","email":"owner@example.com","apiKey":"fga_…"}
@@ -34,6 +39,8 @@ export class CommandError extends Error {}
 
 export type Command =
   | { name: 'help' }
+  | { name: 'counters:rebuild' }
+  | { name: 'search:rebuild' }
   | {
       name: 'accounts:create';
       email: string;
@@ -74,6 +81,8 @@ export function parseCommand(argv: string[]): Command {
   }
   const allowed: Record<string, string[]> = {
     'accounts:create': ['email', 'password', 'password-stdin'],
+    'counters:rebuild': [],
+    'search:rebuild': [],
     'keys:create': [
       'email',
       'account',
@@ -90,6 +99,9 @@ export function parseCommand(argv: string[]): Command {
   );
   if (misplaced !== undefined) {
     throw new UsageError(`--${misplaced} does not apply to ${name}`);
+  }
+  if (name === 'counters:rebuild' || name === 'search:rebuild') {
+    return { name };
   }
   if (name === 'keys:create') {
     let expiresAt: Date | undefined;
@@ -169,8 +181,38 @@ function refusal(error: unknown): never {
   throw error;
 }
 
+/** What the rebuild commands use (FormCounters, SearchIndexer and the forms' ids). */
+export interface Rebuilders {
+  formIds(): Promise<string[]>;
+  rebuildCounters(formId: string): Promise<unknown>;
+  rebuildSearch(): Promise<number>;
+}
+
+export type RebuildCommand = Extract<
+  Command,
+  { name: 'counters:rebuild' | 'search:rebuild' }
+>;
+
+export function isRebuild(command: Command): command is RebuildCommand {
+  return (
+    command.name === 'counters:rebuild' || command.name === 'search:rebuild'
+  );
+}
+
+export async function runRebuild(
+  command: RebuildCommand,
+  rebuilders: Rebuilders,
+): Promise<CommandOutput> {
+  if (command.name === 'search:rebuild') {
+    return { indexed: String(await rebuilders.rebuildSearch()) };
+  }
+  const ids = await rebuilders.formIds();
+  for (const id of ids) await rebuilders.rebuildCounters(id);
+  return { forms: String(ids.length) };
+}
+
 export async function runCommand(
-  command: Exclude<Command, { name: 'help' }>,
+  command: Exclude<Command, { name: 'help' } | RebuildCommand>,
   accounts: AccountsService,
   password: string | undefined,
 ): Promise<CommandOutput> {

@@ -62,6 +62,8 @@ export class AppConfig {
   publicUrl: string;
   /** Seconds between runs of the background sweeps; 0: none in this process. */
   sweepIntervalSeconds: number;
+  /** Seconds between passes of the full-text indexer (where the worker runs); 0: none. */
+  searchIndexIntervalSeconds: number;
   /** Deliveries and their attempts are deleted this many days after they were created. */
   deliveryRetentionDays: number;
   /** CAPTCHA verification and the spam folder. */
@@ -321,6 +323,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     300,
     0,
     604_800,
+  );
+  config.searchIndexIntervalSeconds = wholeNumber(
+    env,
+    'SEARCH_INDEX_INTERVAL_SECONDS',
+    2,
+    0,
+    3600,
   );
   config.deliveryRetentionDays = wholeNumber(
     env,

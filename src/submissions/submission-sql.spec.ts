@@ -29,6 +29,38 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
       ).toMatchSnapshot();
     });
 
+    it('reads a status tab along its index, with assignee and label filters', () => {
+      expect(
+        sql.rows({
+          formId: FORM,
+          filters: { status: 'new', assignee: 'u1', labelId: 'l1' },
+          direction: 'DESC',
+          limit: 26,
+        }),
+      ).toMatchSnapshot();
+      expect(
+        sql.rows({
+          formId: FORM,
+          filters: { assignee: null },
+          direction: 'DESC',
+          limit: 26,
+        }),
+      ).toMatchSnapshot();
+    });
+
+    it('reads search candidates by their ids, along the primary key', () => {
+      expect(
+        sql.rows({
+          formId: FORM,
+          filters: { q: 'zanzibar' },
+          direction: 'DESC',
+          limit: 26,
+          ids: ['a', 'b'],
+        }),
+      ).toMatchSnapshot();
+      expect(sql.countedRows(FORM, ['a'])).toMatchSnapshot();
+    });
+
     it('reads the page after a cursor, within a date range', () => {
       expect(
         sql.rows({

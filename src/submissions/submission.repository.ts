@@ -10,6 +10,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { takeTurn } from '../common/event-loop-turns.js';
 import { FormCounterSql } from './counters/form-counter-sql.js';
+import { ulidTime } from '../common/ulid.js';
+import { SearchIndexSql } from './search/search-index-sql.js';
+import { matchQuery, searchWords } from './search/search-text.js';
 import {
   CounterChanges,
   writeCounterChanges,
@@ -42,6 +45,13 @@ export const SEARCH_SCAN_ROWS = 10_000;
  */
 export const SQLITE_SEARCH_CHUNK_ROWS = 1000;
 
+/** Submissions the full-text index may propose for one request before the scan answers. */
+export const SEARCH_CANDIDATES = 5000;
+/** How far before the indexer's position a search scans rows itself. */
+export const SEARCH_TAIL_MS = 10_000;
+/** The most not-yet-indexed rows a search scans itself (else the indexer is behind: scan). */
+export const SEARCH_TAIL_ROWS = 2000;
+
 /** Forms per statement when counting submissions of many forms. */
 const COUNT_FORMS_BATCH = 500;
 
@@ -57,12 +67,14 @@ const sqliteSearchReady = new WeakSet<object>();
 export class SubmissionRepository {
   readonly sql: SubmissionSql;
   private readonly counterSql: FormCounterSql;
+  private readonly searchSql: SearchIndexSql;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.sql = new SubmissionSql(
       dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
     );
     this.counterSql = new FormCounterSql(this.sql.dialect);
+    this.searchSql = new SearchIndexSql(this.sql.dialect);
   }
 
   get isSqlite(): boolean {
@@ -76,6 +88,8 @@ export class SubmissionRepository {
    */
   async read(query: RowQuery): Promise<RowBatch> {
     if (!query.filters.q) return { rows: await this.rows(query) };
+    const indexed = await this.searchIndexed(query);
+    if (indexed) return { rows: indexed };
     if (this.isSqlite) return this.searchInChunks(query);
     const through = await this.windowEnd(query, query.after, SEARCH_SCAN_ROWS);
     return {
@@ -229,6 +243,62 @@ export class SubmissionRepository {
       );
     }
     return true;
+  }
+
+  /**
+   * A `q` answered from the full-text index (docs/inbox.md): the form's submissions whose
+   * words start with the search's words, confirmed by the search itself, and the newest
+   * rows the indexer has not reached yet, scanned. Undefined when the index cannot answer:
+   * a word too short or too common for it, no index yet, the indexer far behind, or more
+   * candidates than one request examines — the windowed scan answers then.
+   */
+  private async searchIndexed(
+    query: RowQuery,
+  ): Promise<SubmissionRow[] | undefined> {
+    const words = searchWords(query.filters.q!);
+    if (!words) return undefined;
+    const [state] = await this.run<Array<{ lastId: string }>>(
+      this.searchSql.state(),
+    );
+    const indexedAt = state ? ulidTime(state.lastId) : NaN;
+    if (Number.isNaN(indexedAt)) return undefined;
+    // Rows from here on may not be indexed yet: they are scanned, at most SEARCH_TAIL_ROWS.
+    const tailFrom = new Date(indexedAt - SEARCH_TAIL_MS);
+    const from =
+      query.filters.from && query.filters.from > tailFrom
+        ? query.filters.from
+        : tailFrom;
+    const tailFilters = { ...query.filters, from };
+    const tooLong = await this.windowEnd(
+      { ...query, filters: tailFilters },
+      undefined,
+      SEARCH_TAIL_ROWS,
+    );
+    if (tooLong) return undefined;
+    const candidates = await this.run<Array<{ id: string }>>(
+      this.searchSql.candidates(
+        query.formId,
+        matchQuery(words, this.sql.dialect),
+        SEARCH_CANDIDATES + 1,
+      ),
+    );
+    if (candidates.length > SEARCH_CANDIDATES) return undefined;
+    this.registerSqliteSearch();
+    const tail = await this.rows({ ...query, filters: tailFilters });
+    const older =
+      candidates.length === 0
+        ? []
+        : await this.rows({ ...query, ids: candidates.map((row) => row.id) });
+    const seen = new Set<string>();
+    const sign = query.direction === 'DESC' ? -1 : 1;
+    return [...tail, ...older]
+      .filter((row) => !seen.has(row.id) && seen.add(row.id))
+      .sort((a, b) => {
+        const at =
+          toDate(a.createdAt).getTime() - toDate(b.createdAt).getTime();
+        return sign * (at !== 0 ? at : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+      })
+      .slice(0, query.limit);
   }
 
   private run<T>({ sql, params }: SqlStatement): Promise<T> {

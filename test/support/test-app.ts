@@ -44,6 +44,8 @@ export async function createTestApp(
     LOG_LEVEL: 'info',
     DATABASE_URL: database.url,
     STORAGE_URL: `file:${storage}`,
+    // The full-text indexer runs only where a spec turns it on (test/e2e/inbox/).
+    SEARCH_INDEX_INTERVAL_SECONDS: '0',
     ...options.env,
   });
   const logs: string[] = [];

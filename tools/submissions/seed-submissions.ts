@@ -8,6 +8,11 @@
 import 'reflect-metadata';
 import { pathToFileURL } from 'node:url';
 import { DataSource } from 'typeorm';
+import { FormCounterSql } from '../../src/submissions/counters/form-counter-sql.js';
+import {
+  CounterChanges,
+  writeCounterChanges,
+} from '../../src/submissions/counters/form-counters.js';
 import { ulid } from 'ulid';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { buildDataSourceOptions } from '../../src/database/database-options.js';
@@ -46,6 +51,7 @@ export async function seedSubmissions(
     dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
   );
   const q = (name: string) => sql.e(name);
+  const counterSql = new FormCounterSql(sql.dialect);
   const rows = await dataSource.query<Array<{ fields: unknown }>>(
     `SELECT ${q('fields')} FROM ${q('form')} WHERE ${q('id')} = ?`,
     [options.formId],
@@ -66,18 +72,32 @@ export async function seedSubmissions(
   const step = span / options.count;
 
   // The values below follow ALL_COLUMNS: id, formId, data, ip, userAgent, origin, createdAt,
-  // spam, spamReasons (seeded submissions are clean).
+  // spam, spamReasons (seeded submissions are clean), status (most handled: a few in
+  // every hundred are new, a third open), assigneeId (nobody).
   const head = `INSERT INTO ${q('submission')} (${ALL_COLUMNS.map(q).join(', ')}) VALUES `;
   const tuple = `(${ALL_COLUMNS.map(() => '?').join(', ')})`;
 
   let inserted = 0;
   while (inserted < options.count) {
     await dataSource.transaction(async (manager) => {
+      // The form's counters and per-day counts, kept in the same transaction as the rows.
+      const changes = new CounterChanges();
       for (let s = 0; s < perTransaction && inserted < options.count; s++) {
         const n = Math.min(perStatement, options.count - inserted);
         const params: unknown[] = [];
         for (let i = 0; i < n; i++) {
           const ms = Math.floor(start + (inserted + i + rand()) * step);
+          const roll = rand();
+          const status = roll < 0.02 ? 'new' : roll < 0.35 ? 'open' : 'closed';
+          changes.row(
+            {
+              formId: options.formId,
+              spam: 0,
+              status,
+              createdAt: new Date(ms),
+            },
+            1,
+          );
           params.push(
             ulid(ms),
             options.formId,
@@ -88,6 +108,8 @@ export async function seedSubmissions(
             sqlDatetime(new Date(ms)),
             0,
             null,
+            status,
+            null,
           );
         }
         await manager.query(
@@ -96,6 +118,11 @@ export async function seedSubmissions(
         );
         inserted += n;
       }
+      await writeCounterChanges(
+        (text, values) => manager.query(text, values),
+        counterSql,
+        changes,
+      );
     });
     options.onProgress?.(inserted);
   }

@@ -17,6 +17,9 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { User } from '../../accounts/user.entity.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccountsService,
@@ -49,6 +52,9 @@ const NOTICES: Record<string, string> = {
   'verification-sent':
     'A new verification link is on its way to your address. Open it and select Verify.',
   'verification-verified': 'Your email address is verified.',
+  'assign-mail-on': 'You will be mailed when someone assigns you a submission.',
+  'assign-mail-off':
+    'You will not be mailed when someone assigns you a submission.',
   'verification-mail-off':
     'Email is off on this server (SMTP_URL and MAIL_FROM are not set): no link can be sent.',
   'verification-unmailable':
@@ -97,6 +103,8 @@ export interface AccountPageView extends AccountState {
   keyRoles: KeyRole[];
   role: KeyRole;
   now: Date;
+  /** "Mail me when I am assigned" (the signed-in person's own setting). */
+  mailOnAssign: boolean;
   expiryChoices: typeof KEY_EXPIRY_CHOICES;
   expiresIn: string;
 }
@@ -120,6 +128,7 @@ export class DashboardAccountController {
     private readonly sessions: DashboardSessionsService,
     private readonly limits: SignInLimits,
     private readonly erasure: ErasureService,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   @Get()
@@ -274,6 +283,24 @@ export class DashboardAccountController {
     return reply.redirect('/dashboard/account?done=key-revoked', 303);
   }
 
+  /** "Mail me when I am assigned": the person's own setting, in every account. */
+  @Post('assign-mail')
+  @SignedIn()
+  async assignMail(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ) {
+    const on = isChecked(body, 'mailOnAssign');
+    await this.dataSource
+      .getRepository(User)
+      .update({ id: context.user.id }, { mailOnAssign: on });
+    return reply.redirect(
+      `/dashboard/account?done=assign-mail-${on ? 'on' : 'off'}`,
+      303,
+    );
+  }
+
   @Post('password')
   @SignedIn()
   async changePassword(
@@ -348,6 +375,10 @@ export class DashboardAccountController {
     state: AccountState,
   ) {
     const keys = await this.accounts.listApiKeys(context.account.id);
+    const self = await this.dataSource.getRepository(User).findOne({
+      where: { id: context.user.id },
+      select: { mailOnAssign: true },
+    });
     const keyRoles = keyRolesFor(context.account.role);
     return reply.status(status).view('account', {
       keys,
@@ -356,6 +387,7 @@ export class DashboardAccountController {
       now: new Date(),
       expiryChoices: KEY_EXPIRY_CHOICES,
       expiresIn: 'never',
+      mailOnAssign: self?.mailOnAssign ?? true,
       ...state,
     } satisfies AccountPageView);
   }

@@ -7,6 +7,8 @@ import { FormRepositoryModule } from '../../forms/form-repository.module.js';
 import { NOTIFY_EMAIL_CONFIRMATIONS } from '../../forms/notify-emails.js';
 import { OWNER_ALERTS } from '../notification-channel.js';
 import { AccountVerificationService } from './account-verification.service.js';
+import { ASSIGNMENT_MAIL } from '../../submissions/inbox/assignment-mail.js';
+import { AssignmentMailer } from './assignment-mail.js';
 import { EmailChannel } from './email.channel.js';
 import { EmailRecipient } from './email-recipient.entity.js';
 import { EmailRecipientsService } from './email-recipients.service.js';
@@ -40,6 +42,8 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
     RecipientsSectionBuilder,
     MailOwnerAlerts,
     { provide: OWNER_ALERTS, useExisting: MailOwnerAlerts },
+    AssignmentMailer,
+    { provide: ASSIGNMENT_MAIL, useExisting: AssignmentMailer },
     {
       provide: NOTIFY_EMAIL_CONFIRMATIONS,
       useExisting: EmailRecipientsService,
@@ -55,6 +59,8 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
     Mailer,
     MailQuotas,
     AccountVerificationService,
+    AssignmentMailer,
+    ASSIGNMENT_MAIL,
   ],
 })
 export class EmailNotificationsModule {}

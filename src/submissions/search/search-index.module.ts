@@ -1,0 +1,13 @@
+import { Global, Module } from '@nestjs/common';
+import { SearchIndexer } from './search-indexer.js';
+
+/**
+ * The full-text index's keeper (docs/inbox.md), in the server and in the worker process:
+ * it indexes only where the worker runs (WORKER_ENABLED).
+ */
+@Global()
+@Module({
+  providers: [SearchIndexer],
+  exports: [SearchIndexer],
+})
+export class SearchIndexModule {}
