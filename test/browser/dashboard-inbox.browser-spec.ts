@@ -112,7 +112,16 @@ describeBrowser('dashboard: the inbox (browser)', () => {
     expect(mail).toBeDefined();
     // A link only: no visitor text in the mail.
     expect(mail.raw).not.toContain('Ada Lovelace');
-    expect(mail.raw).toContain(`/dashboard/forms/${formId}/submissions/`);
+    const link = /https?:\/\/\S+\/submissions\/\S+/.exec(
+      mail.parsed.text ?? '',
+    )?.[0];
+    expect(link).toContain(`/dashboard/forms/${formId}/submissions/`);
+    // The link (on PUBLIC_URL, not this test's port) opens the submission it is about.
+    await page.goto(`${d.t.url}${new URL(link!).pathname}`);
+    await expectHeading(page, 'Submission');
+    await expect(
+      page.locator('#work').getByTestId('assignee').textContent(),
+    ).resolves.toBe(member.email);
   });
 
   it('closes the selected submissions at once', async () => {

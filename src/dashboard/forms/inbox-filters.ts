@@ -39,7 +39,11 @@ export function readInboxValues(
   const values: InboxValues = {
     ...filters,
     status: '',
-    mine: queryText(query.mine) === '1' ? '1' : '',
+    // `tab=mine` is the assignment mail's link to a member's own submissions.
+    mine:
+      queryText(query.mine) === '1' || queryText(query.tab) === 'mine'
+        ? '1'
+        : '',
     label: label.length <= 40 ? label : '',
   };
   if (status && status !== 'all') {
