@@ -72,7 +72,7 @@ describeBrowser('dashboard: the inbox (browser)', () => {
     await page.goto(inbox);
     await expect(count('new')).resolves.toBe('1');
     await page.getByRole('link', { name: /^New/ }).click();
-    await expect(page.url()).toMatch(/status=new/);
+    expect(page.url()).toMatch(/status=new/);
     await expect(row('Ada Lovelace').count()).resolves.toBe(1);
     await expect(
       row('Ada Lovelace').getByTestId('status').textContent(),
@@ -152,7 +152,7 @@ describeBrowser('dashboard: the inbox (browser)', () => {
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await page.goto(inbox);
     await page.getByRole('link', { name: 'Hot lead' }).click();
-    await expect(page.url()).toMatch(/label=Hot\+lead|label=Hot%20lead/);
+    expect(page.url()).toMatch(/label=Hot\+lead|label=Hot%20lead/);
     await expect(row('Grace Hopper').count()).resolves.toBe(1);
     await expect(row('Alan Turing').count()).resolves.toBe(0);
     await expect(row('Ada Lovelace').count()).resolves.toBe(0);
@@ -165,7 +165,7 @@ describeBrowser('dashboard: the inbox (browser)', () => {
       .getByRole('navigation', { name: 'Form sections' })
       .getByRole('link', { name: 'Setup' })
       .click();
-    await expect(page.url()).toBe(`${inbox}/setup`);
+    expect(page.url()).toBe(`${inbox}/setup`);
     await expect(page.getByLabel('HTML form').inputValue()).resolves.toContain(
       `/api/submit/${formId}`,
     );
