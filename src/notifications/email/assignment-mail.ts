@@ -54,7 +54,7 @@ export class AssignmentMailer
 
   /** Waits for the mails in flight (tests; shutdown). */
   async settled(): Promise<void> {
-    await Promise.all([...this.sending]);
+    await Promise.all(this.sending);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

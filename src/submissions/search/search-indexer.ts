@@ -119,13 +119,11 @@ export class SearchIndexer
       const key = db.prepare(this.sql.sqliteKey());
       const text = db.prepare(this.sql.sqliteText());
       const save = db.prepare(state.sql);
+      const exists = db.prepare('SELECT 1 FROM "submission" WHERE "id" = ?');
       db.transaction(() => {
         for (const row of rows) {
           // A submission deleted meanwhile is gone from both: nothing to index.
-          const exists = db
-            .prepare('SELECT 1 FROM "submission" WHERE "id" = ?')
-            .get(row.id);
-          if (!exists) continue;
+          if (!exists.get(row.id)) continue;
           const result = key.run(row.id);
           if (result.changes === 0) continue;
           text.run(result.lastInsertRowid, searchText(row.data));
