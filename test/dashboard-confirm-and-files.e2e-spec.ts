@@ -230,14 +230,14 @@ describe('dashboard: confirmations and files (e2e)', () => {
     });
 
     it('names multipart in the endpoint hint and the fetch snippet of a form with files', async () => {
-      const page = await owner.get(`/dashboard/forms/${form.form.id}`);
+      const page = await owner.get(`/dashboard/forms/${form.form.id}/setup`);
       const text = textOf(page.html);
       expect(text).toContain('POST · multipart/form-data');
       expect(page.html).toContain('enctype=&quot;multipart/form-data&quot;');
       expect(page.html).toContain('FormData sends them as multipart/form-data');
       const plain = await createForm(t, accountId, { name: 'No files' });
       const other = textOf(
-        (await owner.get(`/dashboard/forms/${plain.form.id}`)).html,
+        (await owner.get(`/dashboard/forms/${plain.form.id}/setup`)).html,
       );
       expect(other).toContain('POST · JSON or form-encoded · no key needed');
       expect(other).not.toContain('multipart');

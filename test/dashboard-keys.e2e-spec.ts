@@ -46,7 +46,7 @@ describe('dashboard: key rotation and account keys (e2e)', () => {
     );
     expect(rotated.status).toBe(303);
     expect(rotated.location).toBe(
-      `/dashboard/forms/${form.form.id}?done=key-rotated`,
+      `/dashboard/forms/${form.form.id}/setup?done=key-rotated`,
     );
     const [row] = await t.dataSource.query(
       'SELECT apiKeyHash, previousApiKeyHash, previousApiKeyExpiresAt FROM form WHERE id = ?',
@@ -76,7 +76,7 @@ describe('dashboard: key rotation and account keys (e2e)', () => {
       { from: `/dashboard/forms/${form.form.id}/regenerate-key` },
     );
     expect(regenerated.location).toBe(
-      `/dashboard/forms/${form.form.id}?done=key-regenerated`,
+      `/dashboard/forms/${form.form.id}/setup?done=key-regenerated`,
     );
     expect((await readForm(form, form.apiKey)).status).toBe(403);
     expect((await readForm(form, newKey!)).status).toBe(403);

@@ -47,12 +47,19 @@ describe('dashboard: where pages land (e2e)', () => {
       }
     });
 
-    it('keeps the overview order when nothing is searched', async () => {
+    it('opens on the inbox when nothing is searched: the list, then Activity; the snippets on Setup', async () => {
       const { html } = await owner.get(`/dashboard/forms/${form.form.id}`);
-      expect(html.indexOf('id="activity-title"')).toBeLessThan(
-        html.indexOf('id="submissions-title"'),
-      );
+      const list = html.indexOf('id="submissions-title"');
+      expect(list).toBeGreaterThan(-1);
+      expect(list).toBeLessThan(html.indexOf('id="activity-title"'));
       expect(html).not.toContain('data-testid="results-count"');
+      expect(html).not.toContain('id="connect-title"');
+      expect(html).not.toContain('id="snippets-title"');
+      const setup = await owner.get(`/dashboard/forms/${form.form.id}/setup`);
+      expect(setup.status).toBe(200);
+      expect(setup.html).toContain('id="connect-title"');
+      expect(setup.html).toContain('id="snippets-title"');
+      expect(setup.html).not.toContain('id="submissions-title"');
     });
 
     it('puts a search’s results and their count above the chart and the stat cards', async () => {
@@ -64,7 +71,7 @@ describe('dashboard: where pages land (e2e)', () => {
       expect(list).toBeGreaterThan(-1);
       expect(list).toBeLessThan(html.indexOf('id="activity-title"'));
       expect(list).toBeLessThan(html.indexOf('class="stats"'));
-      expect(list).toBeLessThan(html.indexOf('id="connect-title"'));
+      expect(html).not.toContain('id="connect-title"');
       expect(textOf(html)).toContain(
         'Showing submissions containing “a l”, newest first. 1 match.',
       );

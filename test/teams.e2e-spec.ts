@@ -88,7 +88,9 @@ describe('teams: accounts with members (e2e)', () => {
       404,
     );
     // As an editor here, the form's key is not shown, and its settings cannot change.
-    const detail = await browser.get(`/dashboard/forms/${theirs.form.id}`);
+    const detail = await browser.get(
+      `/dashboard/forms/${theirs.form.id}/setup`,
+    );
     expect(detail.status).toBe(200);
     expect(detail.html).toContain('data-key-hidden');
     expect(detail.html).not.toContain(theirs.apiKey);

@@ -15,6 +15,7 @@ import { DashboardRetentionController } from './forms/dashboard-retention.contro
 import { DashboardFormSettingsController } from './forms/dashboard-form-settings.controller.js';
 import { DashboardFormsController } from './forms/dashboard-forms.controller.js';
 import { FormPageBuilder } from './forms/form-page.builder.js';
+import { FormSetupBuilder } from './forms/form-setup.builder.js';
 import { FormSettingsPageBuilder } from './forms/form-settings-page.builder.js';
 import { NotificationsPageBuilder } from './forms/notifications-page.builder.js';
 import { DashboardNotificationsController } from './forms/dashboard-notifications.controller.js';
@@ -24,6 +25,8 @@ import { SpamModule } from '../spam/spam.module.js';
 import { DashboardSession } from './session/dashboard-session.entity.js';
 import { DashboardSessionsService } from './session/dashboard-sessions.service.js';
 import { DashboardSubmissionsController } from './forms/dashboard-submissions.controller.js';
+import { DashboardInboxController } from './forms/dashboard-inbox.controller.js';
+import { SubmissionPageBuilder } from './forms/submission-page.builder.js';
 import { DocsController } from './docs.controller.js';
 import { RootController } from './root.controller.js';
 import { ConfirmEmailController } from './confirm-email.controller.js';
@@ -64,6 +67,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     DashboardFormsController,
     DashboardFormSettingsController,
     DashboardRetentionController,
+    DashboardInboxController,
     DashboardSubmissionsController,
     DashboardNotificationsController,
     DashboardSpamController,
@@ -82,6 +86,8 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
   providers: [
     DashboardSessionsService,
     FormPageBuilder,
+    FormSetupBuilder,
+    SubmissionPageBuilder,
     FormSettingsPageBuilder,
     NotificationsPageBuilder,
     SpamPageBuilder,

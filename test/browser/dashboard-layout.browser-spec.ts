@@ -69,7 +69,7 @@ describeBrowser('dashboard layout (browser)', () => {
 
   it('keeps the Show/Hide API key button in place when the key opens', async () => {
     const { page } = d;
-    await page.goto(`${d.t.url}/dashboard/forms/${formId}`);
+    await page.goto(`${d.t.url}/dashboard/forms/${formId}/setup`);
     const closed = await box(page, 'details.secret > summary');
     await page.getByText('Show API key').click();
     await page.getByText('Hide API key').waitFor();

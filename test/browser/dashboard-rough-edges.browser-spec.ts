@@ -208,7 +208,7 @@ describeBrowser('dashboard: a newcomer’s rough edges (browser)', () => {
   });
 
   it('names multipart in the endpoint hint of a form with file fields', async () => {
-    await page.goto(`${d.t.url}/dashboard/forms/${filesForm}`);
+    await page.goto(`${d.t.url}/dashboard/forms/${filesForm}/setup`);
     const hint = page.getByTestId('endpoint-hint');
     await expect(hint.textContent()).resolves.toContain(
       'POST · multipart/form-data',
@@ -219,7 +219,7 @@ describeBrowser('dashboard: a newcomer’s rough edges (browser)', () => {
     await expect(
       page.getByLabel('JavaScript (fetch)').inputValue(),
     ).resolves.toContain('FormData sends them as multipart/form-data');
-    await page.goto(`${d.t.url}/dashboard/forms/${plainForm}`);
+    await page.goto(`${d.t.url}/dashboard/forms/${plainForm}/setup`);
     await expect(page.getByTestId('endpoint-hint').textContent()).resolves.toBe(
       'POST · JSON or form-encoded · no key needed',
     );
@@ -358,7 +358,7 @@ describeBrowser('dashboard: a newcomer’s rough edges (browser)', () => {
   });
 
   it('opens a guide the form page mentions through its link', async () => {
-    await page.goto(`${d.t.url}/dashboard/forms/${plainForm}`);
+    await page.goto(`${d.t.url}/dashboard/forms/${plainForm}/setup`);
     await page.getByRole('link', { name: 'docs/formspree.md' }).click();
     await page.waitForURL(/\/dashboard\/docs\/formspree\.md$/);
     await expect(page.locator('body').innerText()).resolves.toMatch(/^# /);

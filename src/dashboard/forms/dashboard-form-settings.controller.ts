@@ -276,6 +276,7 @@ export class DashboardFormSettingsController {
       overlap ? ROTATION_OVERLAP_SECONDS : 0,
     );
     return redirectToForm(reply, form.id, {
+      page: 'setup',
       done: overlap ? 'key-rotated' : 'key-regenerated',
     });
   }

@@ -18,7 +18,10 @@ import { ownEntry } from '../../common/own-entry.js';
 import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
-import type { FormSubmissionStats } from '../../submissions/submission.repository.js';
+import {
+  FormCounters,
+  type FormCounts,
+} from '../../submissions/counters/form-counters.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import {
   baseUrlOf,
@@ -29,6 +32,7 @@ import {
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { redirectToForm } from './form-links.js';
 import { queryText, readFilters } from './dashboard-filters.js';
+import { inboxListFilter, readInboxValues } from './inbox-filters.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { blankRow } from './form-editor.js';
 import {
@@ -39,12 +43,14 @@ import {
 import { OwnedForm } from './owned-form.decorator.js';
 import { PageErrors } from '../page-errors.js';
 import { FormPageBuilder, NOTICES } from './form-page.builder.js';
+import { FormSetupBuilder } from './form-setup.builder.js';
 import { Requires } from '../../auth/route-access.decorator.js';
 
-/** forms-list.eta: the account's forms, with each one's submission count and latest. */
+/** forms-list.eta: the account's forms, each with its counts (new ones too) and latest. */
 export interface FormsListView {
   forms: FormResponseDto[];
-  stats: Record<string, FormSubmissionStats>;
+  /** From the forms' counters: nothing here counts a form's rows. */
+  stats: Record<string, FormCounts>;
   notice: string | undefined;
 }
 
@@ -59,6 +65,8 @@ export class DashboardFormsController {
     private readonly forms: FormsService,
     private readonly submissions: SubmissionsService,
     private readonly formPage: FormPageBuilder,
+    private readonly setup: FormSetupBuilder,
+    private readonly counters: FormCounters,
   ) {}
 
   @Get()
@@ -69,7 +77,7 @@ export class DashboardFormsController {
     @Query('done') done?: string,
   ) {
     const forms = await this.forms.list(memberPrincipal(context));
-    const stats = await this.submissions.countByForms(forms.map((f) => f.id));
+    const stats = await this.counters.countsByForms(forms.map((f) => f.id));
     return reply.view('forms-list', {
       forms,
       stats: Object.fromEntries(stats),
@@ -107,7 +115,7 @@ export class DashboardFormsController {
     return redirectToForm(reply, form.id, { done: 'created' });
   }
 
-  /** The form's overview: endpoint, key, activity chart, submissions (searchable), snippets. */
+  /** The form's inbox: its submissions (searchable), then the activity chart and counts. */
   @Get(':formId')
   @Requires('forms.read')
   async detail(
@@ -126,16 +134,39 @@ export class DashboardFormsController {
     return reply.status(page.status).view('form-detail', page.data);
   }
 
-  /** CSV of the submissions the list shows (same search and dates); `bom=true` for Excel. */
+  /** The Setup tab: form id, endpoint, key (for those who manage keys) and snippets. */
+  @Get(':formId/setup')
+  @Requires('forms.read')
+  async setupPage(
+    @Dashboard() context: DashboardContext,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @OwnedForm() form: Form,
+    @Query('done') done?: string,
+  ) {
+    const step = typeof done === 'string' ? done : '';
+    const page = await this.setup.page(
+      context,
+      baseUrlOf(request),
+      form,
+      step,
+      ownEntry(NOTICES, step),
+    );
+    return reply.view('form-setup', page);
+  }
+
+  /** CSV of the submissions the list shows (same tab, label, search and dates); `bom=true` for Excel. */
   @Get(':formId/submissions.csv')
   @Requires('submissions.export')
   @NoDeadline()
   async exportCsv(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Query() query: Record<string, unknown>,
   ) {
     const filters = readFilters(query);
+    const inbox = readInboxValues(query, filters.values, filters.errors);
     if (filters.errors.any) {
       throw new BadRequestException(
         filters.errors.summary.map((item) => item.text).join('. '),
@@ -143,6 +174,7 @@ export class DashboardFormsController {
     }
     const file = await this.submissions.openExport(form, {
       ...filters.input,
+      ...inboxListFilter(inbox, context.user.id),
       format: 'csv',
       bom: queryText(query.bom) === 'true',
     });

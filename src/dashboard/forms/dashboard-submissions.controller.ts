@@ -13,11 +13,12 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
 import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
-import type { FieldDefinition, Form } from '../../forms/form.entity.js';
+import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { sendDownload } from '../../files/download-reply.js';
 import { FilesService } from '../../files/files.service.js';
-import type { SubmissionDto } from '../../submissions/dto/submission.dto.js';
+import { roleHas } from '../../auth/permissions.js';
+import { InboxService } from '../../submissions/inbox/inbox.service.js';
 import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
@@ -33,41 +34,8 @@ import { OwnedForm } from './owned-form.decorator.js';
 import type { PageErrors } from '../page-errors.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { Requires } from '../../auth/route-access.decorator.js';
-
-export interface SubmissionField {
-  key: string;
-  label: string;
-  value: unknown;
-  /** A key the form's current fields no longer (or never) had. */
-  extra: boolean;
-}
-
-/** Every configured field in form order (sent or not), then any other stored key. */
-export function submissionFields(
-  fields: FieldDefinition[],
-  data: SubmissionDto['data'],
-): SubmissionField[] {
-  const rows: SubmissionField[] = fields.map((field) => ({
-    key: field.id,
-    label: field.label?.trim() || field.id,
-    value: Object.hasOwn(data, field.id) ? data[field.id] : undefined,
-    extra: false,
-  }));
-  const known = new Set(fields.map((field) => field.id));
-  for (const key of Object.keys(data)) {
-    if (!known.has(key)) {
-      rows.push({ key, label: key, value: data[key], extra: true });
-    }
-  }
-  return rows;
-}
-
-/** submission-detail.eta and submission-delete.eta. */
-export interface SubmissionView {
-  form: FormResponseDto;
-  submission: SubmissionDto;
-  fields: SubmissionField[];
-}
+import { Dashboard, type DashboardContext } from '../dashboard-context.js';
+import { SubmissionPageBuilder } from './submission-page.builder.js';
 
 /** submissions-delete.eta: the confirmation of deleting a date range. */
 export interface BulkDeleteView {
@@ -92,6 +60,8 @@ export class DashboardSubmissionsController {
     private readonly submissions: SubmissionsService,
     private readonly stats: SubmissionStatsService,
     private readonly files: FilesService,
+    private readonly inbox: InboxService,
+    private readonly pages: SubmissionPageBuilder,
   ) {}
 
   // Static paths first: "delete" is never read as a submission id.
@@ -145,27 +115,39 @@ export class DashboardSubmissionsController {
     );
   }
 
+  /**
+   * One submission with its work controls and notes. Opened by a member who works
+   * submissions, a `new` one becomes `open` (DESIGN 20); a viewer's reading changes nothing.
+   */
   @Get(':submissionId')
   @Requires('submissions.read')
   async detail(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
+    @Query('done') done?: unknown,
   ) {
+    if (roleHas(context.account.role, 'submissions.work')) {
+      await this.inbox.openOnView(form.id, submissionId);
+    }
     return reply.view(
       'submission-detail',
-      await this.submissionView(form, submissionId),
+      await this.pages.build(context, form, submissionId, {
+        done: typeof done === 'string' ? done : undefined,
+      }),
     );
   }
 
   @Get(':submissionId/delete')
   @Requires('submissions.delete')
   async confirmDelete(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
   ) {
-    const view = await this.submissionView(form, submissionId);
+    const view = await this.pages.build(context, form, submissionId);
     return reply.view('submission-delete', {
       ...view,
       fields: view.fields.slice(0, 3),
@@ -212,19 +194,6 @@ export class DashboardSubmissionsController {
       values: filters.values,
       errors: filters.errors,
       back,
-    };
-  }
-
-  private async submissionView(
-    entity: Form,
-    submissionId: string,
-  ): Promise<SubmissionView> {
-    const submission = await this.submissions.findOne(entity, submissionId);
-    const form = this.forms.toResponse(entity);
-    return {
-      form,
-      submission,
-      fields: submissionFields(form.fields, submission.data),
     };
   }
 }

@@ -1,6 +1,6 @@
-// The data of a form's overview page (form-detail.eta): the form, its key and snippets,
-// the filtered page of submissions, the activity chart and the notices.
-import { roleHas } from '../../auth/permissions.js';
+// The data of a form's page, its inbox (form-detail.eta): the filtered page of submissions
+// first, then the Activity section (chart and counts); the connection details and snippets
+// live on the Setup tab (form-setup.builder.ts) and show here only while nothing has arrived.
 import { Injectable } from '@nestjs/common';
 import { ownEntry } from '../../common/own-entry.js';
 import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
@@ -8,7 +8,10 @@ import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { FieldDefinition, Form } from '../../forms/form.entity.js';
 import type { SubmissionDto } from '../../submissions/dto/submission.dto.js';
 import { FormsService } from '../../forms/forms.service.js';
+import { FormCounters } from '../../submissions/counters/form-counters.js';
+import { LabelsService } from '../../submissions/inbox/labels.service.js';
 import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
+import { MembersService } from '../../members/members.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import type { PageErrors } from '../page-errors.js';
@@ -21,12 +24,16 @@ import {
   readFilters,
 } from './dashboard-filters.js';
 import { dailyChart, type DailyChart } from './daily-chart.js';
+import { FormSetupBuilder, type SetupView } from './form-setup.builder.js';
 import {
-  fetchSnippet,
-  formspreeSnippet,
-  htmlSnippet,
-  type SnippetCaptcha,
-} from './snippets.js';
+  inboxListFilter,
+  inboxNarrowed,
+  inboxQuery,
+  readInboxValues,
+  STATUS_NAMES,
+  type InboxValues,
+} from './inbox-filters.js';
+import { buildInboxView, type InboxView } from './inbox-view.js';
 import { SpamPageBuilder, type TurnedAway } from './spam-page.builder.js';
 
 export const SUBMISSIONS_PAGE_SIZE = 25;
@@ -42,6 +49,7 @@ export const NOTICES: Record<string, string> = {
   'key-rotated':
     'A new API key was generated. The old key keeps working for 24 hours: move every client to the new key before then.',
   'submission-deleted': 'The submission was deleted.',
+  saved: 'Saved.',
 };
 
 /** Days shown in the activity chart, today included. */
@@ -52,10 +60,11 @@ function noticeOf(
   done: string,
   query: Record<string, unknown>,
 ): string | undefined {
-  if (done === 'bulk-deleted') {
-    const deleted = Number(queryText(query.deleted));
-    if (!Number.isSafeInteger(deleted) || deleted < 0) return undefined;
-    return `Deleted ${plural(deleted, 'submission')}.`;
+  if (done === 'bulk-deleted' || done === 'bulk-updated') {
+    const key = done === 'bulk-deleted' ? 'deleted' : 'updated';
+    const count = Number(queryText(query[key]));
+    if (!Number.isSafeInteger(count) || count < 0) return undefined;
+    return `${done === 'bulk-deleted' ? 'Deleted' : 'Updated'} ${plural(count, 'submission')}.`;
   }
   return ownEntry(NOTICES, done);
 }
@@ -87,12 +96,14 @@ function submissionColumns(
  * them all would read every submission).
  */
 function resultsLine(
-  values: FilterValues,
+  values: InboxValues,
   range: string,
   shown: { rows: number; cursor?: string; nextCursor: string | null },
   inRange: number | null,
 ): string {
-  let line = 'Showing submissions';
+  let line = `Showing ${values.status ? STATUS_NAMES[values.status].toLowerCase() + ' ' : ''}submissions`;
+  if (values.mine) line += ' assigned to you';
+  if (values.label) line += ` labelled “${values.label}”`;
   if (values.q) line += ` containing “${values.q}”`;
   if (range) line += ` received ${range}`;
   line += ', newest first. ';
@@ -105,38 +116,26 @@ function resultsLine(
   return `${line}${matches} on this page${more}.`;
 }
 
-function lineCount(text: string): number {
-  return Math.min(28, text.split('\n').length + 1);
-}
-
 /** form-detail.eta. */
 export interface FormPageView {
   form: FormResponseDto;
-  /** The form's key, for members who may manage keys; null for the others. */
-  apiKey: string | null;
-  submitUrl: string;
-  htmlSnippet: string;
-  htmlRows: number;
-  fetchSnippet: string;
-  fetchRows: number;
-  formspreeUrl: string;
-  formspreeSnippet: string;
-  formspreeRows: number;
+  /** The Setup tab's content, while the form has received nothing yet; null after. */
+  setup: SetupView | null;
   submissions: SubmissionDto[];
   columns: Array<{ key: string; label: string }>;
   nextCursor: string | null;
   cursor: string | undefined;
   filters: FilterValues;
+  /** Any filter: a tab, "mine", a label, a search or dates. */
   filtered: boolean;
+  /** A search or dates (the Clear button). */
+  searched: boolean;
+  inbox: InboxView;
   /** Query strings of the page's links, with the filters kept. */
   links: { filters: string; excel: string; older: string; range: string };
   range: string;
   /** What a filtered list shows and how many, or null when it is not filtered. */
   results: string | null;
-  /** A filtered list or an older page: the list comes first on the page. */
-  listFirst: boolean;
-  /** The form has a `file` field: it is posted as multipart/form-data. */
-  takesFiles: boolean;
   errors: PageErrors;
   total: number;
   lastAt: Date | string | null;
@@ -144,7 +143,6 @@ export interface FormPageView {
   honeypotHits: number;
   turnedAway: TurnedAway;
   warning: string | null;
-  revealKey: boolean;
   notice: string | undefined;
 }
 
@@ -161,6 +159,10 @@ export class FormPageBuilder {
     private readonly stats: SubmissionStatsService,
     private readonly verification: DomainVerificationService,
     private readonly spam: SpamPageBuilder,
+    private readonly setup: FormSetupBuilder,
+    private readonly counters: FormCounters,
+    private readonly labels: LabelsService,
+    private readonly members: MembersService,
   ) {}
 
   /** 400 when the filters in the query are not valid (the page then says why). */
@@ -174,61 +176,69 @@ export class FormPageBuilder {
     const filters = readFilters(query);
     const cursor = queryText(query.cursor) || undefined;
     const done = queryText(query.done);
-    const counted = filters.active && !filters.errors.any && !filters.input.q;
-    const [apiKey, page, stats, days, warning, turnedAway, inRange] =
+    const values = readInboxValues(query, filters.values, filters.errors);
+    const narrowed = inboxNarrowed(values);
+    const filtered = filters.active || narrowed || values.status !== '';
+    // A date range alone is counted on the index; a tab alone by its counter.
+    const counted =
+      filters.active &&
+      !filters.errors.any &&
+      !filters.input.q &&
+      !narrowed &&
+      !values.status;
+    const [page, counts, days, warning, turnedAway, inRange, members, labels] =
       await Promise.all([
-        // A key would give its holder a developer's reach: only for members who have it.
-        roleHas(context.account.role, 'keys.manage')
-          ? this.forms.revealApiKey(context.account.id, form.id)
-          : null,
         filters.errors.any
           ? { data: [], nextCursor: null }
           : this.submissions.list(entity, {
               ...filters.input,
+              ...inboxListFilter(values, context.user.id),
               limit: SUBMISSIONS_PAGE_SIZE,
               cursor,
             }),
-        this.submissions.countByForms([form.id]),
-        this.stats.dailyCounts(entity, CHART_DAYS),
+        this.counters.countsOf(form.id),
+        this.counters.dailyCounts(form.id, CHART_DAYS),
         this.verification.warningFor(entity),
         this.spam.turnedAwayOf(form.id),
         counted ? this.stats.countInRange(entity, filters.input) : null,
+        this.members.list(context.account.id),
+        this.labels.list(context.account.id),
       ]);
     const range = describeRange(filters.values);
-    const submitUrl = `${baseUrl}/api/submit/${encodeURIComponent(form.id)}`;
-    const captcha: SnippetCaptcha | null = form.captcha && {
-      provider: form.captcha.provider,
-      siteKey: form.captcha.siteKey,
-      widgetUrl: `${baseUrl}/static/altcha/altcha.js`,
-    };
-    const html = htmlSnippet(submitUrl, form.fields, captcha);
-    const js = fetchSnippet(submitUrl, form.fields, captcha);
-    const formspree = formspreeSnippet(baseUrl, form.id);
-    const total = stats.get(form.id) ?? { count: 0, lastAt: null };
+    const total = { count: counts.total, lastAt: counts.lastAt };
+    const firstRun = total.count === 0 && !filtered && !cursor;
+    const tabCount =
+      values.status && !filters.active && !narrowed
+        ? counts[values.status]
+        : null;
+    const inbox = buildInboxView({
+      values,
+      counts,
+      role: context.account.role,
+      members: members.map((m) => ({ userId: m.userId, email: m.email })),
+      labels: labels.map((l) => ({ name: l.name, color: l.color })),
+      cursor,
+    });
     return {
       status: filters.errors.any ? 400 : 200,
       data: {
         form,
-        apiKey,
-        submitUrl,
-        htmlSnippet: html,
-        htmlRows: lineCount(html),
-        fetchSnippet: js,
-        fetchRows: lineCount(js),
-        formspreeUrl: `${baseUrl}/f/${encodeURIComponent(form.id)}`,
-        formspreeSnippet: formspree,
-        formspreeRows: lineCount(formspree),
+        setup: firstRun
+          ? await this.setup.build(context, baseUrl, form, done)
+          : null,
         submissions: page.data,
         columns: submissionColumns(form.fields, page.data),
         nextCursor: page.nextCursor,
         cursor,
         filters: filters.values,
-        filtered: filters.active,
+        filtered,
+        searched: filters.active,
+        inbox,
         links: {
-          filters: filterQuery(filters.values),
-          excel: filterQuery(filters.values, { bom: 'true' }),
+          filters: inboxQuery(values),
+          excel: inboxQuery(values, { bom: 'true' }),
           older: page.nextCursor
-            ? filterQuery(filters.values, { cursor: page.nextCursor })
+            ? inboxQuery(values, { cursor: page.nextCursor })
             : '',
           range: filterQuery({
             from: filters.values.from,
@@ -237,20 +247,18 @@ export class FormPageBuilder {
         },
         range,
         results:
-          filters.active && page.data.length > 0
+          filtered && page.data.length > 0
             ? resultsLine(
-                filters.values,
+                values,
                 range,
                 {
                   rows: page.data.length,
                   cursor,
                   nextCursor: page.nextCursor,
                 },
-                inRange,
+                inRange ?? tabCount,
               )
             : null,
-        listFirst: filters.active || cursor !== undefined || filters.errors.any,
-        takesFiles: form.fields.some((field) => field.type === 'file'),
         errors: filters.errors,
         total: total.count,
         lastAt: total.lastAt,
@@ -258,7 +266,6 @@ export class FormPageBuilder {
         honeypotHits: entity.honeypotHits,
         turnedAway,
         warning,
-        revealKey: done === 'key-regenerated' || done === 'key-rotated',
         notice: noticeOf(done, query),
       },
     };

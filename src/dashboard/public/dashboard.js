@@ -1,7 +1,7 @@
 // Conveniences on top of pages that work without JavaScript: copy buttons, the fields
 // editor follows each row's Type at once (the options box for a select, the file settings
 // for a file upload; without a script they follow the type the row was saved with), and
-// the account switcher.
+// the account switcher, and a "Select all on this page" box on the inbox's bulk bar.
 (function () {
   'use strict';
   document.documentElement.classList.add('js');
@@ -98,7 +98,41 @@
       });
   }
 
+  // Without a script every row's box is ticked one by one; with one, all at once.
+  function setupSelectAll() {
+    var bar = document.getElementById('bulk');
+    if (!bar) return;
+    var boxes = document.querySelectorAll('input.row-select');
+    if (!boxes.length) return;
+    var label = document.createElement('label');
+    label.className = 'select-all';
+    var all = document.createElement('input');
+    all.type = 'checkbox';
+    all.id = 'select-all';
+    label.appendChild(all);
+    label.appendChild(document.createTextNode(' Select all on this page'));
+    bar.insertBefore(label, bar.querySelector('.bulk-title'));
+    var sync = function () {
+      var ticked = 0;
+      boxes.forEach(function (box) {
+        if (box.checked) ticked += 1;
+      });
+      all.checked = ticked === boxes.length;
+      all.indeterminate = ticked > 0 && ticked < boxes.length;
+    };
+    all.addEventListener('change', function () {
+      boxes.forEach(function (box) {
+        box.checked = all.checked;
+      });
+    });
+    boxes.forEach(function (box) {
+      box.addEventListener('change', sync);
+    });
+    sync();
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
+    setupSelectAll();
     setupCopyButtons();
     setupFieldRows();
     setupSectionSaves();
