@@ -3,6 +3,9 @@ import { Account } from '../accounts/account.entity.js';
 import { Membership } from '../accounts/membership.entity.js';
 import { User } from '../accounts/user.entity.js';
 import { Invitation } from '../accounts/invitation.entity.js';
+import { SsoAttempt } from '../sso/sso-attempt.entity.js';
+import { SsoDomain } from '../sso/sso-domain.entity.js';
+import { SsoSettings } from '../sso/sso-settings.entity.js';
 import { DashboardSession } from '../dashboard/session/dashboard-session.entity.js';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
 import { StorageReservation } from '../files/storage-reservation.entity.js';
@@ -41,4 +44,7 @@ export const ENTITIES = [
   StorageReservation,
   StoredFile,
   Invitation,
+  SsoSettings,
+  SsoDomain,
+  SsoAttempt,
 ];
