@@ -6,6 +6,9 @@ import { ErasureModule } from '../erasure/erasure.module.js';
 import { FilesModule } from '../files/files.module.js';
 import { FormsModule } from '../forms/forms.module.js';
 import { MembersModule } from '../members/members.module.js';
+import { SsoModule } from '../sso/sso.module.js';
+import { DashboardSsoController } from './account/dashboard-sso.controller.js';
+import { SsoSignInController } from './session/sso-sign-in.controller.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
 import { AccountSwitchController } from './account/account-switch.controller.js';
@@ -55,6 +58,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     RateLimitStorageModule,
     EmailNotificationsModule,
     MembersModule,
+    SsoModule,
   ],
   controllers: [
     DashboardAuthController,
@@ -72,6 +76,8 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     VerifyEmailController,
     DashboardMembersController,
     InvitationPageController,
+    DashboardSsoController,
+    SsoSignInController,
   ],
   providers: [
     DashboardSessionsService,

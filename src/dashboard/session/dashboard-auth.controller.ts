@@ -34,6 +34,7 @@ import { PageErrors, sentence } from '../page-errors.js';
 import { SignInLimits, waitMessage } from './sign-in-limits.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { Public, SignedIn } from '../../auth/route-access.decorator.js';
+import { SsoSignInService } from '../../sso/sso-sign-in.service.js';
 
 const NOTICES: Record<string, string> = {
   'signed-out': 'You are logged out.',
@@ -69,6 +70,7 @@ export class DashboardAuthController {
     private readonly limits: SignInLimits,
     private readonly config: AppConfig,
     private readonly verification: AccountVerificationService,
+    private readonly sso: SsoSignInService,
   ) {}
 
   @Get()
@@ -141,6 +143,16 @@ export class DashboardAuthController {
         401,
         new PageErrors().add(
           'That email and password do not match an account',
+          'email',
+        ),
+      );
+    }
+    if (await this.sso.passwordRefused(user)) {
+      // The password was right, but the account requires its SSO for this address.
+      return page(
+        403,
+        new PageErrors().add(
+          'Your organisation requires single sign-on for this address: use “Sign in with SSO” below. Passwords are refused for its members (owners excepted).',
           'email',
         ),
       );
