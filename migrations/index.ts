@@ -19,6 +19,7 @@ import { FormKeyExpiry1764900000000 } from './1764900000000-FormKeyExpiry.js';
 import { StorageReservations1764900000001 } from './1764900000001-StorageReservations.js';
 import { Teams1765000000000 } from './1765000000000-Teams.js';
 import { Invitations1765010000000 } from './1765010000000-Invitations.js';
+import { SessionSignInMethod1765100000000 } from './1765100000000-SessionSignInMethod.js';
 import { SingleSignOn1765200000000 } from './1765200000000-SingleSignOn.js';
 
 export const MIGRATIONS = [
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   StorageReservations1764900000001,
   Teams1765000000000,
   Invitations1765010000000,
+  SessionSignInMethod1765100000000,
   SingleSignOn1765200000000,
 ];

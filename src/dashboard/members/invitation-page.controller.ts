@@ -20,7 +20,10 @@ import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
 import { PageErrors, sentence } from '../page-errors.js';
-import { DashboardSessionsService } from '../session/dashboard-sessions.service.js';
+import {
+  DashboardSessionsService,
+  sessionClientOf,
+} from '../session/dashboard-sessions.service.js';
 import {
   SignedInGuard,
   SignedOutCsrfGuard,
@@ -117,6 +120,8 @@ export class InvitationPageController {
     const { token: sessionToken } = await this.sessions.start(
       user.id,
       joined.accountId,
+      'password',
+      sessionClientOf(request),
     );
     setSessionCookie(request, reply, sessionToken);
     return reply.redirect('/dashboard/members?done=joined', 303);
@@ -164,6 +169,8 @@ export class InvitationPageController {
     const { token: sessionToken } = await this.sessions.start(
       joined.userId,
       joined.accountId,
+      'password',
+      sessionClientOf(request),
     );
     setSessionCookie(request, reply, sessionToken);
     return reply.redirect('/dashboard/members?done=joined', 303);

@@ -28,7 +28,10 @@ import {
   setSessionCookie,
 } from './session-cookie.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
-import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import {
+  DashboardSessionsService,
+  sessionClientOf,
+} from './dashboard-sessions.service.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from '../page-errors.js';
 import { SignInLimits, waitMessage } from './sign-in-limits.js';
@@ -169,7 +172,12 @@ export class DashboardAuthController {
         ),
       );
     }
-    const { token } = await this.sessions.start(user.id, first.accountId);
+    const { token } = await this.sessions.start(
+      user.id,
+      first.accountId,
+      'password',
+      sessionClientOf(request),
+    );
     setSessionCookie(request, reply, token);
     return reply.redirect(safeNextPath(next), 303);
   }
@@ -244,7 +252,12 @@ export class DashboardAuthController {
     // verified, nothing else is mailed to it.
     await this.verification.requestLink(user.id, account.id);
     await this.accounts.recordSignIn(user.id);
-    const { token } = await this.sessions.start(user.id, account.id);
+    const { token } = await this.sessions.start(
+      user.id,
+      account.id,
+      'password',
+      sessionClientOf(request),
+    );
     setSessionCookie(request, reply, token);
     return reply.redirect('/dashboard/forms?done=welcome', 303);
   }

@@ -8,7 +8,10 @@ import {
 } from 'node:crypto';
 import { LessThan, MoreThan, Not, Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
-import { DashboardSession } from './dashboard-session.entity.js';
+import {
+  DashboardSession,
+  type SignInMethod,
+} from './dashboard-session.entity.js';
 
 /** How long a dashboard sign-in lasts. */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -17,6 +20,29 @@ export interface StartedSession {
   /** The cookie value: 256 random bits, never stored. */
   token: string;
   session: DashboardSession;
+}
+
+/** Who is signing in from where: the browser and address shown on the sessions page. */
+export interface SessionClient {
+  userAgent?: string | null;
+  ip?: string | null;
+}
+
+/** The browser and address of a request, for `start`. */
+export function sessionClientOf(request: {
+  ip: string;
+  headers: Record<string, string | string[] | undefined>;
+}): SessionClient {
+  const agent = request.headers['user-agent'];
+  return {
+    userAgent: typeof agent === 'string' ? agent : null,
+    ip: request.ip,
+  };
+}
+
+export interface StartOptions {
+  /** The password was right but a second factor is still owed. */
+  secondFactorPending?: boolean;
 }
 
 function sha256(value: string): string {
@@ -48,14 +74,28 @@ export class DashboardSessionsService {
       .digest();
   }
 
-  /** A new session of `userId`, working in `accountId` (one they are a member of). */
-  async start(userId: string, accountId: string): Promise<StartedSession> {
+  /**
+   * A new session of `userId`, working in `accountId` (one they are a member of), that
+   * signed in by `method` from `client`.
+   */
+  async start(
+    userId: string,
+    accountId: string,
+    method: SignInMethod,
+    client: SessionClient = {},
+    options: StartOptions = {},
+  ): Promise<StartedSession> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     const session = this.sessions.create({
       tokenHash: sha256(token),
       userId,
       accountId,
+      method,
+      secondFactorPending: options.secondFactorPending ?? false,
+      userAgent: client.userAgent?.slice(0, 255) ?? null,
+      ipAddress: client.ip?.slice(0, 45) ?? null,
+      lastSeenAt: now,
       csrfSecret: randomBytes(32).toString('base64url'),
       createdAt: now,
       expiresAt: new Date(now.getTime() + SESSION_TTL_MS),

@@ -115,6 +115,7 @@ export class SignedInGuard implements CanActivate {
     };
     setDashboardContext(request, {
       user: dashboardUser,
+      session: { tokenHash: session.tokenHash, method: session.method },
       account,
       accounts,
       csrfToken,

@@ -28,7 +28,10 @@ import {
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
 import { PageErrors } from '../page-errors.js';
-import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import {
+  DashboardSessionsService,
+  sessionClientOf,
+} from './dashboard-sessions.service.js';
 import { SignedOutCsrfGuard } from './dashboard.guards.js';
 import { setSessionCookie } from './session-cookie.js';
 
@@ -115,6 +118,8 @@ export class SsoSignInController {
     const { token } = await this.sessions.start(
       signedIn.userId,
       signedIn.accountId,
+      'sso',
+      sessionClientOf(request),
     );
     setSessionCookie(request, reply, token);
     return reply.redirect(

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Membership } from '../../../src/accounts/membership.entity.js';
 import { AccountsService } from '../../../src/accounts/accounts.service.js';
 import { User } from '../../../src/accounts/user.entity.js';
+import { DashboardSession } from '../../../src/dashboard/session/dashboard-session.entity.js';
 import { SsoSettings } from '../../../src/sso/sso-settings.entity.js';
 import { createMember, TEST_PASSWORD } from '../../factories/accounts.js';
 import { DashboardClient, textOf } from '../../support/dashboard-client.js';
@@ -146,6 +147,11 @@ describe('signing in with SSO', () => {
     expect(memberships).toEqual([
       expect.objectContaining({ accountId: owner.account.id, role: 'viewer' }),
     ]);
+
+    const sessions = await world.t.dataSource
+      .getRepository(DashboardSession)
+      .findBy({ userId: user!.id });
+    expect(sessions.map((session) => session.method)).toEqual(['sso']);
 
     const second = await throughProvider(world, 'Ann@ACME.test', {
       email,
