@@ -251,7 +251,14 @@ describe('the client secret', () => {
         .getRawMany();
       expect(JSON.stringify(rows), meta.tableName).not.toContain(secret);
     }
-    expect(world.t.logs.join('\n')).not.toContain(secret);
-    expect(world.t.logs.join('\n')).not.toContain(world.idp.clientSecret);
+    // A sign-in through it: neither the secret nor the callback's code and state are logged.
+    const { browser, callback } = await throughProvider(world, `x@${DOMAIN}`);
+    expect((await sendCallback(browser, callback)).status).toBe(303);
+    const logs = world.t.logs.join('\n');
+    expect(logs).toContain('/dashboard/sso/callback');
+    expect(logs).not.toContain(secret);
+    expect(logs).not.toContain(world.idp.clientSecret);
+    expect(logs).not.toContain(callback.searchParams.get('code'));
+    expect(logs).not.toContain(callback.searchParams.get('state'));
   });
 });
