@@ -126,10 +126,7 @@ export class AccountsService {
     return user;
   }
 
-  private async newUser(
-    email: string,
-    password: string | null,
-  ): Promise<User> {
+  private async newUser(email: string, password: string | null): Promise<User> {
     const normalized = normalizeEmail(email);
     const problems = [
       ...(isEmailAddress(normalized)

@@ -32,7 +32,9 @@ describe('redactUrl', () => {
 
   it('hides the authorization code and state of an SSO callback', () => {
     expect(
-      redactUrl('/dashboard/sso/callback?code=abc123&state=xyz&iss=https%3A%2F%2Fidp'),
+      redactUrl(
+        '/dashboard/sso/callback?code=abc123&state=xyz&iss=https%3A%2F%2Fidp',
+      ),
     ).toBe(
       `/dashboard/sso/callback?code=${REDACTED}&state=${REDACTED}&iss=https%3A%2F%2Fidp`,
     );

@@ -15,7 +15,10 @@ const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
 
 /** Plain http is allowed for loopback issuers only (tests, a provider on the same host). */
 export function isLoopbackUrl(url: URL): boolean {
-  return LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  return (
+    LOOPBACK_HOSTS.has(url.hostname) ||
+    /^127\.\d+\.\d+\.\d+$/.test(url.hostname)
+  );
 }
 
 /** Why an issuer URL cannot be used, or null when it can. */
@@ -26,7 +29,10 @@ export function issuerUrlProblem(value: string): string | null {
   } catch {
     return 'Issuer URL must be a full address such as https://accounts.google.com';
   }
-  if (url.protocol === 'https:') return url.search || url.hash ? 'Issuer URL must not have a query or fragment' : null;
+  if (url.protocol === 'https:')
+    return url.search || url.hash
+      ? 'Issuer URL must not have a query or fragment'
+      : null;
   if (url.protocol === 'http:' && isLoopbackUrl(url)) return null;
   return 'Issuer URL must use https:// (plain http only for a provider on this machine)';
 }
@@ -169,7 +175,11 @@ function problemOf(error: unknown): SsoProblem {
   const chain: Array<{ code?: unknown; message?: unknown; claim?: unknown }> =
     [];
   let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+  for (
+    let depth = 0;
+    depth < 5 && current && typeof current === 'object';
+    depth++
+  ) {
     chain.push(current as { code?: unknown });
     current = (current as { cause?: unknown }).cause;
   }

@@ -81,7 +81,12 @@ function isJoinRole(value: string): value is SsoJoinRole {
 /** The domain of an address, lower-case, or '' when it has none. */
 export function domainOfEmail(email: string): string {
   const at = email.lastIndexOf('@');
-  return at === -1 ? '' : email.slice(at + 1).trim().toLowerCase();
+  return at === -1
+    ? ''
+    : email
+        .slice(at + 1)
+        .trim()
+        .toLowerCase();
 }
 
 /**

@@ -75,7 +75,12 @@ export async function startOidcProvider(
 
   const signing = await generateKeyPair('RS256', { extractable: true });
   const foreign = await generateKeyPair('RS256', { extractable: true });
-  const jwk = { ...(await exportJWK(signing.privateKey)), kid: KID, alg: 'RS256', use: 'sig' };
+  const jwk = {
+    ...(await exportJWK(signing.privateKey)),
+    kid: KID,
+    alg: 'RS256',
+    use: 'sig',
+  };
 
   const users = new Map<string, OidcUser>();
   let current: OidcUser | undefined;
@@ -210,7 +215,9 @@ export async function startOidcProvider(
       for (let hop = 0; hop < 12; hop++) {
         if (next.href.startsWith(options.redirectUri)) return next;
         if (next.origin !== issuer) {
-          throw new Error(`the authorization left the provider for ${next.href}`);
+          throw new Error(
+            `the authorization left the provider for ${next.href}`,
+          );
         }
         const response = await fetch(next, {
           redirect: 'manual',

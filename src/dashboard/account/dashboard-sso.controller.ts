@@ -34,7 +34,8 @@ const NOTICES: Record<string, string> = {
     'Single sign-on is off: members sign in with their password again. The domains stay proven.',
   'domain-added':
     'The domain was added. It is not an SSO domain until it is verified: publish its TXT record below, then select Verify.',
-  'domain-verified': 'The domain is verified: addresses in it sign in with SSO.',
+  'domain-verified':
+    'The domain is verified: addresses in it sign in with SSO.',
   'domain-not-verified':
     'The domain is not verified yet: see the reason beside it, and verify again once the record is published.',
   'domain-removed': 'The domain was removed: it no longer routes sign-ins.',

@@ -123,7 +123,9 @@ export class SsoSignInController {
     );
     setSessionCookie(request, reply, token);
     return reply.redirect(
-      signedIn.joined ? '/dashboard/forms?done=joined-by-sso' : '/dashboard/forms',
+      signedIn.joined
+        ? '/dashboard/forms?done=joined-by-sso'
+        : '/dashboard/forms',
       303,
     );
   }

@@ -8,7 +8,10 @@ import {
   DashboardClient,
   type Page,
 } from '../../support/dashboard-client.js';
-import { startDnsServer, type TestDnsServer } from '../../support/dns-server.js';
+import {
+  startDnsServer,
+  type TestDnsServer,
+} from '../../support/dns-server.js';
 import {
   startOidcProvider,
   type OidcUser,
@@ -100,9 +103,7 @@ export async function proveDomain(
     {},
     { from: '/dashboard/account/sso' },
   );
-  expect(verified.location).toBe(
-    '/dashboard/account/sso?done=domain-verified',
-  );
+  expect(verified.location).toBe('/dashboard/account/sso?done=domain-verified');
   return id;
 }
 

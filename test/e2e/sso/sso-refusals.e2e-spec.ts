@@ -49,19 +49,31 @@ describe('the callback', () => {
     const { browser, callback } = await throughProvider(world, `a@${DOMAIN}`);
     const tampered = new URL(callback);
     tampered.searchParams.set('state', 'not-the-state');
-    expectRefusal(await sendCallback(browser, tampered), 400, 'its state is missing');
+    expectRefusal(
+      await sendCallback(browser, tampered),
+      400,
+      'its state is missing',
+    );
 
     const other = await throughProvider(world, `b@${DOMAIN}`);
     const missing = new URL(other.callback);
     missing.searchParams.delete('state');
-    expectRefusal(await sendCallback(other.browser, missing), 400, 'its state is missing');
+    expectRefusal(
+      await sendCallback(other.browser, missing),
+      400,
+      'its state is missing',
+    );
 
     const third = await throughProvider(world, `c@${DOMAIN}`);
-    expect((await sendCallback(third.browser, third.callback)).status).toBe(303);
+    expect((await sendCallback(third.browser, third.callback)).status).toBe(
+      303,
+    );
     // Same browser state cookie is gone; a copy of the cookie replays the answer: refused.
     const replay = await throughProvider(world, `d@${DOMAIN}`);
     const state = replay.callback.searchParams.get('state')!;
-    expect((await sendCallback(replay.browser, replay.callback)).status).toBe(303);
+    expect((await sendCallback(replay.browser, replay.callback)).status).toBe(
+      303,
+    );
     replay.browser.cookies.set('dashboard_sso', state);
     expectRefusal(
       await sendCallback(replay.browser, replay.callback),
@@ -73,7 +85,11 @@ describe('the callback', () => {
   it('refuses an answer sent to another browser than the one that started', async () => {
     const { callback } = await throughProvider(world, `e@${DOMAIN}`);
     const { browser: stranger } = await startSso(world, `f@${DOMAIN}`);
-    expectRefusal(await sendCallback(stranger, callback), 400, 'its state is missing');
+    expectRefusal(
+      await sendCallback(stranger, callback),
+      400,
+      'its state is missing',
+    );
   });
 
   it('refuses an answer whose iss parameter names another issuer', async () => {
@@ -141,16 +157,23 @@ describe('the ID token', () => {
   for (const { what, tamper, foreignKey, sentence } of cases) {
     it(`refuses one with ${what}`, async () => {
       world.idp.tamperIdToken(tamper, { foreignKey });
-      const { browser, callback } = await throughProvider(world, `token@${DOMAIN}`);
+      const { browser, callback } = await throughProvider(
+        world,
+        `token@${DOMAIN}`,
+      );
       expectRefusal(await sendCallback(browser, callback), 403, sentence);
     });
   }
 
   it('refuses an address the provider has not verified', async () => {
-    const { browser, callback } = await throughProvider(world, `unverified@${DOMAIN}`, {
-      email: `unverified@${DOMAIN}`,
-      emailVerified: false,
-    });
+    const { browser, callback } = await throughProvider(
+      world,
+      `unverified@${DOMAIN}`,
+      {
+        email: `unverified@${DOMAIN}`,
+        emailVerified: false,
+      },
+    );
     expectRefusal(
       await sendCallback(browser, callback),
       403,
@@ -159,10 +182,14 @@ describe('the ID token', () => {
   });
 
   it('refuses an address outside the account’s SSO domains', async () => {
-    const { browser, callback } = await throughProvider(world, `ann@${DOMAIN}`, {
-      email: 'ann@elsewhere.test',
-      emailVerified: true,
-    });
+    const { browser, callback } = await throughProvider(
+      world,
+      `ann@${DOMAIN}`,
+      {
+        email: 'ann@elsewhere.test',
+        emailVerified: true,
+      },
+    );
     expectRefusal(
       await sendCallback(browser, callback),
       403,
@@ -197,7 +224,9 @@ describe('starting a sign-in', () => {
 
   it('refuses with a page when the provider cannot be reached', async () => {
     const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) =>
+      closed.listen(0, '127.0.0.1', resolve),
+    );
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
 

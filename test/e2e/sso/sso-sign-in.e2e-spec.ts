@@ -34,7 +34,12 @@ afterAll(async () => {
 async function storedUser(email: string) {
   return world.t.dataSource.getRepository(User).findOne({
     where: { email },
-    select: { id: true, email: true, passwordHash: true, emailVerifiedAt: true },
+    select: {
+      id: true,
+      email: true,
+      passwordHash: true,
+      emailVerifiedAt: true,
+    },
   });
 }
 
@@ -69,7 +74,9 @@ describe('the SSO settings page', () => {
     const text = textOf(page.html);
     expect(text).toContain('Issuer URL must use https://');
     expect(text).toContain('Client secret is required');
-    expect(text).toContain('Role for new members must be viewer, editor or developer');
+    expect(text).toContain(
+      'Role for new members must be viewer, editor or developer',
+    );
     expect(
       await world.t.dataSource
         .getRepository(SsoSettings)
@@ -172,7 +179,10 @@ describe('signing in with SSO', () => {
 
   it('gives new members the editor role unless the owner chose another', async () => {
     await ssoAccount(world, 'editors.test');
-    const { browser, callback } = await throughProvider(world, 'eve@editors.test');
+    const { browser, callback } = await throughProvider(
+      world,
+      'eve@editors.test',
+    );
     expect((await sendCallback(browser, callback)).status).toBe(303);
     const user = await storedUser('eve@editors.test');
     const [membership] = await world.t.dataSource
@@ -199,7 +209,9 @@ describe('require SSO', () => {
     );
     expect(memberLogin.status).toBe(403);
     expect(textOf(memberLogin.html)).toContain('requires single sign-on');
-    expect(memberLogin.html).toContain('href="/dashboard/sso?email=bob%40strict.test"');
+    expect(memberLogin.html).toContain(
+      'href="/dashboard/sso?email=bob%40strict.test"',
+    );
     expect(memberLogin.setCookies.join()).not.toContain('dashboard_session=');
 
     expect(
@@ -210,7 +222,10 @@ describe('require SSO', () => {
     ).toBe(303);
 
     // The member still gets in, through SSO.
-    const { browser, callback } = await throughProvider(world, 'bob@strict.test');
+    const { browser, callback } = await throughProvider(
+      world,
+      'bob@strict.test',
+    );
     expect((await sendCallback(browser, callback)).status).toBe(303);
     expect((await browser.get('/dashboard/forms')).status).toBe(200);
   });
