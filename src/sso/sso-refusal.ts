@@ -14,7 +14,8 @@ export type SsoProblem =
   | 'no-sso-domain'
   | 'provider-refused'
   | 'provider-unreachable'
-  | 'not-configured';
+  | 'not-configured'
+  | 'account-full';
 
 const START_AGAIN = 'Start again from “Sign in with SSO”.';
 
@@ -74,6 +75,11 @@ const REFUSALS: Record<SsoProblem, { status: number; message: string }> = {
     status: HttpStatus.FAILED_DEPENDENCY,
     message:
       'The identity provider could not be reached, or did not answer as an OpenID provider should. Try again in a moment; if it persists, an owner or admin should check the issuer URL in the SSO settings.',
+  },
+  'account-full': {
+    status: HttpStatus.CONFLICT,
+    message:
+      'The account has as many members as it may have (MAX_MEMBERS_PER_ACCOUNT), so you cannot join it through SSO. Ask an owner or admin to make room.',
   },
   'not-configured': {
     status: HttpStatus.NOT_FOUND,

@@ -10,6 +10,7 @@ import { MembershipsService } from '../accounts/memberships.service.js';
 import type { User } from '../accounts/user.entity.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { isEmailAddress } from '../common/email-address.js';
+import { AppConfig } from '../config/app-config.js';
 import {
   discover,
   finishAuthorization,
@@ -66,6 +67,7 @@ export class SsoSignInService {
     private readonly box: SecretBox,
     private readonly accounts: AccountsService,
     private readonly memberships: MembershipsService,
+    private readonly config: AppConfig,
   ) {}
 
   /** Finds the account for the address and starts an authorization at its provider. */
@@ -170,8 +172,15 @@ export class SsoSignInService {
     return { userId: user.id, accountId: route.accountId, joined: !member };
   }
 
-  /** A person joins the account through SSO with its default role (member joined by SSO). */
+  /**
+   * A person joins the account through SSO with its default role (member joined by SSO),
+   * within MAX_MEMBERS_PER_ACCOUNT (joins racing each other may pass it together).
+   */
   async join(accountId: string, user: User, role: SsoJoinRole): Promise<void> {
+    const max = this.config.maxMembersPerAccount;
+    if ((await this.memberships.countMembers(accountId)) >= max) {
+      throw new SsoRefusal('account-full');
+    }
     await this.memberships.put(accountId, user.id, role);
   }
 

@@ -29,11 +29,13 @@ export interface SsoWorld {
   close(): Promise<void>;
 }
 
-export async function startSsoWorld(): Promise<SsoWorld> {
+export async function startSsoWorld(
+  env: Record<string, string> = {},
+): Promise<SsoWorld> {
   const dns = await startDnsServer();
   const idp = await startOidcProvider({ redirectUri: CALLBACK_URL });
   const t = await createTestApp({
-    env: { DNS_SERVERS: dns.address, PUBLIC_URL },
+    env: { DNS_SERVERS: dns.address, PUBLIC_URL, ...env },
   });
   return {
     t,

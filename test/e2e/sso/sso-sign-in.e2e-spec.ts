@@ -230,3 +230,30 @@ describe('require SSO', () => {
     expect((await browser.get('/dashboard/forms')).status).toBe(200);
   });
 });
+
+describe('joining through SSO within MAX_MEMBERS_PER_ACCOUNT', () => {
+  let full: SsoWorld;
+
+  beforeAll(async () => {
+    full = await startSsoWorld({ MAX_MEMBERS_PER_ACCOUNT: '1' });
+  });
+
+  afterAll(async () => {
+    await full?.close();
+  });
+
+  it('refuses a new member with a 409 page once the account is full, and lets its members in', async () => {
+    await ssoAccount(full, 'full.test');
+    const { browser, callback } = await throughProvider(full, 'new@full.test');
+    const refused = await sendCallback(browser, callback);
+    expect(refused.status).toBe(409);
+    expect(textOf(refused.html)).toContain('as many members as it may have');
+    expect(refused.setCookies.join()).not.toMatch(/dashboard_session=[^;]/);
+
+    // The owner, already a member, still signs in through SSO.
+    const owner = await throughProvider(full, 'owner@full.test');
+    expect((await sendCallback(owner.browser, owner.callback)).status).toBe(
+      303,
+    );
+  });
+});
