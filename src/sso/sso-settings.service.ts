@@ -27,6 +27,9 @@ export const SSO_JOIN_ROLES = ['viewer', 'editor', 'developer'] as const;
 export type SsoJoinRole = (typeof SSO_JOIN_ROLES)[number];
 export const DEFAULT_SSO_ROLE: SsoJoinRole = 'editor';
 
+/** How long one instance trusts what it read of an account's "require SSO". */
+export const REQUIREMENT_CACHE_MS = 5_000;
+
 /** At most this many SSO domains per account. */
 export const MAX_SSO_DOMAINS = 20;
 
@@ -103,6 +106,12 @@ export class SsoSettingsService {
     private readonly box: SecretBox,
     private readonly config: AppConfig,
   ) {}
+
+  /** Per account: the verified SSO domains that require SSO (empty when it is not required). */
+  private readonly requirements = new Map<
+    string,
+    { domains: ReadonlySet<string>; expiresAt: number }
+  >();
 
   /** The address to register at the provider as the redirect (callback) URI. */
   callbackUrl(): string {
@@ -187,6 +196,7 @@ export class SsoSettingsService {
       }
     }
     if (errors.length > 0) throw new ValidationFailedException(errors);
+    this.requirements.delete(accountId);
     const values = {
       issuerUrl,
       clientId,
@@ -211,6 +221,7 @@ export class SsoSettingsService {
 
   /** Turns SSO off (SSO settings changed): the settings go; the domains stay proven. */
   async remove(accountId: string): Promise<void> {
+    this.requirements.delete(accountId);
     await this.settings.delete({ accountId });
   }
 
@@ -259,6 +270,7 @@ export class SsoSettingsService {
     const row = await this.ownDomain(accountId, id);
     const check = await checkTxt(row.domain, row.token, this.config.dnsServers);
     row.lastCheckedAt = new Date();
+    this.requirements.delete(accountId);
     if (check.verified) {
       const taken = await this.domains.findOneBy({
         domain: row.domain,
@@ -288,6 +300,7 @@ export class SsoSettingsService {
 
   /** Removes an SSO domain (SSO settings changed). */
   async removeDomain(accountId: string, id: string): Promise<void> {
+    this.requirements.delete(accountId);
     const row = await this.ownDomain(accountId, id);
     await this.domains.delete({ id: row.id });
   }
@@ -336,6 +349,38 @@ export class SsoSettingsService {
         : DEFAULT_SSO_ROLE,
       domains: domains.map((domain) => domain.domain),
     };
+  }
+
+  /**
+   * Whether the account requires SSO for this address ("require SSO" on, the address's
+   * domain one of its verified SSO domains). Asked on every signed-in request of a
+   * non-owner not signed in through SSO, so cached briefly per account (a change here is
+   * seen at once on this instance, within REQUIREMENT_CACHE_MS on the others).
+   */
+  async requiresSso(accountId: string, email: string): Promise<boolean> {
+    const cached = this.requirements.get(accountId);
+    let domains: ReadonlySet<string>;
+    if (cached && cached.expiresAt > Date.now()) {
+      domains = cached.domains;
+    } else {
+      const required = await this.settings.existsBy({
+        accountId,
+        requireSso: true,
+      });
+      domains = new Set(
+        required
+          ? (await this.domains.findBy({ accountId, status: 'verified' })).map(
+              (row) => row.domain,
+            )
+          : [],
+      );
+      if (this.requirements.size >= 10_000) this.requirements.clear();
+      this.requirements.set(accountId, {
+        domains,
+        expiresAt: Date.now() + REQUIREMENT_CACHE_MS,
+      });
+    }
+    return domains.has(domainOfEmail(email));
   }
 
   /**

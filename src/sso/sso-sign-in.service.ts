@@ -185,6 +185,20 @@ export class SsoSignInService {
   }
 
   /**
+   * Whether a signed-in session may not work in this account: it did not sign in through
+   * SSO, the member is not an owner, and the account requires SSO for their address
+   * (a password session from before "require SSO", or from another account of theirs).
+   */
+  async sessionRefused(
+    method: string,
+    membership: { accountId: string; role: string },
+    email: string,
+  ): Promise<boolean> {
+    if (method === 'sso' || membership.role === 'owner') return false;
+    return this.settings.requiresSso(membership.accountId, email);
+  }
+
+  /**
    * Whether a password (or passkey) sign-in of this user is refused: they are a member,
    * but not an owner, of an account that requires SSO for their address's domain.
    * Owners keep their password as the way back in.

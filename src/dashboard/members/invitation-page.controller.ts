@@ -11,6 +11,8 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SsoSignInService } from '../../sso/sso-sign-in.service.js';
+import { ssoSignInPath } from '../session/sso-sign-in.controller.js';
 import { AccountsService } from '../../accounts/accounts.service.js';
 import { Public, SignedIn } from '../../auth/route-access.decorator.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
@@ -50,6 +52,7 @@ export class InvitationPageController {
     private readonly limits: SignInLimits,
     private readonly pages: InvitationPageBuilder,
     private readonly accounts: AccountsService,
+    private readonly sso: SsoSignInService,
   ) {}
 
   @Get(':token')
@@ -116,6 +119,10 @@ export class InvitationPageController {
     }
     await this.limits.loginSucceeded(request.ip, email);
     const joined = await this.links.accept(token, user);
+    // Joined; but where the account requires SSO for the address, not with a password.
+    if (await this.sso.passwordRefused(user)) {
+      return reply.redirect(ssoSignInPath(user.email), 303);
+    }
     await this.accounts.recordSignIn(user.id);
     const { token: sessionToken } = await this.sessions.start(
       user.id,
@@ -155,6 +162,7 @@ export class InvitationPageController {
         ),
       );
     }
+    const email = await this.links.pendingEmail(token);
     let joined;
     try {
       joined = await this.links.signUp(token, password);
@@ -165,6 +173,10 @@ export class InvitationPageController {
         errors.add(sentence(message), 'password'),
       );
       return refused(400, errors);
+    }
+    const user = { id: joined.userId, email };
+    if (await this.sso.passwordRefused(user)) {
+      return reply.redirect(ssoSignInPath(email), 303);
     }
     const { token: sessionToken } = await this.sessions.start(
       joined.userId,

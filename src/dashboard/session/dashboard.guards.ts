@@ -17,6 +17,7 @@ import {
 } from '../../auth/permissions.js';
 import { routeAccessOf } from '../../auth/route-access.decorator.js';
 import { AppConfig } from '../../config/app-config.js';
+import { SsoSignInService } from '../../sso/sso-sign-in.service.js';
 import {
   addTemplateLocals,
   cookieOf,
@@ -41,6 +42,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function memberCannot(role: Role, permission: Permission): string {
   return `Your role in this account (${role}) does not let you ${PERMISSION_ACTIONS[permission]}. Ask an owner or admin of the account if you need to.`;
 }
+
+/** The 403 page's sentence for a session that did not sign in through the SSO an account requires. */
+export const SSO_REQUIRED =
+  'This account requires single sign-on for your address: log out, then use “Sign in with SSO” on the log-in page. (You can still switch to another of your accounts.)';
 
 export const PAGE_WITHOUT_PERMISSION =
   'This page declares no permission, so no one may open it.';
@@ -69,6 +74,7 @@ export class SignedInGuard implements CanActivate {
     private readonly memberships: MembershipsService,
     private readonly config: AppConfig,
     private readonly reflector: Reflector,
+    private readonly sso: SsoSignInService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -140,6 +146,13 @@ export class SignedInGuard implements CanActivate {
       throw new ForbiddenException(
         memberCannot(current.role, access.permission),
       );
+    }
+    // The account's pages, not one's own (log out, switch account): those stay open.
+    if (
+      access.kind === 'permission' &&
+      (await this.sso.sessionRefused(session.method, current, user.email))
+    ) {
+      throw new ForbiddenException(SSO_REQUIRED);
     }
     return true;
   }

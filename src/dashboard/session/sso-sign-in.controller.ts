@@ -38,6 +38,11 @@ import { setSessionCookie } from './session-cookie.js';
 /** The state of this browser's SSO sign-in under way (the callback must bring it back). */
 export const SSO_STATE_COOKIE = 'dashboard_sso';
 
+/** "Sign in with SSO" with the address filled in. */
+export function ssoSignInPath(email: string): string {
+  return `/dashboard/sso?email=${encodeURIComponent(email)}`;
+}
+
 /** sso-sign-in.eta. */
 export interface SsoSignInPageView {
   email?: string;

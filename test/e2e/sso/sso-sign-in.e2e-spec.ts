@@ -231,6 +231,42 @@ describe('require SSO', () => {
   });
 });
 
+describe('turning require SSO on', () => {
+  it('ends the reach of password sessions of members in the domain, not the owner’s', async () => {
+    const { owner, client: ownerSession } = await ssoAccount(
+      world,
+      'later.test',
+    );
+    const member = await world.t.app
+      .get(AccountsService)
+      .createUser('kim@later.test', TEST_PASSWORD, { verified: true });
+    await createMember(world.t, owner.account.id, 'editor', member);
+    const memberSession = new DashboardClient(world.t.url);
+    expect((await memberSession.logIn('kim@later.test')).status).toBe(303);
+    expect((await memberSession.get('/dashboard/forms')).status).toBe(200);
+
+    const saved = await saveSettings(ownerSession, {
+      issuerUrl: world.idp.issuer,
+      clientId: world.idp.clientId,
+      clientSecret: '',
+      defaultRole: 'editor',
+      requireSso: 'on',
+    });
+    expect(saved.status).toBe(303);
+    const refused = await memberSession.get('/dashboard/forms');
+    expect(refused.status).toBe(403);
+    expect(textOf(refused.html)).toContain('requires single sign-on');
+    expect((await ownerSession.get('/dashboard/forms')).status).toBe(200);
+    // Logging out stays possible.
+    const out = await memberSession.post(
+      '/dashboard/logout',
+      {},
+      { from: '/dashboard/forms' },
+    );
+    expect(out.location).toBe('/dashboard/login?done=signed-out');
+  });
+});
+
 describe('joining through SSO within MAX_MEMBERS_PER_ACCOUNT', () => {
   let full: SsoWorld;
 
