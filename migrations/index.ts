@@ -20,6 +20,7 @@ import { StorageReservations1764900000001 } from './1764900000001-StorageReserva
 import { Teams1765000000000 } from './1765000000000-Teams.js';
 import { Invitations1765010000000 } from './1765010000000-Invitations.js';
 import { SessionSignInMethod1765100000000 } from './1765100000000-SessionSignInMethod.js';
+import { SecondFactors1765100000001 } from './1765100000001-SecondFactors.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   Teams1765000000000,
   Invitations1765010000000,
   SessionSignInMethod1765100000000,
+  SecondFactors1765100000001,
 ];
