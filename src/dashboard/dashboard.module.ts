@@ -39,6 +39,11 @@ import {
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
 import { SignInLimits } from './session/sign-in-limits.js';
 import { EmailNotificationsModule } from '../notifications/email/email-notifications.module.js';
+import { SecondFactorsModule } from '../second-factors/second-factors.module.js';
+import { SignInFlow } from './session/sign-in-flow.js';
+import { PendingSessionGuard } from './session/pending-session.guard.js';
+import { SecondStepController } from './session/second-step.controller.js';
+import { PasskeySignInController } from './session/passkey-sign-in.controller.js';
 
 /** The server-rendered dashboard under /dashboard (templates in ./views, assets in ./public). */
 @Module({
@@ -55,6 +60,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     RateLimitStorageModule,
     EmailNotificationsModule,
     MembersModule,
+    SecondFactorsModule,
   ],
   controllers: [
     DashboardAuthController,
@@ -72,6 +78,8 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     VerifyEmailController,
     DashboardMembersController,
     InvitationPageController,
+    SecondStepController,
+    PasskeySignInController,
   ],
   providers: [
     DashboardSessionsService,
@@ -84,6 +92,8 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     SignInLimits,
     SignedInGuard,
     SignedOutCsrfGuard,
+    SignInFlow,
+    PendingSessionGuard,
   ],
 })
 export class DashboardModule {}
