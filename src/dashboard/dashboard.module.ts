@@ -44,6 +44,8 @@ import { SignInFlow } from './session/sign-in-flow.js';
 import { PendingSessionGuard } from './session/pending-session.guard.js';
 import { SecondStepController } from './session/second-step.controller.js';
 import { PasskeySignInController } from './session/passkey-sign-in.controller.js';
+import { SecurityController } from './account/security.controller.js';
+import { SessionsController } from './account/sessions.controller.js';
 
 /** The server-rendered dashboard under /dashboard (templates in ./views, assets in ./public). */
 @Module({
@@ -80,6 +82,8 @@ import { PasskeySignInController } from './session/passkey-sign-in.controller.js
     InvitationPageController,
     SecondStepController,
     PasskeySignInController,
+    SecurityController,
+    SessionsController,
   ],
   providers: [
     DashboardSessionsService,
