@@ -14,7 +14,7 @@ import { viewHelpers } from './view-helpers.js';
 import {
   WEBAUTHN_BROWSER_PATH,
   webauthnBrowserBundle,
-} from './session/passkey-scripts.js';
+} from './passkey-scripts.js';
 
 /** No inline script or style anywhere; forms post only to us; never framed. */
 export const STRICT_CSP = {

@@ -24,7 +24,7 @@ import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { isChecked, textOf } from '../form-body.js';
 import { PageErrors } from '../page-errors.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
-import { PASSKEY_SCRIPTS } from '../session/passkey-scripts.js';
+import { PASSKEY_SCRIPTS } from '../passkey-scripts.js';
 import { DuringFactorSetup } from '../session/second-step-paths.js';
 import { SignInLimits, waitMessage } from '../session/sign-in-limits.js';
 import {

@@ -36,7 +36,7 @@ import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from '../page-errors.js';
 import { SignInLimits, waitMessage } from './sign-in-limits.js';
 import { SignInFlow } from './sign-in-flow.js';
-import { PASSKEY_SCRIPTS } from './passkey-scripts.js';
+import { PASSKEY_SCRIPTS } from '../passkey-scripts.js';
 import { PasskeysService } from '../../second-factors/passkeys.service.js';
 import { DuringFactorSetup } from './second-step-paths.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';

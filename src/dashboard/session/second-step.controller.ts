@@ -25,7 +25,7 @@ import {
   PendingSessionGuard,
   type PendingSignIn,
 } from './pending-session.guard.js';
-import { PASSKEY_SCRIPTS } from './passkey-scripts.js';
+import { PASSKEY_SCRIPTS } from '../passkey-scripts.js';
 import { clearSessionCookie, SESSION_COOKIE } from './session-cookie.js';
 import { SignInFlow } from './sign-in-flow.js';
 import { SignInLimits, waitMessage } from './sign-in-limits.js';
