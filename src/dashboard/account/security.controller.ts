@@ -85,7 +85,9 @@ export class SecurityController {
       context.user.id,
       context.user.email,
     );
-    return reply.view('totp-setup', { setup } satisfies TotpSetupPageView);
+    return reply
+      .status(200)
+      .view('totp-setup', { setup } satisfies TotpSetupPageView);
   }
 
   @Post('totp/confirm')
@@ -114,7 +116,7 @@ export class SecurityController {
         ),
       } satisfies TotpSetupPageView);
     }
-    return reply.view('recovery-codes', {
+    return reply.status(200).view('recovery-codes', {
       codes,
     } satisfies RecoveryCodesPageView);
   }
@@ -168,7 +170,7 @@ export class SecurityController {
       return reply.redirect(SECURITY_PATH, 303);
     }
     const codes = await this.totp.replaceRecoveryCodes(context.user.id);
-    return reply.view('recovery-codes', {
+    return reply.status(200).view('recovery-codes', {
       codes,
     } satisfies RecoveryCodesPageView);
   }
@@ -185,7 +187,9 @@ export class SecurityController {
         .status(404)
         .send({ error: 'Passkeys are not available here.' });
     }
-    return reply.send(await this.passkeys.registrationOptions(context.user));
+    return reply
+      .status(200)
+      .send(await this.passkeys.registrationOptions(context.user));
   }
 
   @Post('passkeys')
@@ -214,7 +218,9 @@ export class SecurityController {
         error: 'The passkey could not be added. Try again.',
       });
     }
-    return reply.send({ redirect: `${SECURITY_PATH}?done=passkey-added` });
+    return reply
+      .status(200)
+      .send({ redirect: `${SECURITY_PATH}?done=passkey-added` });
   }
 
   @Post('passkeys/:id/rename')

@@ -50,7 +50,7 @@ export class PasskeySignInController {
         .status(404)
         .send({ error: 'Passkeys are not available here.' });
     }
-    return reply.send(await this.passkeys.signInOptions(null));
+    return reply.status(200).send(await this.passkeys.signInOptions(null));
   }
 
   @Post()
@@ -90,6 +90,6 @@ export class PasskeySignInController {
       });
     }
     await this.flow.succeeded(request, reply, user, first.accountId, 'passkey');
-    return reply.send({ redirect: safeNextPath(next) });
+    return reply.status(200).send({ redirect: safeNextPath(next) });
   }
 }

@@ -140,7 +140,9 @@ export class SecondStepController {
         .status(404)
         .send({ error: 'Passkeys are not available here.' });
     }
-    return reply.send(await this.passkeys.signInOptions(pending.user.id));
+    return reply
+      .status(200)
+      .send(await this.passkeys.signInOptions(pending.user.id));
   }
 
   @Post('passkey')
@@ -170,7 +172,7 @@ export class SecondStepController {
       return reply.status(401).send({ error: REFUSALS.passkey });
     }
     await this.complete(request, reply, pending, 'password+passkey');
-    return reply.send({ redirect: safeNextPath(next) });
+    return reply.status(200).send({ redirect: safeNextPath(next) });
   }
 
   @Post('cancel')
