@@ -20,6 +20,7 @@ import { StorageReservations1764900000001 } from './1764900000001-StorageReserva
 import { Teams1765000000000 } from './1765000000000-Teams.js';
 import { Invitations1765010000000 } from './1765010000000-Invitations.js';
 import { SessionSignInMethod1765100000000 } from './1765100000000-SessionSignInMethod.js';
+import { SecondFactors1765100000001 } from './1765100000001-SecondFactors.js';
 import { SingleSignOn1765200000000 } from './1765200000000-SingleSignOn.js';
 
 export const MIGRATIONS = [
@@ -44,5 +45,6 @@ export const MIGRATIONS = [
   Teams1765000000000,
   Invitations1765010000000,
   SessionSignInMethod1765100000000,
+  SecondFactors1765100000001,
   SingleSignOn1765200000000,
 ];

@@ -3,6 +3,7 @@
 import {
   CommandError,
   parseCommand,
+  resetSecondFactors,
   runCommand,
   USAGE,
   UsageError,
@@ -68,6 +69,15 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
       context.get(db.DatabaseStateService).whenConnected(),
       `the database did not answer within ${CONNECT_TIMEOUT_MS / 1000} s; check DATABASE_URL`,
     );
+    if (command.name === 'users:reset-2fa') {
+      const { SecondFactorsService } =
+        await import('./second-factors/second-factors.service.js');
+      return await resetSecondFactors(
+        command.email,
+        context.get(accounts.AccountsService),
+        context.get(SecondFactorsService),
+      );
+    }
     return await runCommand(
       command,
       context.get(accounts.AccountsService),

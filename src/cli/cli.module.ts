@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module.js';
+import { SecondFactorsModule } from '../second-factors/second-factors.module.js';
 import { AppConfig } from '../config/app-config.js';
 import { ConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
@@ -7,7 +8,7 @@ import { MetricsModule } from '../metrics/metrics.module.js';
 import { TracingModule } from '../tracing/tracing.module.js';
 import { SweepsModule } from '../sweeps/sweeps.module.js';
 
-/** Just what the operator commands need: configuration, the database and accounts. */
+/** Just what the operator commands need: configuration, the database, accounts and second factors. */
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -22,6 +23,7 @@ export class CliModule {
         // Features may register sweeps; a command never runs them.
         SweepsModule.forRoot({ schedule: false }),
         AccountsModule,
+        SecondFactorsModule,
       ],
     };
   }

@@ -2,6 +2,7 @@
 // parsing and the messages can be tested directly.
 import { parseArgs } from 'node:util';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import type { SecondFactorsService } from '../second-factors/second-factors.service.js';
 import { parseExpiry } from '../accounts/key-expiry.js';
 import {
   isKeyRole,
@@ -18,6 +19,9 @@ export const USAGE = `Usage:
       when they own several). --role: ${KEY_ROLES.join(', ')} (default admin);
       --read-only is --role viewer. --expires-at: refused from then on (e.g. 2026-12-31
       or 2026-12-31T18:00:00Z).
+  npm run cli -- users:reset-2fa --email <email>
+      Removes the user's second factors (TOTP, recovery codes, passkeys), for a person
+      locked out of their account: they sign in with their password alone afterwards.
 
 Each command prints one JSON object as its last line on stdout, e.g.
   {"accountId":"01J…","email":"owner@example.com","apiKey":"fga_…"}
@@ -40,6 +44,7 @@ export type Command =
       password?: string;
       passwordFromStdin: boolean;
     }
+  | { name: 'users:reset-2fa'; email: string }
   | {
       name: 'keys:create';
       email: string;
@@ -74,6 +79,7 @@ export function parseCommand(argv: string[]): Command {
   }
   const allowed: Record<string, string[]> = {
     'accounts:create': ['email', 'password', 'password-stdin'],
+    'users:reset-2fa': ['email'],
     'keys:create': [
       'email',
       'account',
@@ -90,6 +96,9 @@ export function parseCommand(argv: string[]): Command {
   );
   if (misplaced !== undefined) {
     throw new UsageError(`--${misplaced} does not apply to ${name}`);
+  }
+  if (name === 'users:reset-2fa') {
+    return { name, email: required(values.email, 'email') };
   }
   if (name === 'keys:create') {
     let expiresAt: Date | undefined;
@@ -169,8 +178,37 @@ function refusal(error: unknown): never {
   throw error;
 }
 
+/** "10 recovery codes", "1 passkey". */
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** users:reset-2fa: the user's second factors go (factor removed, for the operator). */
+export async function resetSecondFactors(
+  email: string,
+  accounts: AccountsService,
+  factors: SecondFactorsService,
+): Promise<CommandOutput> {
+  const user = await accounts.findUserByEmail(email.trim().toLowerCase());
+  if (!user) throw new CommandError(`no user with the email ${email.trim()}`);
+  const reset = await factors.resetAll(user.id);
+  const removed = [
+    ...(reset.totp ? ['two-step codes (TOTP)'] : []),
+    count(reset.recoveryCodes, 'unused recovery code'),
+    count(reset.passkeys, 'passkey'),
+  ];
+  return {
+    userId: user.id,
+    email: user.email,
+    totp: reset.totp ? 'removed' : 'none',
+    recoveryCodes: String(reset.recoveryCodes),
+    passkeys: String(reset.passkeys),
+    done: `Removed ${removed.join(', ')} of ${user.email}: they sign in with their password alone until they set a factor up again.`,
+  };
+}
+
 export async function runCommand(
-  command: Exclude<Command, { name: 'help' }>,
+  command: Exclude<Command, { name: 'help' | 'users:reset-2fa' }>,
   accounts: AccountsService,
   password: string | undefined,
 ): Promise<CommandOutput> {

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountMembership } from '../accounts/memberships.service.js';
 import type { Role } from '../auth/permissions.js';
 import type { ApiPrincipal } from '../auth/principal.js';
-import type { SignInMethod } from './session/dashboard-session.entity.js';
+import type { SignInMethod } from './sign-in-method.js';
 
 /** Double-submit cookie protecting the signed-out forms (log in, sign up). */
 export const SIGNED_OUT_CSRF_COOKIE = 'dashboard_csrf';

@@ -42,6 +42,13 @@ import {
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
 import { SignInLimits } from './session/sign-in-limits.js';
 import { EmailNotificationsModule } from '../notifications/email/email-notifications.module.js';
+import { SecondFactorsModule } from '../second-factors/second-factors.module.js';
+import { SignInFlow } from './session/sign-in-flow.js';
+import { PendingSessionGuard } from './session/pending-session.guard.js';
+import { SecondStepController } from './session/second-step.controller.js';
+import { PasskeySignInController } from './session/passkey-sign-in.controller.js';
+import { SecurityController } from './account/security.controller.js';
+import { SessionsController } from './account/sessions.controller.js';
 
 /** The server-rendered dashboard under /dashboard (templates in ./views, assets in ./public). */
 @Module({
@@ -58,6 +65,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     RateLimitStorageModule,
     EmailNotificationsModule,
     MembersModule,
+    SecondFactorsModule,
     SsoModule,
   ],
   controllers: [
@@ -76,6 +84,10 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     VerifyEmailController,
     DashboardMembersController,
     InvitationPageController,
+    SecondStepController,
+    PasskeySignInController,
+    SecurityController,
+    SessionsController,
     DashboardSsoController,
     SsoSignInController,
   ],
@@ -90,6 +102,8 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     SignInLimits,
     SignedInGuard,
     SignedOutCsrfGuard,
+    SignInFlow,
+    PendingSessionGuard,
   ],
 })
 export class DashboardModule {}

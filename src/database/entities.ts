@@ -21,6 +21,11 @@ import { MailQuota } from '../notifications/email/mail-quota.entity.js';
 import { FormSpamStat } from '../spam/form-spam-stat.entity.js';
 import { UsedCaptchaToken } from '../spam/used-captcha-token.entity.js';
 import { Submission } from '../submissions/submission.entity.js';
+import { AccountSecurityPolicy } from '../second-factors/account-security-policy.entity.js';
+import { Passkey } from '../second-factors/passkey.entity.js';
+import { RecoveryCode } from '../second-factors/recovery-code.entity.js';
+import { UserTotp } from '../second-factors/user-totp.entity.js';
+import { WebauthnChallenge } from '../second-factors/webauthn-challenge.entity.js';
 
 /** Every entity, listed once for the app and the migration CLI alike. */
 export const ENTITIES = [
@@ -44,6 +49,11 @@ export const ENTITIES = [
   StorageReservation,
   StoredFile,
   Invitation,
+  UserTotp,
+  RecoveryCode,
+  Passkey,
+  WebauthnChallenge,
+  AccountSecurityPolicy,
   SsoSettings,
   SsoDomain,
   SsoAttempt,

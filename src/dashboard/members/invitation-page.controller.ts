@@ -1,3 +1,4 @@
+import { SignInFlow } from '../session/sign-in-flow.js';
 import {
   Body,
   Controller,
@@ -52,6 +53,7 @@ export class InvitationPageController {
     private readonly limits: SignInLimits,
     private readonly pages: InvitationPageBuilder,
     private readonly accounts: AccountsService,
+    private readonly flow: SignInFlow,
     private readonly sso: SsoSignInService,
   ) {}
 
@@ -117,21 +119,22 @@ export class InvitationPageController {
         new PageErrors().add('That password is not right', 'password'),
       );
     }
-    await this.limits.loginSucceeded(request.ip, email);
     const joined = await this.links.accept(token, user);
     // Joined; but where the account requires SSO for the address, not with a password.
     if (await this.sso.passwordRefused(user)) {
       return reply.redirect(ssoSignInPath(user.email), 303);
     }
-    await this.accounts.recordSignIn(user.id);
-    const { token: sessionToken } = await this.sessions.start(
-      user.id,
-      joined.accountId,
-      'password',
-      sessionClientOf(request),
+    // A user with a second factor gives it next, as on the sign-in page.
+    return reply.redirect(
+      await this.flow.afterPassword(
+        request,
+        reply,
+        user,
+        joined.accountId,
+        '/dashboard/members?done=joined',
+      ),
+      303,
     );
-    setSessionCookie(request, reply, sessionToken);
-    return reply.redirect('/dashboard/members?done=joined', 303);
   }
 
   @Post(':token/signup')

@@ -35,6 +35,10 @@ import {
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from '../page-errors.js';
 import { SignInLimits, waitMessage } from './sign-in-limits.js';
+import { SignInFlow } from './sign-in-flow.js';
+import { PASSKEY_SCRIPTS } from '../passkey-scripts.js';
+import { PasskeysService } from '../../second-factors/passkeys.service.js';
+import { DuringFactorSetup } from './second-step-paths.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { Public, SignedIn } from '../../auth/route-access.decorator.js';
 import { SsoSignInService } from '../../sso/sso-sign-in.service.js';
@@ -52,6 +56,9 @@ export interface LoginPageView {
   notice?: string;
   errors?: PageErrors;
   signupEnabled: boolean;
+  /** Passkeys can be used here (PUBLIC_URL is a host name, not an IP address). */
+  passkeys: boolean;
+  scripts?: readonly string[];
 }
 
 /** signup.eta. */
@@ -73,8 +80,15 @@ export class DashboardAuthController {
     private readonly limits: SignInLimits,
     private readonly config: AppConfig,
     private readonly verification: AccountVerificationService,
+    private readonly flow: SignInFlow,
+    private readonly passkeys: PasskeysService,
     private readonly sso: SsoSignInService,
   ) {}
+
+  private passkeyView(): Pick<LoginPageView, 'passkeys' | 'scripts'> {
+    const passkeys = this.passkeys.party !== null;
+    return { passkeys, scripts: passkeys ? PASSKEY_SCRIPTS : undefined };
+  }
 
   @Get()
   @Public()
@@ -107,6 +121,7 @@ export class DashboardAuthController {
       next: next === undefined ? undefined : safeNextPath(next),
       notice: ownEntry(NOTICES, done),
       signupEnabled: this.config.signupEnabled,
+      ...this.passkeyView(),
     } satisfies LoginPageView);
   }
 
@@ -127,6 +142,7 @@ export class DashboardAuthController {
         next: next === undefined ? undefined : safeNextPath(next),
         errors,
         signupEnabled: this.config.signupEnabled,
+        ...this.passkeyView(),
       } satisfies LoginPageView);
 
     const wait = await this.limits.loginWait(request.ip, email);
@@ -141,7 +157,7 @@ export class DashboardAuthController {
 
     const user = await this.accounts.authenticate(email, password);
     if (!user) {
-      await this.limits.loginFailed(request.ip, email);
+      await this.flow.failed(request, email);
       return page(
         401,
         new PageErrors().add(
@@ -160,8 +176,6 @@ export class DashboardAuthController {
         ),
       );
     }
-    await this.limits.loginSucceeded(request.ip, email);
-    await this.accounts.recordSignIn(user.id);
     const [first] = await this.memberships.accountsOf(user.id);
     if (!first) {
       return page(
@@ -172,14 +186,16 @@ export class DashboardAuthController {
         ),
       );
     }
-    const { token } = await this.sessions.start(
-      user.id,
-      first.accountId,
-      'password',
-      sessionClientOf(request),
+    return reply.redirect(
+      await this.flow.afterPassword(
+        request,
+        reply,
+        user,
+        first.accountId,
+        next,
+      ),
+      303,
     );
-    setSessionCookie(request, reply, token);
-    return reply.redirect(safeNextPath(next), 303);
   }
 
   @Get('signup')
@@ -273,6 +289,7 @@ export class DashboardAuthController {
 
   @Post('logout')
   @SignedIn()
+  @DuringFactorSetup()
   @HttpCode(303)
   @UseGuards(SignedInGuard)
   async logout(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {

@@ -11,15 +11,9 @@ import { Account } from '../../accounts/account.entity.js';
 import { User } from '../../accounts/user.entity.js';
 import { ID, TimestampColumn } from '../../common/database/columns.js';
 
-/** How a session signed in (shown on the sessions page). */
-export const SIGN_IN_METHODS = [
-  'password',
-  'password+totp',
-  'password+passkey',
-  'passkey',
-  'sso',
-] as const;
-export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
+import type { SignInMethod } from '../sign-in-method.js';
+
+export { SIGN_IN_METHODS, type SignInMethod } from '../sign-in-method.js';
 
 /**
  * A signed-in dashboard session. The cookie carries a random token; only its SHA-256

@@ -6,7 +6,7 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
-import { LessThan, MoreThan, Not, Repository } from 'typeorm';
+import { LessThan, Like, MoreThan, Not, Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
 import {
   DashboardSession,
@@ -41,9 +41,14 @@ export function sessionClientOf(request: {
 }
 
 export interface StartOptions {
-  /** The password was right but a second factor is still owed. */
+  /** The password was right but a second factor is still owed (a short-lived session). */
   secondFactorPending?: boolean;
 }
+
+/** How long a half-signed-in session waits for its second step. */
+export const PENDING_SESSION_TTL_MS = 10 * 60 * 1000;
+/** Last activity is written at most this often per session. */
+const TOUCH_EVERY_MS = 60 * 1000;
 
 function sha256(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
@@ -87,18 +92,21 @@ export class DashboardSessionsService {
   ): Promise<StartedSession> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
+    const pending = options.secondFactorPending ?? false;
     const session = this.sessions.create({
       tokenHash: sha256(token),
       userId,
       accountId,
       method,
-      secondFactorPending: options.secondFactorPending ?? false,
+      secondFactorPending: pending,
       userAgent: client.userAgent?.slice(0, 255) ?? null,
       ipAddress: client.ip?.slice(0, 45) ?? null,
       lastSeenAt: now,
       csrfSecret: randomBytes(32).toString('base64url'),
       createdAt: now,
-      expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+      expiresAt: new Date(
+        now.getTime() + (pending ? PENDING_SESSION_TTL_MS : SESSION_TTL_MS),
+      ),
     });
     await this.sessions.insert(session);
     // Housekeeping: this user's expired sessions go when they sign in again.
@@ -118,6 +126,51 @@ export class DashboardSessionsService {
   async end(token: string | undefined): Promise<void> {
     if (!token || token.length > 100) return;
     await this.sessions.delete({ tokenHash: sha256(token) });
+  }
+
+  /** The user's live, complete sessions, latest activity first (the sessions page). */
+  listOf(userId: string): Promise<DashboardSession[]> {
+    return this.sessions.find({
+      where: {
+        userId,
+        secondFactorPending: false,
+        expiresAt: MoreThan(new Date()),
+      },
+      order: { lastSeenAt: 'DESC', createdAt: 'DESC' },
+    });
+  }
+
+  /**
+   * Ends the user's session whose id (the first 16 characters of its token's hash, as the
+   * sessions page names it) is `id`; false when they have none such.
+   */
+  async endById(userId: string, id: string): Promise<boolean> {
+    if (!/^[0-9a-f]{16}$/.test(id)) return false;
+    const done = await this.sessions.delete({
+      userId,
+      tokenHash: Like(`${id}%`),
+    });
+    return Boolean(done.affected);
+  }
+
+  /** Notes the session's latest request (at most once a minute, or when its address changes). */
+  async touch(
+    session: DashboardSession,
+    ip: string | undefined,
+  ): Promise<void> {
+    const now = Date.now();
+    const address = ip?.slice(0, 45) ?? null;
+    if (
+      session.lastSeenAt &&
+      now - session.lastSeenAt.getTime() < TOUCH_EVERY_MS &&
+      session.ipAddress === address
+    ) {
+      return;
+    }
+    await this.sessions.update(
+      { tokenHash: session.tokenHash },
+      { lastSeenAt: new Date(now), ipAddress: address },
+    );
   }
 
   /** Ends every session of the user except the one given (after a password change). */
@@ -163,6 +216,11 @@ export class DashboardSessionsService {
       typeof token === 'string' &&
       sameString(token, this.anonymousCsrfToken(cookieValue))
     );
+  }
+
+  /** The id the sessions page names a session by. */
+  static publicId(session: { tokenHash: string }): string {
+    return session.tokenHash.slice(0, 16);
   }
 
   static hashToken(token: string): string {

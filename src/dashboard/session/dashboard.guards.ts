@@ -29,9 +29,17 @@ import {
 import { SESSION_COOKIE } from './session-cookie.js';
 import {
   CsrfRejectedException,
+  DashboardRedirectException,
   LoginRequiredException,
 } from '../dashboard-exceptions.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import { SecondFactorsService } from '../../second-factors/second-factors.service.js';
+import { SecurityPolicyService } from '../../second-factors/security-policy.service.js';
+import {
+  DURING_FACTOR_SETUP,
+  FACTOR_SETUP_PATH,
+  SECOND_STEP_PATH,
+} from './second-step-paths.js';
 
 /** The name of the hidden input carrying the CSRF token in every dashboard form. */
 export const CSRF_FIELD = '_csrf';
@@ -74,6 +82,8 @@ export class SignedInGuard implements CanActivate {
     private readonly memberships: MembershipsService,
     private readonly config: AppConfig,
     private readonly reflector: Reflector,
+    private readonly policy: SecurityPolicyService,
+    private readonly factors: SecondFactorsService,
     private readonly sso: SsoSignInService,
   ) {}
 
@@ -91,6 +101,10 @@ export class SignedInGuard implements CanActivate {
       ? await this.accounts.findUserById(session.userId)
       : null;
     if (!session || !user) throw loginRequired();
+    // Half signed in: the second step is all such a session reaches.
+    if (session.secondFactorPending) {
+      throw new DashboardRedirectException(SECOND_STEP_PATH);
+    }
     const accounts = await this.memberships.accountsOf(user.id);
     let current = accounts.find((m) => m.accountId === session.accountId);
     if (!current) {
@@ -107,6 +121,17 @@ export class SignedInGuard implements CanActivate {
       if (!this.sessions.checkCsrf(session, csrfFieldOf(request))) {
         throw new CsrfRejectedException();
       }
+    }
+    await this.sessions.touch(session, request.ip);
+    if (
+      await this.mustSetUpFactor(
+        context,
+        session.method,
+        current.accountId,
+        user.id,
+      )
+    ) {
+      throw new DashboardRedirectException(FACTOR_SETUP_PATH);
     }
     const csrfToken = this.sessions.csrfToken(session);
     const dashboardUser = {
@@ -155,6 +180,27 @@ export class SignedInGuard implements CanActivate {
       throw new ForbiddenException(SSO_REQUIRED);
     }
     return true;
+  }
+
+  /**
+   * The account requires a second factor and the member has none: until they set one up
+   * they reach nothing of it. An SSO sign-in satisfies the policy (the identity provider
+   * enforces its own factors).
+   */
+  private async mustSetUpFactor(
+    context: ExecutionContext,
+    method: string,
+    accountId: string,
+    userId: string,
+  ): Promise<boolean> {
+    if (method === 'sso') return false;
+    const allowed = this.reflector.getAllAndOverride<boolean | undefined>(
+      DURING_FACTOR_SETUP,
+      [context.getHandler(), context.getClass()],
+    );
+    if (allowed) return false;
+    if (!(await this.policy.requiresSecondFactor(accountId))) return false;
+    return !(await this.factors.hasFactor(userId));
   }
 }
 
