@@ -21,76 +21,21 @@ import {
 import { issuerUrlProblem } from './oidc-client.js';
 import { SsoDomain } from './sso-domain.entity.js';
 import { SsoSettings } from './sso-settings.entity.js';
-
-/** The roles a person may get by joining through SSO. */
-export const SSO_JOIN_ROLES = ['viewer', 'editor', 'developer'] as const;
-export type SsoJoinRole = (typeof SSO_JOIN_ROLES)[number];
-export const DEFAULT_SSO_ROLE: SsoJoinRole = 'editor';
+import {
+  DEFAULT_SSO_ROLE,
+  domainOfEmail,
+  isJoinRole,
+  type SsoJoinRole,
+  type SsoRoute,
+  type SsoSettingsInput,
+  type SsoSettingsView,
+} from './sso-settings.types.js';
 
 /** How long one instance trusts what it read of an account's "require SSO". */
 export const REQUIREMENT_CACHE_MS = 5_000;
 
 /** At most this many SSO domains per account. */
 export const MAX_SSO_DOMAINS = 20;
-
-export interface SsoSettingsInput {
-  issuerUrl: string;
-  clientId: string;
-  /** Empty: keep the stored secret (it is write-only). */
-  clientSecret: string;
-  defaultRole: string;
-  requireSso: boolean;
-}
-
-export interface SsoDomainView {
-  id: string;
-  domain: string;
-  status: 'pending' | 'verified';
-  /** Where the TXT record goes (the domain, or `_formgate.<domain>`) and its value. */
-  recordNames: [string, string];
-  recordValue: string;
-  verifiedAt: Date | null;
-  lastCheckedAt: Date | null;
-  lastError: string | null;
-}
-
-export interface SsoSettingsView {
-  configured: boolean;
-  issuerUrl: string;
-  clientId: string;
-  /** A secret is stored (never shown). */
-  hasClientSecret: boolean;
-  defaultRole: SsoJoinRole;
-  requireSso: boolean;
-  callbackUrl: string;
-  domains: SsoDomainView[];
-}
-
-/** The settings the sign-in needs, the secret opened. */
-export interface SsoRoute {
-  accountId: string;
-  issuerUrl: string;
-  clientId: string;
-  clientSecret: string;
-  defaultRole: SsoJoinRole;
-  /** The account's verified SSO domains. */
-  domains: string[];
-}
-
-function isJoinRole(value: string): value is SsoJoinRole {
-  return (SSO_JOIN_ROLES as readonly string[]).includes(value);
-}
-
-/** The domain of an address, lower-case, or '' when it has none. */
-export function domainOfEmail(email: string): string {
-  const at = email.lastIndexOf('@');
-  return at === -1
-    ? ''
-    : email
-        .slice(at + 1)
-        .trim()
-        .toLowerCase();
-}
 
 /**
  * An account's SSO settings and domains. Each change is one method (the audit log records

@@ -18,12 +18,12 @@ import {
 } from './oidc-client.js';
 import { SsoAttempt } from './sso-attempt.entity.js';
 import { SsoRefusal } from './sso-refusal.js';
+import { SsoSettingsService } from './sso-settings.service.js';
 import {
   domainOfEmail,
-  SsoSettingsService,
   type SsoJoinRole,
   type SsoRoute,
-} from './sso-settings.service.js';
+} from './sso-settings.types.js';
 
 /** How long a started SSO sign-in waits for the provider's answer. */
 export const SSO_ATTEMPT_TTL_MS = 10 * 60 * 1000;

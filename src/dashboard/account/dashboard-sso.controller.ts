@@ -16,12 +16,12 @@ import { Requires } from '../../auth/route-access.decorator.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { ValidationFailedException } from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
+import { SsoSettingsService } from '../../sso/sso-settings.service.js';
 import {
   SSO_JOIN_ROLES,
-  SsoSettingsService,
   type SsoSettingsInput,
   type SsoSettingsView,
-} from '../../sso/sso-settings.service.js';
+} from '../../sso/sso-settings.types.js';
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { isChecked, textOf } from '../form-body.js';

@@ -22,6 +22,8 @@ import {
 } from './sso-helpers.js';
 
 let world: SsoWorld;
+/** Tests that hash several passwords (scrypt, ~128 MiB each): slow on a busy machine. */
+const SCRYPT_HEAVY_MS = 90_000;
 
 beforeAll(async () => {
   world = await startSsoWorld();
@@ -193,78 +195,90 @@ describe('signing in with SSO', () => {
 });
 
 describe('require SSO', () => {
-  it('refuses the password of a member in the domain, not the owner’s nor an outsider’s', async () => {
-    const { owner } = await ssoAccount(world, 'strict.test', {
-      requireSso: 'on',
-    });
-    const accounts = world.t.app.get(AccountsService);
-    const member = await accounts.createUser('bob@strict.test', TEST_PASSWORD, {
-      verified: true,
-    });
-    await createMember(world.t, owner.account.id, 'developer', member);
-    const outsider = await createMember(world.t, owner.account.id, 'editor');
+  it(
+    'refuses the password of a member in the domain, not the owner’s nor an outsider’s',
+    async () => {
+      const { owner } = await ssoAccount(world, 'strict.test', {
+        requireSso: 'on',
+      });
+      const accounts = world.t.app.get(AccountsService);
+      const member = await accounts.createUser(
+        'bob@strict.test',
+        TEST_PASSWORD,
+        {
+          verified: true,
+        },
+      );
+      await createMember(world.t, owner.account.id, 'developer', member);
+      const outsider = await createMember(world.t, owner.account.id, 'editor');
 
-    const memberLogin = await new DashboardClient(world.t.url).logIn(
-      'bob@strict.test',
-    );
-    expect(memberLogin.status).toBe(403);
-    expect(textOf(memberLogin.html)).toContain('requires single sign-on');
-    expect(memberLogin.html).toContain(
-      'href="/dashboard/sso?email=bob%40strict.test"',
-    );
-    expect(memberLogin.setCookies.join()).not.toContain('dashboard_session=');
+      const memberLogin = await new DashboardClient(world.t.url).logIn(
+        'bob@strict.test',
+      );
+      expect(memberLogin.status).toBe(403);
+      expect(textOf(memberLogin.html)).toContain('requires single sign-on');
+      expect(memberLogin.html).toContain(
+        'href="/dashboard/sso?email=bob%40strict.test"',
+      );
+      expect(memberLogin.setCookies.join()).not.toContain('dashboard_session=');
 
-    expect(
-      (await new DashboardClient(world.t.url).logIn(owner.user.email)).status,
-    ).toBe(303);
-    expect(
-      (await new DashboardClient(world.t.url).logIn(outsider.email)).status,
-    ).toBe(303);
+      expect(
+        (await new DashboardClient(world.t.url).logIn(owner.user.email)).status,
+      ).toBe(303);
+      expect(
+        (await new DashboardClient(world.t.url).logIn(outsider.email)).status,
+      ).toBe(303);
 
-    // The member still gets in, through SSO.
-    const { browser, callback } = await throughProvider(
-      world,
-      'bob@strict.test',
-    );
-    expect((await sendCallback(browser, callback)).status).toBe(303);
-    expect((await browser.get('/dashboard/forms')).status).toBe(200);
-  });
+      // The member still gets in, through SSO.
+      const { browser, callback } = await throughProvider(
+        world,
+        'bob@strict.test',
+      );
+      expect((await sendCallback(browser, callback)).status).toBe(303);
+      expect((await browser.get('/dashboard/forms')).status).toBe(200);
+    },
+    SCRYPT_HEAVY_MS,
+  );
 });
 
 describe('turning require SSO on', () => {
-  it('ends the reach of password sessions of members in the domain, not the owner’s', async () => {
-    const { owner, client: ownerSession } = await ssoAccount(
-      world,
-      'later.test',
-    );
-    const member = await world.t.app
-      .get(AccountsService)
-      .createUser('kim@later.test', TEST_PASSWORD, { verified: true });
-    await createMember(world.t, owner.account.id, 'editor', member);
-    const memberSession = new DashboardClient(world.t.url);
-    expect((await memberSession.logIn('kim@later.test')).status).toBe(303);
-    expect((await memberSession.get('/dashboard/forms')).status).toBe(200);
+  it(
+    'ends the reach of password sessions of members in the domain, not the owner’s',
+    async () => {
+      const { owner, client: ownerSession } = await ssoAccount(
+        world,
+        'later.test',
+      );
+      const member = await world.t.app
+        .get(AccountsService)
+        .createUser('kim@later.test', TEST_PASSWORD, { verified: true });
+      await createMember(world.t, owner.account.id, 'editor', member);
+      const memberSession = new DashboardClient(world.t.url);
+      expect((await memberSession.logIn('kim@later.test')).status).toBe(303);
+      expect((await memberSession.get('/dashboard/forms')).status).toBe(200);
 
-    const saved = await saveSettings(ownerSession, {
-      issuerUrl: world.idp.issuer,
-      clientId: world.idp.clientId,
-      clientSecret: '',
-      defaultRole: 'editor',
-      requireSso: 'on',
-    });
-    expect(saved.status).toBe(303);
-    const refused = await memberSession.get('/dashboard/forms');
-    expect(refused.status).toBe(403);
-    expect(textOf(refused.html)).toContain('requires single sign-on');
-    expect((await ownerSession.get('/dashboard/forms')).status).toBe(200);
-    // Logging out stays possible.
-    const out = await memberSession.post(
-      '/dashboard/logout',
-      {},
-      { from: '/dashboard/forms' },
-    );
-    expect(out.location).toBe('/dashboard/login?done=signed-out');
-  });
+      const saved = await saveSettings(ownerSession, {
+        issuerUrl: world.idp.issuer,
+        clientId: world.idp.clientId,
+        clientSecret: '',
+        defaultRole: 'editor',
+        requireSso: 'on',
+      });
+      expect(saved.status).toBe(303);
+      const refused = await memberSession.get('/dashboard/forms');
+      expect(refused.status).toBe(403);
+      expect(textOf(refused.html)).toContain('requires single sign-on');
+      expect((await ownerSession.get('/dashboard/forms')).status).toBe(200);
+      // Logging out stays possible.
+      const out = await memberSession.post(
+        '/dashboard/logout',
+        {},
+        { from: '/dashboard/forms' },
+      );
+      expect(out.location).toBe('/dashboard/login?done=signed-out');
+    },
+    SCRYPT_HEAVY_MS,
+  );
 });
 
 describe('joining through SSO within MAX_MEMBERS_PER_ACCOUNT', () => {
