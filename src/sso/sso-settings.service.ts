@@ -25,7 +25,6 @@ import {
   DEFAULT_SSO_ROLE,
   domainOfEmail,
   isJoinRole,
-  type SsoJoinRole,
   type SsoRoute,
   type SsoSettingsInput,
   type SsoSettingsView,
