@@ -19,6 +19,9 @@ import { FormKeyExpiry1764900000000 } from './1764900000000-FormKeyExpiry.js';
 import { StorageReservations1764900000001 } from './1764900000001-StorageReservations.js';
 import { Teams1765000000000 } from './1765000000000-Teams.js';
 import { Invitations1765010000000 } from './1765010000000-Invitations.js';
+import { SessionSignInMethod1765100000000 } from './1765100000000-SessionSignInMethod.js';
+import { SecondFactors1765100000001 } from './1765100000001-SecondFactors.js';
+import { SingleSignOn1765200000000 } from './1765200000000-SingleSignOn.js';
 import { TeamInbox1765400000000 } from './1765400000000-TeamInbox.js';
 import { ChatChannels1765500000000 } from './1765500000000-ChatChannels.js';
 import { Autoresponse1765500000001 } from './1765500000001-Autoresponse.js';
@@ -44,6 +47,9 @@ export const MIGRATIONS = [
   StorageReservations1764900000001,
   Teams1765000000000,
   Invitations1765010000000,
+  SessionSignInMethod1765100000000,
+  SecondFactors1765100000001,
+  SingleSignOn1765200000000,
   TeamInbox1765400000000,
   ChatChannels1765500000000,
   Autoresponse1765500000001,

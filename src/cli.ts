@@ -6,6 +6,7 @@ import {
   isRebuild,
   parseCommand,
   runRebuild,
+  resetSecondFactors,
   runCommand,
   USAGE,
   UsageError,
@@ -93,6 +94,15 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
         rebuildCounters: (formId) => counters.rebuild(formId),
         rebuildSearch: () => search.rebuild(),
       });
+    }
+    if (command.name === 'users:reset-2fa') {
+      const { SecondFactorsService } =
+        await import('./second-factors/second-factors.service.js');
+      return await resetSecondFactors(
+        command.email,
+        context.get(accounts.AccountsService),
+        context.get(SecondFactorsService),
+      );
     }
     return await runCommand(
       command,

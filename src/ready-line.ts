@@ -6,6 +6,7 @@ import { isAbsolute, relative } from 'node:path';
 import type { AppConfig, DatabaseConfig } from './config/app-config.js';
 import { DatabaseStateService } from './common/database/database-state.service.js';
 import { UnknownMigrationsError } from './common/database/unknown-migrations.js';
+import { passkeyWarning } from './second-factors/webauthn-party.js';
 
 /** How long the database may take before the log says it is still being waited for. */
 const WAITING_NOTICE_MS = 1500;
@@ -126,4 +127,6 @@ export async function announceWhenReady(
     clearTimeout(waiting);
   }
   Logger.log(readyLine(details));
+  const passkeys = passkeyWarning(config.publicUrl);
+  if (passkeys) Logger.warn(passkeys);
 }

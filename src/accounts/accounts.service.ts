@@ -111,11 +111,12 @@ export class AccountsService {
 
   /**
    * A user without an account of their own (someone signing up from an invitation, who
-   * becomes a member of the inviting account). `verified`: the address is proven.
+   * becomes a member of the inviting account, or a person joining through SSO: password
+   * null, they cannot sign in with one). `verified`: the address is proven.
    */
   async createUser(
     email: string,
-    password: string,
+    password: string | null,
     options: { verified?: boolean } = {},
     alongside?: (manager: EntityManager) => Promise<void>,
   ): Promise<User> {
@@ -125,13 +126,13 @@ export class AccountsService {
     return user;
   }
 
-  private async newUser(email: string, password: string): Promise<User> {
+  private async newUser(email: string, password: string | null): Promise<User> {
     const normalized = normalizeEmail(email);
     const problems = [
       ...(isEmailAddress(normalized)
         ? []
         : ['email must be a valid email address']),
-      ...passwordProblems(password),
+      ...(password === null ? [] : passwordProblems(password)),
     ];
     if (problems.length > 0) throw new ValidationFailedException(problems);
     if (await this.users.existsBy({ email: normalized })) {
@@ -141,7 +142,7 @@ export class AccountsService {
     return this.users.create({
       id: newUlid(),
       email: normalized,
-      passwordHash: await hashPassword(password),
+      passwordHash: password === null ? null : await hashPassword(password),
       emailVerifiedAt: null,
       createdAt: now,
       updatedAt: now,
@@ -234,7 +235,7 @@ export class AccountsService {
     await this.users.update(
       { id: userId },
       {
-        passwordHash: await hashPassword(password),
+        passwordHash: password === null ? null : await hashPassword(password),
         updatedAt: new Date(),
       },
     );

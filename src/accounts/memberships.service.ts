@@ -120,6 +120,11 @@ export class MembershipsService implements OnModuleInit, OnModuleDestroy {
     this.changed(accountId, userId);
   }
 
+  /** How many members the account has. */
+  countMembers(accountId: string): Promise<number> {
+    return this.memberships.countBy({ accountId });
+  }
+
   /** Ends the user's membership of the account, and says so. */
   async remove(accountId: string, userId: string): Promise<boolean> {
     const result = await this.memberships.delete({ accountId, userId });

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module.js';
+import { SecondFactorsModule } from '../second-factors/second-factors.module.js';
 import { AppConfig } from '../config/app-config.js';
 import { ConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
@@ -9,7 +10,7 @@ import { SweepsModule } from '../sweeps/sweeps.module.js';
 import { FormCounters } from '../submissions/counters/form-counters.js';
 import { SearchIndexModule } from '../submissions/search/search-index.module.js';
 
-/** Just what the operator commands need: configuration, the database and accounts. */
+/** Just what the operator commands need: configuration, the database, accounts and second factors. */
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -26,6 +27,7 @@ export class CliModule {
         AccountsModule,
         // counters:rebuild and search:rebuild.
         SearchIndexModule,
+        SecondFactorsModule,
       ],
       providers: [FormCounters],
     };

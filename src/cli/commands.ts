@@ -2,6 +2,7 @@
 // parsing and the messages can be tested directly.
 import { parseArgs } from 'node:util';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import type { SecondFactorsService } from '../second-factors/second-factors.service.js';
 import { parseExpiry } from '../accounts/key-expiry.js';
 import {
   isKeyRole,
@@ -23,6 +24,9 @@ export const USAGE = `Usage:
       restored from before they were kept, or one written to by hand).
   npm run cli -- search:rebuild
       Empties the full-text index and indexes every submission again.
+  npm run cli -- users:reset-2fa --email <email>
+      Removes the user's second factors (TOTP, recovery codes, passkeys), for a person
+      locked out of their account: they sign in with their password alone afterwards.
 
 Each command prints one JSON object as its last line on stdout, e.g.
   {"accountId":"01J…","email":"owner@example.com","apiKey":"fga_…"}
@@ -47,6 +51,7 @@ export type Command =
       password?: string;
       passwordFromStdin: boolean;
     }
+  | { name: 'users:reset-2fa'; email: string }
   | {
       name: 'keys:create';
       email: string;
@@ -83,6 +88,7 @@ export function parseCommand(argv: string[]): Command {
     'accounts:create': ['email', 'password', 'password-stdin'],
     'counters:rebuild': [],
     'search:rebuild': [],
+    'users:reset-2fa': ['email'],
     'keys:create': [
       'email',
       'account',
@@ -102,6 +108,9 @@ export function parseCommand(argv: string[]): Command {
   }
   if (name === 'counters:rebuild' || name === 'search:rebuild') {
     return { name };
+  }
+  if (name === 'users:reset-2fa') {
+    return { name, email: required(values.email, 'email') };
   }
   if (name === 'keys:create') {
     let expiresAt: Date | undefined;
@@ -211,8 +220,37 @@ export async function runRebuild(
   return { forms: String(ids.length) };
 }
 
+/** "10 recovery codes", "1 passkey". */
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** users:reset-2fa: the user's second factors go (factor removed, for the operator). */
+export async function resetSecondFactors(
+  email: string,
+  accounts: AccountsService,
+  factors: SecondFactorsService,
+): Promise<CommandOutput> {
+  const user = await accounts.findUserByEmail(email.trim().toLowerCase());
+  if (!user) throw new CommandError(`no user with the email ${email.trim()}`);
+  const reset = await factors.resetAll(user.id);
+  const removed = [
+    ...(reset.totp ? ['two-step codes (TOTP)'] : []),
+    count(reset.recoveryCodes, 'unused recovery code'),
+    count(reset.passkeys, 'passkey'),
+  ];
+  return {
+    userId: user.id,
+    email: user.email,
+    totp: reset.totp ? 'removed' : 'none',
+    recoveryCodes: String(reset.recoveryCodes),
+    passkeys: String(reset.passkeys),
+    done: `Removed ${removed.join(', ')} of ${user.email}: they sign in with their password alone until they set a factor up again.`,
+  };
+}
+
 export async function runCommand(
-  command: Exclude<Command, { name: 'help' } | RebuildCommand>,
+  command: Exclude<Command, { name: 'help' | 'users:reset-2fa' } | RebuildCommand>,
   accounts: AccountsService,
   password: string | undefined,
 ): Promise<CommandOutput> {

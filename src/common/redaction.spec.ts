@@ -30,6 +30,16 @@ describe('redactUrl', () => {
     ).toBe(`/api/v1/erasure/export?email=${REDACTED}&Email=${REDACTED}`);
   });
 
+  it('hides the authorization code and state of an SSO callback', () => {
+    expect(
+      redactUrl(
+        '/dashboard/sso/callback?code=abc123&state=xyz&iss=https%3A%2F%2Fidp',
+      ),
+    ).toBe(
+      `/dashboard/sso/callback?code=${REDACTED}&state=${REDACTED}&iss=https%3A%2F%2Fidp`,
+    );
+  });
+
   it('redacts every value of a repeated parameter', () => {
     expect(redactUrl(`/x?apiKey=${KEY}&apiKey=other&apikey=third`)).toBe(
       `/x?apiKey=${REDACTED}&apiKey=${REDACTED}&apikey=${REDACTED}`,

@@ -20,6 +20,9 @@ const SECRET_PARAMS = new Set([
   'token',
   'secret',
   'accesstoken',
+  // An OpenID provider's answer to the SSO callback: the authorization code and the state.
+  'code',
+  'state',
 ]);
 
 /** A Formgate key (`fgk_…` form key, `fga_…` account key), its `_` also percent-encoded. */

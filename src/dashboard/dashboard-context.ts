@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountMembership } from '../accounts/memberships.service.js';
 import type { Role } from '../auth/permissions.js';
 import type { ApiPrincipal } from '../auth/principal.js';
+import type { SignInMethod } from './sign-in-method.js';
 
 /** Double-submit cookie protecting the signed-out forms (log in, sign up). */
 export const SIGNED_OUT_CSRF_COOKIE = 'dashboard_csrf';
@@ -26,8 +27,15 @@ export interface DashboardAccount {
   role: Role;
 }
 
+/** The session of this request: which one (the sessions page) and how it signed in. */
+export interface DashboardSessionInfo {
+  tokenHash: string;
+  method: SignInMethod;
+}
+
 export interface DashboardContext {
   user: DashboardUser;
+  session: DashboardSessionInfo;
   account: DashboardAccount;
   /** Every account the user is a member of (the header's switcher when more than one). */
   accounts: readonly AccountMembership[];

@@ -15,3 +15,13 @@ export class CsrfRejectedException extends ForbiddenException {
     );
   }
 }
+
+/**
+ * A signed-in request that must go elsewhere first: a half-signed-in session to its second
+ * step, a member whose account requires a second factor to set one up.
+ */
+export class DashboardRedirectException extends HttpException {
+  constructor(readonly target: string) {
+    super('Please continue where this sends you', HttpStatus.SEE_OTHER);
+  }
+}

@@ -6,6 +6,9 @@ import { ErasureModule } from '../erasure/erasure.module.js';
 import { FilesModule } from '../files/files.module.js';
 import { FormsModule } from '../forms/forms.module.js';
 import { MembersModule } from '../members/members.module.js';
+import { SsoModule } from '../sso/sso.module.js';
+import { DashboardSsoController } from './account/dashboard-sso.controller.js';
+import { SsoSignInController } from './session/sso-sign-in.controller.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
 import { AccountSwitchController } from './account/account-switch.controller.js';
@@ -45,6 +48,13 @@ import {
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
 import { SignInLimits } from './session/sign-in-limits.js';
 import { EmailNotificationsModule } from '../notifications/email/email-notifications.module.js';
+import { SecondFactorsModule } from '../second-factors/second-factors.module.js';
+import { SignInFlow } from './session/sign-in-flow.js';
+import { PendingSessionGuard } from './session/pending-session.guard.js';
+import { SecondStepController } from './session/second-step.controller.js';
+import { PasskeySignInController } from './session/passkey-sign-in.controller.js';
+import { SecurityController } from './account/security.controller.js';
+import { SessionsController } from './account/sessions.controller.js';
 
 /** The server-rendered dashboard under /dashboard (templates in ./views, assets in ./public). */
 @Module({
@@ -61,6 +71,8 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     RateLimitStorageModule,
     EmailNotificationsModule,
     MembersModule,
+    SecondFactorsModule,
+    SsoModule,
   ],
   controllers: [
     DashboardAuthController,
@@ -82,6 +94,12 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     VerifyEmailController,
     DashboardMembersController,
     InvitationPageController,
+    SecondStepController,
+    PasskeySignInController,
+    SecurityController,
+    SessionsController,
+    DashboardSsoController,
+    SsoSignInController,
   ],
   providers: [
     DashboardSessionsService,
@@ -96,6 +114,8 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     SignInLimits,
     SignedInGuard,
     SignedOutCsrfGuard,
+    SignInFlow,
+    PendingSessionGuard,
   ],
 })
 export class DashboardModule {}

@@ -11,6 +11,10 @@ import { ASSETS_PREFIX, PUBLIC_DIR, VIEWS_DIR } from './dashboard-paths.js';
 import { dashboardViews } from './dashboard-views.js';
 import { sendErrorPage } from './error-page.js';
 import { viewHelpers } from './view-helpers.js';
+import {
+  WEBAUTHN_BROWSER_PATH,
+  webauthnBrowserBundle,
+} from './passkey-scripts.js';
 
 /** No inline script or style anywhere; forms post only to us; never framed. */
 export const STRICT_CSP = {
@@ -93,6 +97,13 @@ export async function configureDashboard(
     templates: VIEWS_DIR,
     production,
     defaultContext: { h: viewHelpers },
+  });
+  // @simplewebauthn/browser's bundle from node_modules, beside the dashboard's own assets.
+  fastify.get(WEBAUTHN_BROWSER_PATH, (_request, reply) => {
+    void reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', production ? 'public, max-age=3600' : 'no-cache')
+      .send(webauthnBrowserBundle());
   });
   await app.register(fastifyStatic, {
     root: PUBLIC_DIR,

@@ -10,7 +10,10 @@ import {
 } from '../common/error-response.js';
 import { redactUrl } from '../common/logger.js';
 import { dashboardContextOf } from './dashboard-context.js';
-import { LoginRequiredException } from './dashboard-exceptions.js';
+import {
+  DashboardRedirectException,
+  LoginRequiredException,
+} from './dashboard-exceptions.js';
 import { dashboardViews } from './dashboard-views.js';
 import { viewHelpers } from './view-helpers.js';
 
@@ -85,6 +88,10 @@ export function sendErrorPage(
         ? `/dashboard/login?next=${encodeURIComponent(next)}`
         : '/dashboard/login';
     void reply.redirect(target, 303);
+    return;
+  }
+  if (exception instanceof DashboardRedirectException) {
+    void reply.redirect(exception.target, 303);
     return;
   }
 

@@ -3,6 +3,9 @@ import { Account } from '../accounts/account.entity.js';
 import { Membership } from '../accounts/membership.entity.js';
 import { User } from '../accounts/user.entity.js';
 import { Invitation } from '../accounts/invitation.entity.js';
+import { SsoAttempt } from '../sso/sso-attempt.entity.js';
+import { SsoDomain } from '../sso/sso-domain.entity.js';
+import { SsoSettings } from '../sso/sso-settings.entity.js';
 import { DashboardSession } from '../dashboard/session/dashboard-session.entity.js';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
 import { StorageReservation } from '../files/storage-reservation.entity.js';
@@ -25,6 +28,11 @@ import { FormDailyCount } from '../submissions/counters/form-daily-count.entity.
 import { Label } from '../submissions/inbox/label.entity.js';
 import { SubmissionLabel } from '../submissions/inbox/submission-label.entity.js';
 import { SubmissionNote } from '../submissions/inbox/submission-note.entity.js';
+import { AccountSecurityPolicy } from '../second-factors/account-security-policy.entity.js';
+import { Passkey } from '../second-factors/passkey.entity.js';
+import { RecoveryCode } from '../second-factors/recovery-code.entity.js';
+import { UserTotp } from '../second-factors/user-totp.entity.js';
+import { WebauthnChallenge } from '../second-factors/webauthn-challenge.entity.js';
 
 /** Every entity, listed once for the app and the migration CLI alike. */
 export const ENTITIES = [
@@ -55,4 +63,12 @@ export const ENTITIES = [
   SubmissionNote,
   FormCounter,
   FormDailyCount,
+  UserTotp,
+  RecoveryCode,
+  Passkey,
+  WebauthnChallenge,
+  AccountSecurityPolicy,
+  SsoSettings,
+  SsoDomain,
+  SsoAttempt,
 ];

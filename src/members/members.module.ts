@@ -6,6 +6,7 @@ import { AccountsModule } from '../accounts/accounts.module.js';
 import { Invitation } from '../accounts/invitation.entity.js';
 import { Membership } from '../accounts/membership.entity.js';
 import { User } from '../accounts/user.entity.js';
+import { SecondFactorsModule } from '../second-factors/second-factors.module.js';
 import { InvitationLinksService } from './invitation-links.service.js';
 import { InvitationsController } from './invitations.controller.js';
 import { InvitationsService } from './invitations.service.js';
@@ -21,6 +22,7 @@ import { MembersService } from './members.service.js';
 @Module({
   imports: [
     AccountsModule,
+    SecondFactorsModule,
     TypeOrmModule.forFeature([
       Invitation,
       Membership,

@@ -1,6 +1,7 @@
 // An account's members: the list every role may read, and the changes (role, removal,
 // leaving, the account's name) with their rules (docs/teams.md): owners only by owners, at
 // most the actor's own role, and never the last owner.
+import { SecondFactorsService } from '../second-factors/second-factors.service.js';
 import {
   ConflictException,
   Injectable,
@@ -48,6 +49,7 @@ export class MembersService {
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly changes: MembershipsService,
+    private readonly factors: SecondFactorsService,
   ) {
     this.sql = new MembershipSql(
       dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
@@ -61,11 +63,15 @@ export class MembersService {
       relations: { user: true },
       order: { createdAt: 'ASC', userId: 'ASC' },
     });
-    return rows.map((row) => this.view(row));
+    const withFactor = await this.factors.usersWithFactor(
+      rows.map((row) => row.userId),
+    );
+    return rows.map((row) => this.view(row, withFactor.has(row.userId)));
   }
 
   async find(accountId: string, userId: string): Promise<MemberView> {
-    return this.view(await this.membership(accountId, userId));
+    const row = await this.membership(accountId, userId);
+    return this.view(row, await this.factors.hasFactor(row.userId));
   }
 
   /**
@@ -171,13 +177,13 @@ export class MembersService {
     }
   }
 
-  private view(row: Membership): MemberView {
+  private view(row: Membership, twoFactor: boolean): MemberView {
     return {
       userId: row.userId,
       email: row.user?.email ?? '',
       role: row.role,
-      // Second factors are not offered by this server yet: no member has one.
-      twoFactor: false,
+      // TOTP or a passkey.
+      twoFactor,
       createdAt: row.createdAt,
       lastSignInAt: row.user?.lastSignInAt ?? null,
     };

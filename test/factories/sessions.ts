@@ -17,5 +17,7 @@ export function createDashboardSession(
   userId: string,
   accountId: string = userId,
 ): Promise<TestSession> {
-  return t.app.get(DashboardSessionsService).start(userId, accountId);
+  return t.app
+    .get(DashboardSessionsService)
+    .start(userId, accountId, 'password');
 }

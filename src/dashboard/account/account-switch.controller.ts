@@ -1,3 +1,4 @@
+import { DuringFactorSetup } from '../session/second-step-paths.js';
 import {
   Body,
   Controller,
@@ -37,6 +38,7 @@ export class AccountSwitchController {
 
   @Post('switch')
   @SignedIn()
+  @DuringFactorSetup()
   async switch(
     @Dashboard() context: DashboardContext,
     @Req() request: FastifyRequest,

@@ -36,7 +36,10 @@ import { isChecked, textOf } from '../form-body.js';
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { setSessionCookie } from '../session/session-cookie.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
-import { DashboardSessionsService } from '../session/dashboard-sessions.service.js';
+import {
+  DashboardSessionsService,
+  sessionClientOf,
+} from '../session/dashboard-sessions.service.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { PageErrors, sentence } from '../page-errors.js';
 import { SignInLimits, waitMessage } from '../session/sign-in-limits.js';
@@ -347,6 +350,8 @@ export class DashboardAccountController {
     const { token } = await this.sessions.start(
       context.user.id,
       context.account.id,
+      context.session.method,
+      sessionClientOf(request),
     );
     setSessionCookie(request, reply, token);
     return reply.redirect('/dashboard/account?done=password-changed', 303);

@@ -50,6 +50,8 @@ export const NOTICES: Record<string, string> = {
     'A new API key was generated. The old key keeps working for 24 hours: move every client to the new key before then.',
   'submission-deleted': 'The submission was deleted.',
   saved: 'Saved.',
+  'joined-by-sso':
+    'Welcome: you signed in with single sign-on and joined the account.',
 };
 
 /** Days shown in the activity chart, today included. */

@@ -1,3 +1,4 @@
+import { SignInFlow } from '../session/sign-in-flow.js';
 import {
   Body,
   Controller,
@@ -11,6 +12,8 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SsoSignInService } from '../../sso/sso-sign-in.service.js';
+import { ssoSignInPath } from '../session/sso-sign-in.controller.js';
 import { AccountsService } from '../../accounts/accounts.service.js';
 import { Public, SignedIn } from '../../auth/route-access.decorator.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
@@ -20,7 +23,10 @@ import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
 import { PageErrors, sentence } from '../page-errors.js';
-import { DashboardSessionsService } from '../session/dashboard-sessions.service.js';
+import {
+  DashboardSessionsService,
+  sessionClientOf,
+} from '../session/dashboard-sessions.service.js';
 import {
   SignedInGuard,
   SignedOutCsrfGuard,
@@ -47,6 +53,8 @@ export class InvitationPageController {
     private readonly limits: SignInLimits,
     private readonly pages: InvitationPageBuilder,
     private readonly accounts: AccountsService,
+    private readonly flow: SignInFlow,
+    private readonly sso: SsoSignInService,
   ) {}
 
   @Get(':token')
@@ -111,15 +119,22 @@ export class InvitationPageController {
         new PageErrors().add('That password is not right', 'password'),
       );
     }
-    await this.limits.loginSucceeded(request.ip, email);
     const joined = await this.links.accept(token, user);
-    await this.accounts.recordSignIn(user.id);
-    const { token: sessionToken } = await this.sessions.start(
-      user.id,
-      joined.accountId,
+    // Joined; but where the account requires SSO for the address, not with a password.
+    if (await this.sso.passwordRefused(user)) {
+      return reply.redirect(ssoSignInPath(user.email), 303);
+    }
+    // A user with a second factor gives it next, as on the sign-in page.
+    return reply.redirect(
+      await this.flow.afterPassword(
+        request,
+        reply,
+        user,
+        joined.accountId,
+        '/dashboard/members?done=joined',
+      ),
+      303,
     );
-    setSessionCookie(request, reply, sessionToken);
-    return reply.redirect('/dashboard/members?done=joined', 303);
   }
 
   @Post(':token/signup')
@@ -150,6 +165,7 @@ export class InvitationPageController {
         ),
       );
     }
+    const email = await this.links.pendingEmail(token);
     let joined;
     try {
       joined = await this.links.signUp(token, password);
@@ -161,9 +177,15 @@ export class InvitationPageController {
       );
       return refused(400, errors);
     }
+    const user = { id: joined.userId, email };
+    if (await this.sso.passwordRefused(user)) {
+      return reply.redirect(ssoSignInPath(email), 303);
+    }
     const { token: sessionToken } = await this.sessions.start(
       joined.userId,
       joined.accountId,
+      'password',
+      sessionClientOf(request),
     );
     setSessionCookie(request, reply, sessionToken);
     return reply.redirect('/dashboard/members?done=joined', 303);

@@ -28,12 +28,20 @@ import {
   setSessionCookie,
 } from './session-cookie.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
-import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import {
+  DashboardSessionsService,
+  sessionClientOf,
+} from './dashboard-sessions.service.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from '../page-errors.js';
 import { SignInLimits, waitMessage } from './sign-in-limits.js';
+import { SignInFlow } from './sign-in-flow.js';
+import { PASSKEY_SCRIPTS } from '../passkey-scripts.js';
+import { PasskeysService } from '../../second-factors/passkeys.service.js';
+import { DuringFactorSetup } from './second-step-paths.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { Public, SignedIn } from '../../auth/route-access.decorator.js';
+import { SsoSignInService } from '../../sso/sso-sign-in.service.js';
 
 const NOTICES: Record<string, string> = {
   'signed-out': 'You are logged out.',
@@ -48,6 +56,9 @@ export interface LoginPageView {
   notice?: string;
   errors?: PageErrors;
   signupEnabled: boolean;
+  /** Passkeys can be used here (PUBLIC_URL is a host name, not an IP address). */
+  passkeys: boolean;
+  scripts?: readonly string[];
 }
 
 /** signup.eta. */
@@ -69,7 +80,15 @@ export class DashboardAuthController {
     private readonly limits: SignInLimits,
     private readonly config: AppConfig,
     private readonly verification: AccountVerificationService,
+    private readonly flow: SignInFlow,
+    private readonly passkeys: PasskeysService,
+    private readonly sso: SsoSignInService,
   ) {}
+
+  private passkeyView(): Pick<LoginPageView, 'passkeys' | 'scripts'> {
+    const passkeys = this.passkeys.party !== null;
+    return { passkeys, scripts: passkeys ? PASSKEY_SCRIPTS : undefined };
+  }
 
   @Get()
   @Public()
@@ -102,6 +121,7 @@ export class DashboardAuthController {
       next: next === undefined ? undefined : safeNextPath(next),
       notice: ownEntry(NOTICES, done),
       signupEnabled: this.config.signupEnabled,
+      ...this.passkeyView(),
     } satisfies LoginPageView);
   }
 
@@ -122,6 +142,7 @@ export class DashboardAuthController {
         next: next === undefined ? undefined : safeNextPath(next),
         errors,
         signupEnabled: this.config.signupEnabled,
+        ...this.passkeyView(),
       } satisfies LoginPageView);
 
     const wait = await this.limits.loginWait(request.ip, email);
@@ -136,7 +157,7 @@ export class DashboardAuthController {
 
     const user = await this.accounts.authenticate(email, password);
     if (!user) {
-      await this.limits.loginFailed(request.ip, email);
+      await this.flow.failed(request, email);
       return page(
         401,
         new PageErrors().add(
@@ -145,8 +166,16 @@ export class DashboardAuthController {
         ),
       );
     }
-    await this.limits.loginSucceeded(request.ip, email);
-    await this.accounts.recordSignIn(user.id);
+    if (await this.sso.passwordRefused(user)) {
+      // The password was right, but the account requires its SSO for this address.
+      return page(
+        403,
+        new PageErrors().add(
+          'Your organisation requires single sign-on for this address: use “Sign in with SSO” below. Passwords are refused for its members (owners excepted).',
+          'email',
+        ),
+      );
+    }
     const [first] = await this.memberships.accountsOf(user.id);
     if (!first) {
       return page(
@@ -157,9 +186,16 @@ export class DashboardAuthController {
         ),
       );
     }
-    const { token } = await this.sessions.start(user.id, first.accountId);
-    setSessionCookie(request, reply, token);
-    return reply.redirect(safeNextPath(next), 303);
+    return reply.redirect(
+      await this.flow.afterPassword(
+        request,
+        reply,
+        user,
+        first.accountId,
+        next,
+      ),
+      303,
+    );
   }
 
   @Get('signup')
@@ -232,7 +268,12 @@ export class DashboardAuthController {
     // verified, nothing else is mailed to it.
     await this.verification.requestLink(user.id, account.id);
     await this.accounts.recordSignIn(user.id);
-    const { token } = await this.sessions.start(user.id, account.id);
+    const { token } = await this.sessions.start(
+      user.id,
+      account.id,
+      'password',
+      sessionClientOf(request),
+    );
     setSessionCookie(request, reply, token);
     return reply.redirect('/dashboard/forms?done=welcome', 303);
   }
@@ -248,6 +289,7 @@ export class DashboardAuthController {
 
   @Post('logout')
   @SignedIn()
+  @DuringFactorSetup()
   @HttpCode(303)
   @UseGuards(SignedInGuard)
   async logout(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {

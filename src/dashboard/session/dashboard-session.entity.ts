@@ -11,6 +11,10 @@ import { Account } from '../../accounts/account.entity.js';
 import { User } from '../../accounts/user.entity.js';
 import { ID, TimestampColumn } from '../../common/database/columns.js';
 
+import type { SignInMethod } from '../sign-in-method.js';
+
+export { SIGN_IN_METHODS, type SignInMethod } from '../sign-in-method.js';
+
 /**
  * A signed-in dashboard session. The cookie carries a random token; only its SHA-256
  * is stored, so deleting the row (logout, password change) revokes every copy of the cookie.
@@ -41,6 +45,29 @@ export class DashboardSession {
   /** Secret for the CSRF tokens of this session's forms. */
   @Column({ type: 'varchar', length: 64 })
   csrfSecret: string;
+
+  /** How it signed in: `password`, `password+totp`, `password+passkey`, `passkey`, `sso`. */
+  @Column({ type: 'varchar', length: 24, default: 'password' })
+  method: SignInMethod;
+
+  /**
+   * The password was right but a second factor is still owed: such a half-signed-in
+   * session reaches only the second step (and signing out), nothing else.
+   */
+  @Column({ type: 'boolean', default: false })
+  secondFactorPending: boolean;
+
+  /** The browser's User-Agent when it signed in (cut to 255 characters). */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  userAgent: string | null;
+
+  /** The client address of its latest request. */
+  @Column({ type: 'varchar', length: 45, nullable: true })
+  ipAddress: string | null;
+
+  /** Its latest request (written at most once a minute). */
+  @TimestampColumn({ nullable: true })
+  lastSeenAt: Date | null;
 
   @TimestampColumn()
   createdAt: Date;

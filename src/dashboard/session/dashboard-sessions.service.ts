@@ -6,9 +6,12 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
-import { LessThan, MoreThan, Not, Repository } from 'typeorm';
+import { LessThan, Like, MoreThan, Not, Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
-import { DashboardSession } from './dashboard-session.entity.js';
+import {
+  DashboardSession,
+  type SignInMethod,
+} from './dashboard-session.entity.js';
 
 /** How long a dashboard sign-in lasts. */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -18,6 +21,34 @@ export interface StartedSession {
   token: string;
   session: DashboardSession;
 }
+
+/** Who is signing in from where: the browser and address shown on the sessions page. */
+export interface SessionClient {
+  userAgent?: string | null;
+  ip?: string | null;
+}
+
+/** The browser and address of a request, for `start`. */
+export function sessionClientOf(request: {
+  ip: string;
+  headers: Record<string, string | string[] | undefined>;
+}): SessionClient {
+  const agent = request.headers['user-agent'];
+  return {
+    userAgent: typeof agent === 'string' ? agent : null,
+    ip: request.ip,
+  };
+}
+
+export interface StartOptions {
+  /** The password was right but a second factor is still owed (a short-lived session). */
+  secondFactorPending?: boolean;
+}
+
+/** How long a half-signed-in session waits for its second step. */
+export const PENDING_SESSION_TTL_MS = 10 * 60 * 1000;
+/** Last activity is written at most this often per session. */
+const TOUCH_EVERY_MS = 60 * 1000;
 
 function sha256(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
@@ -48,17 +79,34 @@ export class DashboardSessionsService {
       .digest();
   }
 
-  /** A new session of `userId`, working in `accountId` (one they are a member of). */
-  async start(userId: string, accountId: string): Promise<StartedSession> {
+  /**
+   * A new session of `userId`, working in `accountId` (one they are a member of), that
+   * signed in by `method` from `client`.
+   */
+  async start(
+    userId: string,
+    accountId: string,
+    method: SignInMethod,
+    client: SessionClient = {},
+    options: StartOptions = {},
+  ): Promise<StartedSession> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
+    const pending = options.secondFactorPending ?? false;
     const session = this.sessions.create({
       tokenHash: sha256(token),
       userId,
       accountId,
+      method,
+      secondFactorPending: pending,
+      userAgent: client.userAgent?.slice(0, 255) ?? null,
+      ipAddress: client.ip?.slice(0, 45) ?? null,
+      lastSeenAt: now,
       csrfSecret: randomBytes(32).toString('base64url'),
       createdAt: now,
-      expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+      expiresAt: new Date(
+        now.getTime() + (pending ? PENDING_SESSION_TTL_MS : SESSION_TTL_MS),
+      ),
     });
     await this.sessions.insert(session);
     // Housekeeping: this user's expired sessions go when they sign in again.
@@ -78,6 +126,51 @@ export class DashboardSessionsService {
   async end(token: string | undefined): Promise<void> {
     if (!token || token.length > 100) return;
     await this.sessions.delete({ tokenHash: sha256(token) });
+  }
+
+  /** The user's live, complete sessions, latest activity first (the sessions page). */
+  listOf(userId: string): Promise<DashboardSession[]> {
+    return this.sessions.find({
+      where: {
+        userId,
+        secondFactorPending: false,
+        expiresAt: MoreThan(new Date()),
+      },
+      order: { lastSeenAt: 'DESC', createdAt: 'DESC' },
+    });
+  }
+
+  /**
+   * Ends the user's session whose id (the first 16 characters of its token's hash, as the
+   * sessions page names it) is `id`; false when they have none such.
+   */
+  async endById(userId: string, id: string): Promise<boolean> {
+    if (!/^[0-9a-f]{16}$/.test(id)) return false;
+    const done = await this.sessions.delete({
+      userId,
+      tokenHash: Like(`${id}%`),
+    });
+    return Boolean(done.affected);
+  }
+
+  /** Notes the session's latest request (at most once a minute, or when its address changes). */
+  async touch(
+    session: DashboardSession,
+    ip: string | undefined,
+  ): Promise<void> {
+    const now = Date.now();
+    const address = ip?.slice(0, 45) ?? null;
+    if (
+      session.lastSeenAt &&
+      now - session.lastSeenAt.getTime() < TOUCH_EVERY_MS &&
+      session.ipAddress === address
+    ) {
+      return;
+    }
+    await this.sessions.update(
+      { tokenHash: session.tokenHash },
+      { lastSeenAt: new Date(now), ipAddress: address },
+    );
   }
 
   /** Ends every session of the user except the one given (after a password change). */
@@ -123,6 +216,11 @@ export class DashboardSessionsService {
       typeof token === 'string' &&
       sameString(token, this.anonymousCsrfToken(cookieValue))
     );
+  }
+
+  /** The id the sessions page names a session by. */
+  static publicId(session: { tokenHash: string }): string {
+    return session.tokenHash.slice(0, 16);
   }
 
   static hashToken(token: string): string {

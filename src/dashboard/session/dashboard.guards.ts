@@ -17,6 +17,7 @@ import {
 } from '../../auth/permissions.js';
 import { routeAccessOf } from '../../auth/route-access.decorator.js';
 import { AppConfig } from '../../config/app-config.js';
+import { SsoSignInService } from '../../sso/sso-sign-in.service.js';
 import {
   addTemplateLocals,
   cookieOf,
@@ -28,9 +29,17 @@ import {
 import { SESSION_COOKIE } from './session-cookie.js';
 import {
   CsrfRejectedException,
+  DashboardRedirectException,
   LoginRequiredException,
 } from '../dashboard-exceptions.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import { SecondFactorsService } from '../../second-factors/second-factors.service.js';
+import { SecurityPolicyService } from '../../second-factors/security-policy.service.js';
+import {
+  DURING_FACTOR_SETUP,
+  FACTOR_SETUP_PATH,
+  SECOND_STEP_PATH,
+} from './second-step-paths.js';
 
 /** The name of the hidden input carrying the CSRF token in every dashboard form. */
 export const CSRF_FIELD = '_csrf';
@@ -41,6 +50,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function memberCannot(role: Role, permission: Permission): string {
   return `Your role in this account (${role}) does not let you ${PERMISSION_ACTIONS[permission]}. Ask an owner or admin of the account if you need to.`;
 }
+
+/** The 403 page's sentence for a session that did not sign in through the SSO an account requires. */
+export const SSO_REQUIRED =
+  'This account requires single sign-on for your address: log out, then use “Sign in with SSO” on the log-in page. (You can still switch to another of your accounts.)';
 
 export const PAGE_WITHOUT_PERMISSION =
   'This page declares no permission, so no one may open it.';
@@ -69,6 +82,9 @@ export class SignedInGuard implements CanActivate {
     private readonly memberships: MembershipsService,
     private readonly config: AppConfig,
     private readonly reflector: Reflector,
+    private readonly policy: SecurityPolicyService,
+    private readonly factors: SecondFactorsService,
+    private readonly sso: SsoSignInService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -85,6 +101,10 @@ export class SignedInGuard implements CanActivate {
       ? await this.accounts.findUserById(session.userId)
       : null;
     if (!session || !user) throw loginRequired();
+    // Half signed in: the second step is all such a session reaches.
+    if (session.secondFactorPending) {
+      throw new DashboardRedirectException(SECOND_STEP_PATH);
+    }
     const accounts = await this.memberships.accountsOf(user.id);
     let current = accounts.find((m) => m.accountId === session.accountId);
     if (!current) {
@@ -102,6 +122,17 @@ export class SignedInGuard implements CanActivate {
         throw new CsrfRejectedException();
       }
     }
+    await this.sessions.touch(session, request.ip);
+    if (
+      await this.mustSetUpFactor(
+        context,
+        session.method,
+        current.accountId,
+        user.id,
+      )
+    ) {
+      throw new DashboardRedirectException(FACTOR_SETUP_PATH);
+    }
     const csrfToken = this.sessions.csrfToken(session);
     const dashboardUser = {
       id: user.id,
@@ -115,6 +146,7 @@ export class SignedInGuard implements CanActivate {
     };
     setDashboardContext(request, {
       user: dashboardUser,
+      session: { tokenHash: session.tokenHash, method: session.method },
       account,
       accounts,
       csrfToken,
@@ -140,7 +172,35 @@ export class SignedInGuard implements CanActivate {
         memberCannot(current.role, access.permission),
       );
     }
+    // The account's pages, not one's own (log out, switch account): those stay open.
+    if (
+      access.kind === 'permission' &&
+      (await this.sso.sessionRefused(session.method, current, user.email))
+    ) {
+      throw new ForbiddenException(SSO_REQUIRED);
+    }
     return true;
+  }
+
+  /**
+   * The account requires a second factor and the member has none: until they set one up
+   * they reach nothing of it. An SSO sign-in satisfies the policy (the identity provider
+   * enforces its own factors).
+   */
+  private async mustSetUpFactor(
+    context: ExecutionContext,
+    method: string,
+    accountId: string,
+    userId: string,
+  ): Promise<boolean> {
+    if (method === 'sso') return false;
+    const allowed = this.reflector.getAllAndOverride<boolean | undefined>(
+      DURING_FACTOR_SETUP,
+      [context.getHandler(), context.getClass()],
+    );
+    if (allowed) return false;
+    if (!(await this.policy.requiresSecondFactor(accountId))) return false;
+    return !(await this.factors.hasFactor(userId));
   }
 }
 

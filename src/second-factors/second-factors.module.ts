@@ -1,0 +1,39 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SecretBox } from '../auth/secret-box.js';
+import { AccountSecurityPolicy } from './account-security-policy.entity.js';
+import { Passkey } from './passkey.entity.js';
+import { PasskeysService } from './passkeys.service.js';
+import { RecoveryCode } from './recovery-code.entity.js';
+import { SecondFactorsService } from './second-factors.service.js';
+import { SecurityPolicyService } from './security-policy.service.js';
+import { TotpService } from './totp.service.js';
+import { UserTotp } from './user-totp.entity.js';
+import { WebauthnChallenge } from './webauthn-challenge.entity.js';
+
+/** Users' second factors (TOTP, recovery codes, passkeys) and accounts' sign-in policy. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      UserTotp,
+      RecoveryCode,
+      Passkey,
+      WebauthnChallenge,
+      AccountSecurityPolicy,
+    ]),
+  ],
+  providers: [
+    SecretBox,
+    TotpService,
+    PasskeysService,
+    SecondFactorsService,
+    SecurityPolicyService,
+  ],
+  exports: [
+    TotpService,
+    PasskeysService,
+    SecondFactorsService,
+    SecurityPolicyService,
+  ],
+})
+export class SecondFactorsModule {}

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { PasskeysService, type PasskeyView } from './passkeys.service.js';
+import { TotpService } from './totp.service.js';
+
+/** Which second factors a user has. */
+export interface FactorsOf {
+  totp: boolean;
+  passkeys: PasskeyView[];
+  recoveryCodesLeft: number;
+}
+
+/** What the operator's reset removed. */
+export interface FactorReset {
+  totp: boolean;
+  recoveryCodes: number;
+  passkeys: number;
+}
+
+/** A user's second factors as a whole: TOTP (with its recovery codes) and passkeys. */
+@Injectable()
+export class SecondFactorsService {
+  constructor(
+    private readonly totp: TotpService,
+    private readonly passkeys: PasskeysService,
+  ) {}
+
+  async of(userId: string): Promise<FactorsOf> {
+    const [totp, passkeys, recoveryCodesLeft] = await Promise.all([
+      this.totp.isOn(userId),
+      this.passkeys.list(userId),
+      this.totp.unusedRecoveryCodes(userId),
+    ]);
+    return { totp, passkeys, recoveryCodesLeft };
+  }
+
+  /** Whether the user has a second factor (TOTP or a passkey). */
+  async hasFactor(userId: string): Promise<boolean> {
+    const factors = await this.of(userId);
+    return factors.totp || factors.passkeys.length > 0;
+  }
+
+  /** Users among `userIds` with a second factor (the members list's `twoFactor`). */
+  async usersWithFactor(userIds: readonly string[]): Promise<Set<string>> {
+    const [totp, passkeys] = await Promise.all([
+      this.totp.usersWithTotp(userIds),
+      this.passkeys.usersWithPasskeys(userIds),
+    ]);
+    return new Set([...totp, ...passkeys]);
+  }
+
+  /** Factor removed: every factor of the user (`users:reset-2fa`, for a locked-out owner). */
+  async resetAll(userId: string): Promise<FactorReset> {
+    const [totp, recoveryCodes] = await Promise.all([
+      this.totp.isOn(userId),
+      this.totp.unusedRecoveryCodes(userId),
+    ]);
+    await this.totp.turnOff(userId);
+    const passkeys = await this.passkeys.removeAll(userId);
+    return { totp, recoveryCodes, passkeys };
+  }
+}

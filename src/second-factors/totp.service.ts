@@ -1,0 +1,204 @@
+import { ConflictException, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import QRCode from 'qrcode';
+import { IsNull, Not, Repository } from 'typeorm';
+import { SecretBox } from '../auth/secret-box.js';
+import { newUlid } from '../common/ulid.js';
+import { AppConfig } from '../config/app-config.js';
+import { RecoveryCode } from './recovery-code.entity.js';
+import {
+  hashRecoveryCode,
+  newRecoveryCodes,
+  newTotpSecret,
+  sameHash,
+  totpCodeStep,
+  totpUri,
+} from './totp.js';
+import { UserTotp } from './user-totp.entity.js';
+
+/** What the set-up page shows, once: the secret, as text and as a QR code. */
+export interface TotpSetup {
+  secret: string;
+  uri: string;
+  /** An SVG image of the QR code of `uri`. */
+  qrSvg: string;
+}
+
+/** What a second-step code did: signed in, or why not. */
+export type CodeCheck = 'accepted' | 'wrong' | 'replayed';
+
+/**
+ * A user's TOTP authenticator and recovery codes. The secret is sealed by the secret box,
+ * recovery codes are kept as SHA-256 hashes; a code is accepted once per time step (the
+ * last accepted step is remembered and moved forward in one conditional update, so two
+ * requests with the same code cannot both pass).
+ */
+@Injectable()
+export class TotpService {
+  constructor(
+    @InjectRepository(UserTotp) private readonly totps: Repository<UserTotp>,
+    @InjectRepository(RecoveryCode)
+    private readonly codes: Repository<RecoveryCode>,
+    private readonly box: SecretBox,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Whether the user has a confirmed authenticator. */
+  async isOn(userId: string): Promise<boolean> {
+    return this.totps.exists({
+      where: { userId, confirmedAt: Not(IsNull()) },
+    });
+  }
+
+  /** Users among `userIds` with a confirmed authenticator. */
+  async usersWithTotp(userIds: readonly string[]): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    const rows = await this.totps
+      .createQueryBuilder('t')
+      .select('t.userId', 'userId')
+      .where('t.userId IN (:...ids)', { ids: [...userIds] })
+      .andWhere('t.confirmedAt IS NOT NULL')
+      .getRawMany<{ userId: string }>();
+    return new Set(rows.map((row) => row.userId));
+  }
+
+  /** Recovery codes not used yet. */
+  unusedRecoveryCodes(userId: string): Promise<number> {
+    return this.codes.countBy({ userId, usedAt: IsNull() });
+  }
+
+  /**
+   * A new secret to set up (replacing one not confirmed yet). 409 when the user already
+   * has an authenticator: it must be turned off first.
+   */
+  async startSetup(userId: string, label: string): Promise<TotpSetup> {
+    if (await this.isOn(userId)) {
+      throw new ConflictException('Two-step codes are already on.');
+    }
+    const secret = newTotpSecret();
+    await this.totps.delete({ userId });
+    await this.totps.insert({
+      userId,
+      secretSealed: this.box.encrypt(secret),
+      confirmedAt: null,
+      lastStep: null,
+      createdAt: new Date(),
+    });
+    return this.setupOf(secret, label);
+  }
+
+  /** The set-up being confirmed, shown again after a wrong code (null when none is). */
+  async pendingSetup(userId: string, label: string): Promise<TotpSetup | null> {
+    const row = await this.sealed(userId);
+    if (!row || row.confirmedAt) return null;
+    return this.setupOf(this.box.decrypt(row.secretSealed), label);
+  }
+
+  /**
+   * Factor added: the code confirms the set-up; answers the 10 new recovery codes (shown
+   * once), or null when the code is wrong.
+   */
+  async confirmSetup(
+    userId: string,
+    code: string,
+    now = Date.now(),
+  ): Promise<string[] | null> {
+    const row = await this.sealed(userId);
+    if (!row || row.confirmedAt) return null;
+    const step = totpCodeStep(this.box.decrypt(row.secretSealed), code, now);
+    if (step === null) return null;
+    const done = await this.totps.update(
+      { userId, confirmedAt: IsNull() },
+      { confirmedAt: new Date(now), lastStep: step },
+    );
+    if (!done.affected) return null;
+    return this.replaceRecoveryCodes(userId);
+  }
+
+  /** A code at sign-in (or to turn the authenticator off). */
+  async checkCode(
+    userId: string,
+    code: string,
+    now = Date.now(),
+  ): Promise<CodeCheck> {
+    const row = await this.sealed(userId);
+    if (!row?.confirmedAt) return 'wrong';
+    const step = totpCodeStep(this.box.decrypt(row.secretSealed), code, now);
+    if (step === null) return 'wrong';
+    if (row.lastStep !== null && step <= row.lastStep) return 'replayed';
+    const moved = await this.totps
+      .createQueryBuilder()
+      .update(UserTotp)
+      .set({ lastStep: step })
+      .where('userId = :userId', { userId })
+      .andWhere('(lastStep IS NULL OR lastStep < :step)', { step })
+      .execute();
+    return moved.affected ? 'accepted' : 'replayed';
+  }
+
+  /** A recovery code at sign-in: true once per code. */
+  async useRecoveryCode(userId: string, typed: string): Promise<boolean> {
+    if (typed.length > 64) return false;
+    const hash = hashRecoveryCode(typed);
+    const unused = await this.codes.find({
+      select: { id: true, codeHash: true },
+      where: { userId, usedAt: IsNull() },
+    });
+    // Every unused code is compared, in constant time each.
+    let match: RecoveryCode | undefined;
+    for (const row of unused) {
+      if (sameHash(row.codeHash, hash)) match = row;
+    }
+    if (!match) return false;
+    const used = await this.codes.update(
+      { id: match.id, usedAt: IsNull() },
+      { usedAt: new Date() },
+    );
+    return Boolean(used.affected);
+  }
+
+  /** Ten new recovery codes (the old ones stop working), shown once. */
+  async replaceRecoveryCodes(userId: string): Promise<string[]> {
+    const codes = newRecoveryCodes();
+    await this.codes.delete({ userId });
+    const now = new Date();
+    await this.codes.insert(
+      codes.map((code) => ({
+        id: newUlid(),
+        userId,
+        codeHash: hashRecoveryCode(code),
+        usedAt: null,
+        createdAt: now,
+      })),
+    );
+    return codes;
+  }
+
+  /** Factor removed: the authenticator and the recovery codes go. */
+  async turnOff(userId: string): Promise<void> {
+    await this.totps.delete({ userId });
+    await this.codes.delete({ userId });
+  }
+
+  private sealed(userId: string): Promise<UserTotp | null> {
+    return this.totps.findOne({
+      select: {
+        userId: true,
+        secretSealed: true,
+        confirmedAt: true,
+        lastStep: true,
+      },
+      where: { userId },
+    });
+  }
+
+  private async setupOf(secret: string, label: string): Promise<TotpSetup> {
+    const issuer = `Formgate (${new URL(this.config.publicUrl).host})`;
+    const uri = totpUri(secret, label, issuer);
+    return {
+      secret,
+      uri,
+      qrSvg: await QRCode.toString(uri, { type: 'svg', margin: 1 }),
+    };
+  }
+}

@@ -1,0 +1,352 @@
+import {
+  ConflictException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { Repository } from 'typeorm';
+import type { Role } from '../auth/permissions.js';
+import { SecretBox } from '../auth/secret-box.js';
+import { isUniqueViolation } from '../common/database/driver-errors.js';
+import { ValidationFailedException } from '../common/errors.js';
+import { newUlid } from '../common/ulid.js';
+import { AppConfig } from '../config/app-config.js';
+import { normaliseDomain } from '../domain-verification/origin-policy.js';
+import {
+  checkTxt,
+  txtNames,
+  txtValue,
+} from '../domain-verification/txt-verification.js';
+import { issuerUrlProblem } from './oidc-client.js';
+import { SsoDomain } from './sso-domain.entity.js';
+import { SsoSettings } from './sso-settings.entity.js';
+import {
+  DEFAULT_SSO_ROLE,
+  domainOfEmail,
+  isJoinRole,
+  type SsoRoute,
+  type SsoSettingsInput,
+  type SsoSettingsView,
+} from './sso-settings.types.js';
+
+/** How long one instance trusts what it read of an account's "require SSO". */
+export const REQUIREMENT_CACHE_MS = 5_000;
+
+/** At most this many SSO domains per account. */
+export const MAX_SSO_DOMAINS = 20;
+
+/**
+ * An account's SSO settings and domains. Each change is one method (the audit log records
+ * it there): save, add a domain, verify one, remove one, turn SSO off.
+ */
+@Injectable()
+export class SsoSettingsService {
+  constructor(
+    @InjectRepository(SsoSettings)
+    private readonly settings: Repository<SsoSettings>,
+    @InjectRepository(SsoDomain)
+    private readonly domains: Repository<SsoDomain>,
+    private readonly box: SecretBox,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Per account: the verified SSO domains that require SSO (empty when it is not required). */
+  private readonly requirements = new Map<
+    string,
+    { domains: ReadonlySet<string>; expiresAt: number }
+  >();
+
+  /** The address to register at the provider as the redirect (callback) URI. */
+  callbackUrl(): string {
+    return `${this.config.publicUrl.replace(/\/+$/, '')}/dashboard/sso/callback`;
+  }
+
+  async view(accountId: string): Promise<SsoSettingsView> {
+    const row = await this.settings.findOne({
+      where: { accountId },
+      select: {
+        accountId: true,
+        issuerUrl: true,
+        clientId: true,
+        clientSecretEncrypted: true,
+        defaultRole: true,
+        requireSso: true,
+      },
+    });
+    const domains = await this.domains.find({
+      where: { accountId },
+      order: { domain: 'ASC' },
+    });
+    return {
+      configured: row !== null,
+      issuerUrl: row?.issuerUrl ?? '',
+      clientId: row?.clientId ?? '',
+      hasClientSecret: Boolean(row?.clientSecretEncrypted),
+      defaultRole:
+        row && isJoinRole(row.defaultRole) ? row.defaultRole : DEFAULT_SSO_ROLE,
+      requireSso: row?.requireSso ?? false,
+      callbackUrl: this.callbackUrl(),
+      domains: domains.map((domain) => ({
+        id: domain.id,
+        domain: domain.domain,
+        status: domain.status,
+        recordNames: txtNames(domain.domain),
+        recordValue: txtValue(domain.token),
+        verifiedAt: domain.verifiedAt,
+        lastCheckedAt: domain.lastCheckedAt,
+        lastError: domain.lastError,
+      })),
+    };
+  }
+
+  /** Saves the settings (SSO settings changed). Bad input → ValidationFailedException. */
+  async save(accountId: string, input: SsoSettingsInput): Promise<void> {
+    const errors: string[] = [];
+    const issuerUrl = input.issuerUrl.trim();
+    const clientId = input.clientId.trim();
+    const clientSecret = input.clientSecret.trim();
+    const existing = await this.settings.findOne({
+      where: { accountId },
+      select: { accountId: true, clientSecretEncrypted: true },
+    });
+    const issuerProblem = issuerUrl
+      ? issuerUrlProblem(issuerUrl)
+      : 'Issuer URL is required';
+    if (issuerProblem) errors.push(issuerProblem);
+    else if (issuerUrl.length > 500) {
+      errors.push('Issuer URL must be at most 500 characters long');
+    }
+    if (!clientId) errors.push('Client id is required');
+    else if (clientId.length > 255) {
+      errors.push('Client id must be at most 255 characters long');
+    }
+    if (!clientSecret && !existing) errors.push('Client secret is required');
+    if (clientSecret.length > 500) {
+      errors.push('Client secret must be at most 500 characters long');
+    }
+    if (!isJoinRole(input.defaultRole)) {
+      errors.push('Role for new members must be viewer, editor or developer');
+    }
+    if (input.requireSso) {
+      const verified = await this.domains.countBy({
+        accountId,
+        status: 'verified',
+      });
+      if (verified === 0) {
+        errors.push(
+          'Require SSO needs a verified SSO domain: add the domain below, publish its DNS TXT record and select Verify first',
+        );
+      }
+    }
+    if (errors.length > 0) throw new ValidationFailedException(errors);
+    this.requirements.delete(accountId);
+    const values = {
+      issuerUrl,
+      clientId,
+      defaultRole: input.defaultRole as Role,
+      requireSso: input.requireSso,
+      ...(clientSecret
+        ? { clientSecretEncrypted: this.box.encrypt(clientSecret) }
+        : {}),
+    };
+    if (existing) {
+      await this.settings.update({ accountId }, values);
+    } else {
+      await this.settings.insert(
+        this.settings.create({
+          accountId,
+          ...values,
+          clientSecretEncrypted: this.box.encrypt(clientSecret),
+        }),
+      );
+    }
+  }
+
+  /** Turns SSO off (SSO settings changed): the settings go; the domains stay proven. */
+  async remove(accountId: string): Promise<void> {
+    this.requirements.delete(accountId);
+    await this.settings.delete({ accountId });
+  }
+
+  /**
+   * Claims a domain for SSO (SSO settings changed): pending until its TXT record is
+   * verified; until then it routes no one.
+   */
+  async addDomain(accountId: string, text: string): Promise<SsoDomain> {
+    const normalised = normaliseDomain(text);
+    if (!normalised.ok) {
+      throw new ValidationFailedException([normalised.problem]);
+    }
+    if ((await this.domains.countBy({ accountId })) >= MAX_SSO_DOMAINS) {
+      throw new ValidationFailedException([
+        `An account can have at most ${MAX_SSO_DOMAINS} SSO domains`,
+      ]);
+    }
+    const row = this.domains.create({
+      id: newUlid(),
+      accountId,
+      domain: normalised.domain,
+      token: randomBytes(20).toString('hex'),
+      status: 'pending',
+      verifiedAt: null,
+      lastCheckedAt: null,
+      lastError: null,
+    });
+    try {
+      await this.domains.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ConflictException(
+          `${normalised.domain} is already an SSO domain of this account`,
+        );
+      }
+      throw error;
+    }
+    return row;
+  }
+
+  /**
+   * Looks up the domain's TXT record (SSO settings changed when it becomes verified).
+   * A domain another account has already proven is refused: a domain routes to one account.
+   */
+  async verifyDomain(accountId: string, id: string): Promise<SsoDomain> {
+    const row = await this.ownDomain(accountId, id);
+    const check = await checkTxt(row.domain, row.token, this.config.dnsServers);
+    row.lastCheckedAt = new Date();
+    this.requirements.delete(accountId);
+    if (check.verified) {
+      const taken = await this.domains.findOneBy({
+        domain: row.domain,
+        status: 'verified',
+      });
+      if (taken && taken.accountId !== accountId) {
+        row.lastError = `${row.domain} is already an SSO domain of another account`;
+      } else {
+        row.status = 'verified';
+        row.verifiedAt ??= row.lastCheckedAt;
+        row.lastError = null;
+      }
+    } else {
+      row.lastError = check.error.slice(0, 500);
+    }
+    await this.domains.update(
+      { id: row.id },
+      {
+        status: row.status,
+        verifiedAt: row.verifiedAt,
+        lastCheckedAt: row.lastCheckedAt,
+        lastError: row.lastError,
+      },
+    );
+    return row;
+  }
+
+  /** Removes an SSO domain (SSO settings changed). */
+  async removeDomain(accountId: string, id: string): Promise<void> {
+    this.requirements.delete(accountId);
+    const row = await this.ownDomain(accountId, id);
+    await this.domains.delete({ id: row.id });
+  }
+
+  private async ownDomain(accountId: string, id: string): Promise<SsoDomain> {
+    const row =
+      typeof id === 'string' && id.length <= 32
+        ? await this.domains.findOneBy({ id, accountId })
+        : null;
+    if (!row) throw new NotFoundException('SSO domain not found');
+    return row;
+  }
+
+  /** Every claim of this domain, verified ones first. */
+  claimsOf(domain: string): Promise<SsoDomain[]> {
+    return this.domains.find({
+      where: { domain },
+      order: { status: 'DESC', createdAt: 'ASC' },
+    });
+  }
+
+  /** The account's settings with the secret opened, and its verified domains; null when off. */
+  async routeOf(accountId: string): Promise<SsoRoute | null> {
+    const row = await this.settings.findOne({
+      where: { accountId },
+      select: {
+        accountId: true,
+        issuerUrl: true,
+        clientId: true,
+        clientSecretEncrypted: true,
+        defaultRole: true,
+      },
+    });
+    if (!row) return null;
+    const domains = await this.domains.findBy({
+      accountId,
+      status: 'verified',
+    });
+    return {
+      accountId,
+      issuerUrl: row.issuerUrl,
+      clientId: row.clientId,
+      clientSecret: this.box.decrypt(row.clientSecretEncrypted),
+      defaultRole: isJoinRole(row.defaultRole)
+        ? row.defaultRole
+        : DEFAULT_SSO_ROLE,
+      domains: domains.map((domain) => domain.domain),
+    };
+  }
+
+  /**
+   * Whether the account requires SSO for this address ("require SSO" on, the address's
+   * domain one of its verified SSO domains). Asked on every signed-in request of a
+   * non-owner not signed in through SSO, so cached briefly per account (a change here is
+   * seen at once on this instance, within REQUIREMENT_CACHE_MS on the others).
+   */
+  async requiresSso(accountId: string, email: string): Promise<boolean> {
+    const cached = this.requirements.get(accountId);
+    let domains: ReadonlySet<string>;
+    if (cached && cached.expiresAt > Date.now()) {
+      domains = cached.domains;
+    } else {
+      const required = await this.settings.existsBy({
+        accountId,
+        requireSso: true,
+      });
+      domains = new Set(
+        required
+          ? (await this.domains.findBy({ accountId, status: 'verified' })).map(
+              (row) => row.domain,
+            )
+          : [],
+      );
+      if (this.requirements.size >= 10_000) this.requirements.clear();
+      this.requirements.set(accountId, {
+        domains,
+        expiresAt: Date.now() + REQUIREMENT_CACHE_MS,
+      });
+    }
+    return domains.has(domainOfEmail(email));
+  }
+
+  /**
+   * The accounts that require SSO for this address: those with "require SSO" on whose
+   * verified SSO domains include the address's domain.
+   */
+  async accountsRequiringSso(email: string): Promise<string[]> {
+    const domain = domainOfEmail(email);
+    if (!domain) return [];
+    const claims = await this.domains.findBy({ domain, status: 'verified' });
+    if (claims.length === 0) return [];
+    const requiring: string[] = [];
+    for (const claim of claims) {
+      if (
+        await this.settings.existsBy({
+          accountId: claim.accountId,
+          requireSso: true,
+        })
+      ) {
+        requiring.push(claim.accountId);
+      }
+    }
+    return requiring;
+  }
+}

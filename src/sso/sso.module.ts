@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { SsoAttempt } from './sso-attempt.entity.js';
+import { SsoDomain } from './sso-domain.entity.js';
+import { SsoSettings } from './sso-settings.entity.js';
+import { SsoSettingsService } from './sso-settings.service.js';
+import { SsoSignInService } from './sso-sign-in.service.js';
+
+/** Single sign-on through each account's OpenID provider (docs/security.md). */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([SsoSettings, SsoDomain, SsoAttempt]),
+    AccountsModule,
+  ],
+  providers: [SsoSettingsService, SsoSignInService],
+  exports: [SsoSettingsService, SsoSignInService],
+})
+export class SsoModule {}
