@@ -154,7 +154,7 @@ describeBrowser('sign-in security (browser)', () => {
 
   it('signs in with the passkey alone, and uses it as the second step', async () => {
     await logOut();
-    await page.getByRole('button', { name: 'Log in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await expectHeading(page, 'Forms');
     expect(await methods()).toContain('passkey');
 

@@ -70,7 +70,7 @@ describe('passkeys (e2e)', () => {
     expect(login.html).toContain(
       'src="/dashboard/assets/vendor/simplewebauthn-browser.js"',
     );
-    expect(login.html).toContain('Log in with a passkey');
+    expect(login.html).toContain('Sign in with a passkey');
   });
 
   it('hands out sign-in options once per challenge, and refuses a forged answer', async () => {
@@ -175,7 +175,7 @@ describe('passkeys (e2e)', () => {
       const owner = await createAccount(byIp);
       const c = new DashboardClient(byIp.url);
       const login = await c.get('/dashboard/login');
-      expect(login.html).not.toContain('Log in with a passkey');
+      expect(login.html).not.toContain('Sign in with a passkey');
       await c.logIn(owner.user.email);
       const security = await c.get(SECURITY);
       expect(textOf(security.html)).toContain(
