@@ -250,7 +250,10 @@ export async function resetSecondFactors(
 }
 
 export async function runCommand(
-  command: Exclude<Command, { name: 'help' | 'users:reset-2fa' } | RebuildCommand>,
+  command: Exclude<
+    Command,
+    { name: 'help' | 'users:reset-2fa' } | RebuildCommand
+  >,
   accounts: AccountsService,
   password: string | undefined,
 ): Promise<CommandOutput> {
