@@ -19,6 +19,7 @@ import { FormKeyExpiry1764900000000 } from './1764900000000-FormKeyExpiry.js';
 import { StorageReservations1764900000001 } from './1764900000001-StorageReservations.js';
 import { Teams1765000000000 } from './1765000000000-Teams.js';
 import { Invitations1765010000000 } from './1765010000000-Invitations.js';
+import { AuditLog1765300000000 } from './1765300000000-AuditLog.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   StorageReservations1764900000001,
   Teams1765000000000,
   Invitations1765010000000,
+  AuditLog1765300000000,
 ];

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AuditLogModule } from '../audit/audit-log.module.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { AppConfig } from '../config/app-config.js';
 import { ConfigModule } from '../config/config.module.js';
@@ -21,6 +22,7 @@ export class CliModule {
         MetricsModule.forRoot({ serve: false }),
         // Features may register sweeps; a command never runs them.
         SweepsModule.forRoot({ schedule: false }),
+        AuditLogModule,
         AccountsModule,
       ],
     };

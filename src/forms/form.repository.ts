@@ -161,13 +161,14 @@ export class FormRepository {
     apiKeyHash: string,
   ): Promise<Pick<
     Form,
-    'id' | 'accountId' | 'apiKeyLastUsedAt' | 'apiKeyExpiresAt'
+    'id' | 'accountId' | 'apiKeyPrefix' | 'apiKeyLastUsedAt' | 'apiKeyExpiresAt'
   > | null> {
     return this.forms.findOne({
       where: { apiKeyHash },
       select: {
         id: true,
         accountId: true,
+        apiKeyPrefix: true,
         apiKeyLastUsedAt: true,
         apiKeyExpiresAt: true,
       },
@@ -179,13 +180,18 @@ export class FormRepository {
     previousApiKeyHash: string,
   ): Promise<Pick<
     Form,
-    'id' | 'accountId' | 'previousApiKeyExpiresAt' | 'previousApiKeyLastUsedAt'
+    | 'id'
+    | 'accountId'
+    | 'previousApiKeyPrefix'
+    | 'previousApiKeyExpiresAt'
+    | 'previousApiKeyLastUsedAt'
   > | null> {
     return this.forms.findOne({
       where: { previousApiKeyHash },
       select: {
         id: true,
         accountId: true,
+        previousApiKeyPrefix: true,
         previousApiKeyExpiresAt: true,
         previousApiKeyLastUsedAt: true,
       },
