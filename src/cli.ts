@@ -3,6 +3,7 @@
 import {
   CommandError,
   parseCommand,
+  runAuditVerify,
   runCommand,
   USAGE,
   UsageError,
@@ -47,15 +48,23 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
         : command.password;
   // Loaded only now, so usage errors and --help answer without booting the framework.
   await import('reflect-metadata');
-  const [{ NestFactory }, { default: pino }, logging, cliModule, accounts, db] =
-    await Promise.all([
-      import('@nestjs/core'),
-      import('pino'),
-      import('./common/logger.js'),
-      import('./cli/cli.module.js'),
-      import('./accounts/accounts.service.js'),
-      import('./common/database/database-state.service.js'),
-    ]);
+  const [
+    { NestFactory },
+    { default: pino },
+    logging,
+    cliModule,
+    accounts,
+    db,
+    audit,
+  ] = await Promise.all([
+    import('@nestjs/core'),
+    import('pino'),
+    import('./common/logger.js'),
+    import('./cli/cli.module.js'),
+    import('./accounts/accounts.service.js'),
+    import('./common/database/database-state.service.js'),
+    import('./audit/audit-verification.js'),
+  ]);
   // Quieter than the server: at the default level a command logs only warnings and errors.
   const level = config.logLevel === 'info' ? 'warn' : config.logLevel;
   const logger = logging.createLogger(level, pino.destination(2));
@@ -68,6 +77,12 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
       context.get(db.DatabaseStateService).whenConnected(),
       `the database did not answer within ${CONNECT_TIMEOUT_MS / 1000} s; check DATABASE_URL`,
     );
+    if (command.name === 'audit:verify') {
+      return await runAuditVerify(
+        command,
+        context.get(audit.AuditVerification),
+      );
+    }
     return await runCommand(
       command,
       context.get(accounts.AccountsService),

@@ -107,6 +107,21 @@ export class AuditLog {
     return event;
   }
 
+  /**
+   * Runs `change` in a transaction and records `record` in it when the change reports it
+   * changed something (true); false: nothing changed, no event.
+   */
+  async recordChange(
+    record: AuditRecord,
+    change: (manager: EntityManager) => Promise<boolean>,
+  ): Promise<boolean> {
+    return this.transaction(async (manager) => {
+      if (!(await change(manager))) return false;
+      await this.record(manager, record);
+      return true;
+    });
+  }
+
   /** `transaction` and `record` for a change that is the event alone (an export, a sign-in). */
   recordAlone(record: AuditRecord): Promise<AuditEvent> {
     return this.transaction((manager) => this.record(manager, record));

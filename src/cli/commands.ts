@@ -2,6 +2,7 @@
 // parsing and the messages can be tested directly.
 import { parseArgs } from 'node:util';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AuditVerification } from '../audit/audit-verification.js';
 import { parseExpiry } from '../accounts/key-expiry.js';
 import {
   isKeyRole,
@@ -18,6 +19,9 @@ export const USAGE = `Usage:
       when they own several). --role: ${KEY_ROLES.join(', ')} (default admin);
       --read-only is --role viewer. --expires-at: refused from then on (e.g. 2026-12-31
       or 2026-12-31T18:00:00Z).
+  npm run cli -- audit:verify [--account <id>]
+      Walks each account's audit chain (or only that account's) and recomputes every
+      hash: exit 0 with the counts, or exit 1 naming the first event that does not match.
 
 Each command prints one JSON object as its last line on stdout, e.g.
   {"accountId":"01J…","email":"owner@example.com","apiKey":"fga_…"}
@@ -34,6 +38,7 @@ export class CommandError extends Error {}
 
 export type Command =
   | { name: 'help' }
+  | { name: 'audit:verify'; accountId?: string }
   | {
       name: 'accounts:create';
       email: string;
@@ -74,6 +79,7 @@ export function parseCommand(argv: string[]): Command {
   }
   const allowed: Record<string, string[]> = {
     'accounts:create': ['email', 'password', 'password-stdin'],
+    'audit:verify': ['account'],
     'keys:create': [
       'email',
       'account',
@@ -90,6 +96,11 @@ export function parseCommand(argv: string[]): Command {
   );
   if (misplaced !== undefined) {
     throw new UsageError(`--${misplaced} does not apply to ${name}`);
+  }
+  if (name === 'audit:verify') {
+    return values.account === undefined
+      ? { name }
+      : { name, accountId: required(values.account, 'account') };
   }
   if (name === 'keys:create') {
     let expiresAt: Date | undefined;
@@ -169,8 +180,28 @@ function refusal(error: unknown): never {
   throw error;
 }
 
+/** audit:verify: the counts when every chain holds, else a CommandError naming the first bad event. */
+export async function runAuditVerify(
+  command: Extract<Command, { name: 'audit:verify' }>,
+  verification: AuditVerification,
+): Promise<CommandOutput> {
+  const report = await verification.verify(command.accountId);
+  const failed = report.chains.find((chain) => chain.failure !== undefined);
+  if (failed) {
+    throw new CommandError(`account ${failed.accountId}: ${failed.failure}`);
+  }
+  if (command.accountId !== undefined && report.chains.length === 0) {
+    throw new CommandError(`no audit events for account ${command.accountId}`);
+  }
+  return {
+    result: 'ok',
+    accounts: String(report.chains.length),
+    events: String(report.chains.reduce((sum, chain) => sum + chain.events, 0)),
+  };
+}
+
 export async function runCommand(
-  command: Exclude<Command, { name: 'help' }>,
+  command: Exclude<Command, { name: 'help' } | { name: 'audit:verify' }>,
   accounts: AccountsService,
   password: string | undefined,
 ): Promise<CommandOutput> {

@@ -5,7 +5,14 @@
 // path's commit queue adds to `honeypotHits` in its batch, with its own prepared statement.)
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, MoreThan, Not, IsNull, Repository } from 'typeorm';
+import {
+  In,
+  MoreThan,
+  Not,
+  IsNull,
+  Repository,
+  type EntityManager,
+} from 'typeorm';
 import { recordKeyUse } from '../auth/key-use.js';
 import type { FieldDefinition } from './form.entity.js';
 import { Form } from './form.entity.js';
@@ -103,6 +110,11 @@ export class FormRepository {
   constructor(
     @InjectRepository(Form) private readonly forms: Repository<Form>,
   ) {}
+
+  /** This repository working in `manager`'s transaction (a change and its audit event). */
+  in(manager: EntityManager): FormRepository {
+    return new FormRepository(manager.getRepository(Form));
+  }
 
   /** Builds a form entity (timestamps are stamped on insert). */
   create(values: NewForm): Form {

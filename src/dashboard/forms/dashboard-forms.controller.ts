@@ -97,7 +97,11 @@ export class DashboardFormsController {
     }
     let form;
     try {
-      ({ form } = await this.forms.create(context.account.id, post.value));
+      ({ form } = await this.forms.create(
+        context.account.id,
+        post.value,
+        memberPrincipal(context),
+      ));
     } catch (error) {
       // Too many forms: said on the page, with what was typed kept.
       if (!(error instanceof ConflictException)) throw error;

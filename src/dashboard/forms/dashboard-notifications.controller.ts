@@ -1,4 +1,9 @@
 import {
+  Dashboard,
+  memberPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
+import {
   Body,
   ConflictException,
   Controller,
@@ -117,6 +122,7 @@ export class DashboardNotificationsController {
   @Post('recipients')
   @Requires('notifications.manage')
   async saveRecipients(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
@@ -139,9 +145,13 @@ export class DashboardNotificationsController {
         errors,
       });
     }
-    await this.forms.patch(form, {
-      notifyEmails: result.value.notifyEmails ?? [],
-    });
+    await this.forms.patch(
+      form,
+      {
+        notifyEmails: result.value.notifyEmails ?? [],
+      },
+      memberPrincipal(context),
+    );
     return redirectToForm(reply, form.id, {
       page: 'notifications',
       done: 'recipients-saved',

@@ -1,4 +1,9 @@
 import {
+  Dashboard,
+  memberPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
+import {
   Body,
   Controller,
   Get,
@@ -94,8 +99,12 @@ export class DashboardSpamController {
   /** Ends the CAPTCHA's grace: posts without an answer are refused from now on. */
   @Post('settings/spam/end-grace')
   @Requires('forms.write')
-  async endGrace(@Res() reply: FastifyReply, @OwnedForm() form: Form) {
-    await this.forms.endCaptchaGrace(form);
+  async endGrace(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @OwnedForm() form: Form,
+  ) {
+    await this.forms.endCaptchaGrace(form, memberPrincipal(context));
     return redirectToForm(reply, form.id, {
       page: 'settings',
       done: 'grace-ended',
@@ -106,6 +115,7 @@ export class DashboardSpamController {
   @Post('settings/spam')
   @Requires('forms.write')
   async saveSettings(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
@@ -120,10 +130,14 @@ export class DashboardSpamController {
     let issues = result.issues;
     if (result.value) {
       try {
-        await this.forms.patch(form, {
-          captcha: result.value.captcha,
-          spamFilter: result.value.spamFilter,
-        });
+        await this.forms.patch(
+          form,
+          {
+            captcha: result.value.captcha,
+            spamFilter: result.value.spamFilter,
+          },
+          memberPrincipal(context),
+        );
         return redirectToForm(reply, form.id, {
           page: 'settings',
           done: 'spam-saved',
