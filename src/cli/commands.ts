@@ -2,6 +2,7 @@
 // parsing and the messages can be tested directly.
 import { parseArgs } from 'node:util';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import { CLI_ACTOR } from '../audit/audit-actor.js';
 import type { AuditVerification } from '../audit/audit-verification.js';
 import { parseExpiry } from '../accounts/key-expiry.js';
 import {
@@ -210,7 +211,7 @@ export async function runCommand(
       .create(command.email, password ?? '')
       .catch(refusal);
     const { apiKey } = await accounts
-      .createApiKey(account.id, INITIAL_KEY_NAME)
+      .createApiKey(account.id, INITIAL_KEY_NAME, { by: CLI_ACTOR })
       .catch(refusal);
     return { accountId: account.id, email: user.email, apiKey };
   }
@@ -232,6 +233,7 @@ export async function runCommand(
     .createApiKey(accountId, command.keyName, {
       role: command.role,
       expiresAt: command.expiresAt ?? null,
+      by: CLI_ACTOR,
     })
     .catch(refusal);
   return {
