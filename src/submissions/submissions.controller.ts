@@ -18,7 +18,8 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiKeyAuth } from '../auth/api-key-auth.decorator.js';
+import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
+import type { ApiPrincipal } from '../auth/principal.js';
 import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
 import { AccessibleForm } from '../forms/accessible-form.decorator.js';
 import type { Form } from '../forms/form.entity.js';
@@ -77,10 +78,11 @@ export class SubmissionsController {
   @Header('Cache-Control', 'no-store')
   @ExportSubmissionsDocs()
   async export(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Query() query: ExportSubmissionsQueryDto,
   ): Promise<StreamableFile> {
-    const file = await this.submissions.openExport(form, query);
+    const file = await this.submissions.openExport(form, query, principal);
     return new StreamableFile(file.stream, {
       type: file.contentType,
       disposition: `attachment; filename="${file.filename}"`,
@@ -101,11 +103,17 @@ export class SubmissionsController {
   @Requires('submissions.work')
   @FileSubmissionDocs()
   async file(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Param('submissionId') submissionId: string,
     @Body() body: UpdateSubmissionDto,
   ): Promise<SubmissionDto> {
-    return this.submissions.fileAsSpam(form, submissionId, body.spam);
+    return this.submissions.fileAsSpam(
+      form,
+      submissionId,
+      body.spam,
+      principal,
+    );
   }
 
   @Delete(':submissionId')
@@ -113,10 +121,11 @@ export class SubmissionsController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @DeleteSubmissionDocs()
   async remove(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Param('submissionId') submissionId: string,
   ): Promise<void> {
-    await this.submissions.remove(form, submissionId);
+    await this.submissions.remove(form, submissionId, principal);
   }
 
   @Delete()
@@ -124,9 +133,10 @@ export class SubmissionsController {
   @NoDeadline()
   @DeleteSubmissionsDocs()
   async removeMany(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Query() query: SubmissionRangeQueryDto,
   ): Promise<DeletedSubmissionsDto> {
-    return this.submissions.removeMany(form, query);
+    return this.submissions.removeMany(form, query, principal);
   }
 }

@@ -206,7 +206,7 @@ export class DashboardFormSettingsController {
       errors.add('Enter a domain, e.g. example.com', 'domain');
     } else {
       try {
-        await this.domains.add(form, { domain });
+        await this.domains.add(form, { domain }, memberPrincipal(context));
       } catch (error) {
         if (error instanceof ValidationFailedException) {
           error.errors.forEach((message) =>
@@ -237,7 +237,11 @@ export class DashboardFormSettingsController {
     @OwnedForm() form: Form,
     @Param('domain') domain: string,
   ) {
-    const result = await this.domains.verify(form, domain);
+    const result = await this.domains.verify(
+      form,
+      domain,
+      memberPrincipal(context),
+    );
     const done =
       result.status === 'verified' && !result.lastError
         ? 'domain-verified'
@@ -257,7 +261,7 @@ export class DashboardFormSettingsController {
     @OwnedForm() form: Form,
     @Param('domain') domain: string,
   ) {
-    await this.domains.remove(form, domain);
+    await this.domains.remove(form, domain, memberPrincipal(context));
     return redirectToForm(reply, form.id, {
       page: 'settings',
       done: 'domain-removed',

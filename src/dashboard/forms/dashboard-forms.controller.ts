@@ -135,6 +135,7 @@ export class DashboardFormsController {
   @Requires('submissions.export')
   @NoDeadline()
   async exportCsv(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Query() query: Record<string, unknown>,
@@ -145,11 +146,15 @@ export class DashboardFormsController {
         filters.errors.summary.map((item) => item.text).join('. '),
       );
     }
-    const file = await this.submissions.openExport(form, {
-      ...filters.input,
-      format: 'csv',
-      bom: queryText(query.bom) === 'true',
-    });
+    const file = await this.submissions.openExport(
+      form,
+      {
+        ...filters.input,
+        format: 'csv',
+        bom: queryText(query.bom) === 'true',
+      },
+      memberPrincipal(context),
+    );
     return reply
       .type(file.contentType)
       .header('cache-control', 'no-store')

@@ -73,11 +73,17 @@ export class DashboardSpamController {
   @Post('spam/:submissionId/release')
   @Requires('submissions.work')
   async release(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
   ) {
-    await this.submissions.fileAsSpam(form, submissionId, false);
+    await this.submissions.fileAsSpam(
+      form,
+      submissionId,
+      false,
+      memberPrincipal(context),
+    );
     return redirectToForm(reply, form.id, { page: 'spam', done: 'released' });
   }
 
@@ -85,11 +91,17 @@ export class DashboardSpamController {
   @Post('submissions/:submissionId/spam')
   @Requires('submissions.work')
   async markSpam(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
   ) {
-    await this.submissions.fileAsSpam(form, submissionId, true);
+    await this.submissions.fileAsSpam(
+      form,
+      submissionId,
+      true,
+      memberPrincipal(context),
+    );
     return redirectToForm(reply, form.id, {
       page: 'spam',
       done: 'marked-spam',

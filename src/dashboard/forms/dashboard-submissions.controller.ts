@@ -1,4 +1,9 @@
 import {
+  Dashboard,
+  memberPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
+import {
   Body,
   Controller,
   Get,
@@ -124,6 +129,7 @@ export class DashboardSubmissionsController {
   @Requires('submissions.delete')
   @NoDeadline()
   async bulkDelete(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: Record<string, unknown>,
@@ -137,7 +143,11 @@ export class DashboardSubmissionsController {
           this.bulkDeleteView(form, 0, filters, formPath(form.id)),
         );
     }
-    const { deleted } = await this.submissions.removeMany(form, filters.input);
+    const { deleted } = await this.submissions.removeMany(
+      form,
+      filters.input,
+      memberPrincipal(context),
+    );
     const range: Partial<FilterValues> = filters.values;
     return reply.redirect(
       `${formPath(form.id)}${filterQuery(range, { done: 'bulk-deleted', deleted: String(deleted) })}`,
@@ -175,11 +185,12 @@ export class DashboardSubmissionsController {
   @Post(':submissionId/delete')
   @Requires('submissions.delete')
   async remove(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
   ) {
-    await this.submissions.remove(form, submissionId);
+    await this.submissions.remove(form, submissionId, memberPrincipal(context));
     return redirectToForm(reply, form.id, { done: 'submission-deleted' });
   }
 
