@@ -38,6 +38,7 @@ import {
 } from './session/dashboard.guards.js';
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
 import { SignInLimits } from './session/sign-in-limits.js';
+import { SignInAudit } from './session/sign-in-audit.js';
 import { EmailNotificationsModule } from '../notifications/email/email-notifications.module.js';
 
 /** The server-rendered dashboard under /dashboard (templates in ./views, assets in ./public). */
@@ -82,6 +83,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     MembersPageBuilder,
     InvitationPageBuilder,
     SignInLimits,
+    SignInAudit,
     SignedInGuard,
     SignedOutCsrfGuard,
   ],

@@ -201,7 +201,12 @@ export class DashboardAccountController {
   ) {
     const email = this.erasureAddress(body);
     if (email.errors) return this.page(context, reply, 400, email.state);
-    const done = await this.erasure.erase(context.account.id, email.address);
+    const done = await this.erasure.erase(
+      context.account.id,
+      email.address,
+      false,
+      memberPrincipal(context),
+    );
     return reply.redirect(
       `/dashboard/account?done=erased&deleted=${done.deleted}&forms=${done.forms}`,
       303,

@@ -31,6 +31,7 @@ import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from '../page-errors.js';
+import { SignInAudit } from './sign-in-audit.js';
 import { SignInLimits, waitMessage } from './sign-in-limits.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { Public, SignedIn } from '../../auth/route-access.decorator.js';
@@ -69,6 +70,7 @@ export class DashboardAuthController {
     private readonly limits: SignInLimits,
     private readonly config: AppConfig,
     private readonly verification: AccountVerificationService,
+    private readonly signIns: SignInAudit,
   ) {}
 
   @Get()
@@ -137,6 +139,7 @@ export class DashboardAuthController {
     const user = await this.accounts.authenticate(email, password);
     if (!user) {
       await this.limits.loginFailed(request.ip, email);
+      await this.signIns.failed(email, request);
       return page(
         401,
         new PageErrors().add(
@@ -147,6 +150,7 @@ export class DashboardAuthController {
     }
     await this.limits.loginSucceeded(request.ip, email);
     await this.accounts.recordSignIn(user.id);
+    await this.signIns.succeeded(user, request);
     const [first] = await this.memberships.accountsOf(user.id);
     if (!first) {
       return page(
