@@ -1,3 +1,5 @@
+import { AuditModule } from '../audit/audit.module.js';
+import { DashboardAuditController } from './account/dashboard-audit.controller.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module.js';
@@ -56,6 +58,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     RateLimitStorageModule,
     EmailNotificationsModule,
     MembersModule,
+    AuditModule,
   ],
   controllers: [
     DashboardAuthController,
@@ -73,6 +76,7 @@ import { EmailNotificationsModule } from '../notifications/email/email-notificat
     VerifyEmailController,
     DashboardMembersController,
     InvitationPageController,
+    DashboardAuditController,
   ],
   providers: [
     DashboardSessionsService,
