@@ -17,27 +17,22 @@ import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { AppConfig } from '../config/app-config.js';
 import type { FormResponseDto } from './dto/form-response.dto.js';
-import { previousKeyColumns, previousKeyOf } from './previous-key.js';
+import { previousKeyColumns } from './previous-key.js';
 import { FormChangesService } from './form-changes.service.js';
-import { checkedFields, storedFields, toStoredField } from './stored-fields.js';
+import { checkedFields } from './stored-fields.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
-import { FieldDefinition, Form } from './form.entity.js';
+import type { Form } from './form.entity.js';
 import { FormRepository, type FormChanges } from './form.repository.js';
 import { formChangeEvent, formCreatedDetails } from './form-audit.js';
 import { formResponse } from './form-response.js';
 import { REPLACED_ON_PATCH, type FormInput } from './form-input.js';
 import { FORM_WARNINGS, type FormWarnings } from './form-warnings.js';
-import {
-  captchaColumns,
-  captchaResponse,
-  type CaptchaInput,
-} from './captcha-input.js';
+import { captchaColumns } from './captcha-input.js';
 import {
   DEFAULT_SPAM_FILTER,
   mergeSpamFilter,
   storedCaptcha,
   storedSpamFilter,
-  type SpamFilterSettings,
 } from './spam-settings.js';
 import {
   NOTIFY_EMAIL_CONFIRMATIONS,

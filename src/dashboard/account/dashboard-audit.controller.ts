@@ -9,7 +9,6 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AuditEventsService } from '../../audit/audit-events.service.js';
-import type { AuditFiltersQueryDto } from '../../audit/dto/audit-events-query.dto.js';
 import { Requires } from '../../auth/route-access.decorator.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';
@@ -86,15 +85,14 @@ export class DashboardAuditController {
     if (errors.any) {
       return reply.status(400).view('audit', { filters, errors, events: [] });
     }
-    const given = Object.fromEntries(
+    const given: Record<string, string> = Object.fromEntries(
       Object.entries(filters).filter(([, value]) => value !== ''),
-    ) as AuditFiltersQueryDto;
+    );
     const page = await this.events
-      .list(context.account.id, {
-        ...given,
-        limit: PAGE_SIZE,
-        ...(cursor ? { cursor } : {}),
-      })
+      .list(
+        context.account.id,
+        Object.assign({ limit: PAGE_SIZE }, given, cursor ? { cursor } : {}),
+      )
       .catch(() => undefined);
     if (!page) {
       return reply.status(400).view('audit', {
@@ -112,13 +110,15 @@ export class DashboardAuditController {
       filters,
       errors,
       events: page.data.map((event) => ({
-        ...event,
+        id: event.id,
+        at: event.at,
+        actor: event.actor,
+        action: event.action,
+        target: event.target,
+        ip: event.ip,
         detailsText: JSON.stringify(event.details),
       })),
       next,
-      exportQuery: new URLSearchParams(
-        given as Record<string, string>,
-      ).toString(),
     });
   }
 }

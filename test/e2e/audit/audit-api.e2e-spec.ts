@@ -10,7 +10,7 @@ import {
 import { createForm, type TestForm } from '../../factories/forms.js';
 import { AuditRetention } from '../../../src/audit/audit-retention.js';
 import { AuditVerification } from '../../../src/audit/audit-verification.js';
-import { request } from '../../support/http.js';
+import { request, type HttpResponse } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import { storedEvents } from './audit-support.js';
 
@@ -54,13 +54,16 @@ describe('audit events API (e2e)', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const answer = await request(
+      const answer: HttpResponse<{
+        data: { id: string }[];
+        nextCursor: string | null;
+      }> = await request(
         eventsUrl(`?limit=5${cursor ? `&cursor=${cursor}` : ''}`),
         { apiKey: owner.apiKey },
       );
       expect(answer.status).toBe(200);
       expect(answer.body.data.length).toBeLessThanOrEqual(5);
-      seen.push(...answer.body.data.map((event: { id: string }) => event.id));
+      seen.push(...answer.body.data.map((event) => event.id));
       cursor = answer.body.nextCursor;
       pages++;
     } while (cursor);
