@@ -20,7 +20,6 @@ export class AuditFiltersQueryDto {
     description:
       'Only events whose action starts with this: `member.` for every member event, `form.updated` for one action (docs/audit.md lists them).',
     maxLength: 64,
-    example: 'member.',
   })
   @IsOptional()
   @IsString()
@@ -77,8 +76,7 @@ export class ListAuditEventsQueryDto extends AuditFiltersQueryDto {
     type: Number,
     minimum: 1,
     maximum: MAX_AUDIT_PAGE_SIZE,
-    default: DEFAULT_AUDIT_PAGE_SIZE,
-    description: 'Page size.',
+    description: `Page size (${DEFAULT_AUDIT_PAGE_SIZE} when omitted).`,
   })
   @IsOptional()
   @Type(() => Number)
