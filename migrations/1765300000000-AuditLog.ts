@@ -24,7 +24,7 @@ export class AuditLog1765300000000 implements MigrationInterface {
         columns: [
           { ...id('id'), isPrimary: true },
           id('accountId'),
-          { name: 'seq', type: 'int' },
+          { name: 'seq', type: 'integer' },
           { name: 'at', type: 'datetime', precision: 3 },
           { name: 'actorType', type: 'varchar', length: '16' },
           { name: 'actorId', type: 'varchar', length: '64', isNullable: true },
@@ -60,9 +60,9 @@ export class AuditLog1765300000000 implements MigrationInterface {
         name: 'audit_chain',
         columns: [
           { ...id('accountId'), isPrimary: true },
-          { name: 'headSeq', type: 'int' },
+          { name: 'headSeq', type: 'integer' },
           { name: 'headHash', type: 'varchar', length: '64' },
-          { name: 'anchorSeq', type: 'int' },
+          { name: 'anchorSeq', type: 'integer' },
           { name: 'anchorHash', type: 'varchar', length: '64' },
         ],
       }),

@@ -12,13 +12,13 @@ export class AuditChain {
   @PrimaryColumn(ID)
   accountId: string;
 
-  @Column({ type: 'int' })
+  @Column({ type: 'integer' })
   headSeq: number;
 
   @Column({ type: 'varchar', length: 64 })
   headHash: string;
 
-  @Column({ type: 'int' })
+  @Column({ type: 'integer' })
   anchorSeq: number;
 
   @Column({ type: 'varchar', length: 64 })

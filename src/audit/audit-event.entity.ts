@@ -14,7 +14,7 @@ export class AuditEvent {
   accountId: string;
 
   /** The event's place in its account's chain: 1, 2, 3… */
-  @Column({ type: 'int' })
+  @Column({ type: 'integer' })
   seq: number;
 
   @TimestampColumn()
