@@ -22,6 +22,7 @@ import { Invitations1765010000000 } from './1765010000000-Invitations.js';
 import { SessionSignInMethod1765100000000 } from './1765100000000-SessionSignInMethod.js';
 import { SecondFactors1765100000001 } from './1765100000001-SecondFactors.js';
 import { SingleSignOn1765200000000 } from './1765200000000-SingleSignOn.js';
+import { AuditLog1765300000000 } from './1765300000000-AuditLog.js';
 import { TeamInbox1765400000000 } from './1765400000000-TeamInbox.js';
 import { ChatChannels1765500000000 } from './1765500000000-ChatChannels.js';
 import { Autoresponse1765500000001 } from './1765500000001-Autoresponse.js';
@@ -50,6 +51,7 @@ export const MIGRATIONS = [
   SessionSignInMethod1765100000000,
   SecondFactors1765100000001,
   SingleSignOn1765200000000,
+  AuditLog1765300000000,
   TeamInbox1765400000000,
   ChatChannels1765500000000,
   Autoresponse1765500000001,

@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AccountKeysModule } from './accounts/account-keys.module.js';
 import { AccountsModule } from './accounts/accounts.module.js';
+import { AuditLogModule } from './audit/audit-log.module.js';
+import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import {
@@ -48,6 +50,8 @@ export class AppModule {
         MetricsModule.forRoot(),
         SweepsModule.forRoot(),
         IdempotencyModule,
+        AuditLogModule,
+        AuditModule,
         AuthModule.forRoot([FormsModule, AccountsModule]),
         AccountsModule,
         AccountKeysModule,

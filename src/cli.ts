@@ -7,6 +7,7 @@ import {
   parseCommand,
   runRebuild,
   resetSecondFactors,
+  runAuditVerify,
   runCommand,
   USAGE,
   UsageError,
@@ -51,15 +52,23 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
         : command.password;
   // Loaded only now, so usage errors and --help answer without booting the framework.
   await import('reflect-metadata');
-  const [{ NestFactory }, { default: pino }, logging, cliModule, accounts, db] =
-    await Promise.all([
-      import('@nestjs/core'),
-      import('pino'),
-      import('./common/logger.js'),
-      import('./cli/cli.module.js'),
-      import('./accounts/accounts.service.js'),
-      import('./common/database/database-state.service.js'),
-    ]);
+  const [
+    { NestFactory },
+    { default: pino },
+    logging,
+    cliModule,
+    accounts,
+    db,
+    audit,
+  ] = await Promise.all([
+    import('@nestjs/core'),
+    import('pino'),
+    import('./common/logger.js'),
+    import('./cli/cli.module.js'),
+    import('./accounts/accounts.service.js'),
+    import('./common/database/database-state.service.js'),
+    import('./audit/audit-verification.js'),
+  ]);
   // Quieter than the server: at the default level a command logs only warnings and errors.
   const level = config.logLevel === 'info' ? 'warn' : config.logLevel;
   const logger = logging.createLogger(level, pino.destination(2));
@@ -102,6 +111,12 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
         command.email,
         context.get(accounts.AccountsService),
         context.get(SecondFactorsService),
+      );
+    }
+    if (command.name === 'audit:verify') {
+      return await runAuditVerify(
+        command,
+        context.get(audit.AuditVerification),
       );
     }
     return await runCommand(

@@ -22,6 +22,7 @@ import {
 import { ConfigModule } from './config/config.module.js';
 import { withEnvFile } from './config/env-file.js';
 import { DatabaseModule } from './database/database.module.js';
+import { AuditLogModule } from './audit/audit-log.module.js';
 import { DomainVerificationCoreModule } from './domain-verification/domain-verification-core.module.js';
 import { FormsModule } from './forms/forms.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -45,6 +46,8 @@ class WorkerModule {
         MetricsModule.forRoot(),
         // The background sweeps of the modules below run here as in the server.
         SweepsModule.forRoot(),
+        // What the changes made here record their audit events with.
+        AuditLogModule,
         AuthModule.forRoot([FormsModule, AccountsModule]),
         // FormsService (which the notifications use) shows its warning from here.
         DomainVerificationCoreModule,

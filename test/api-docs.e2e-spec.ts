@@ -195,6 +195,16 @@ describe('API docs: Try it out (e2e)', () => {
         expect(res.body.data.map((s: { id: string }) => s.id)).toEqual(
           [...submissionIds].reverse(),
         );
+      } else if (path === '/api/v1/account/audit-events/export') {
+        // The account's audit log: the form and its key were made, one event each at least.
+        const events = res.text
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { action: string });
+        expect(events.map((event) => event.action)).toContain('form.created');
+        expect(res.headers.get('content-type')).toContain(
+          'application/x-ndjson',
+        );
       } else if (path.endsWith('/export')) {
         const lines = res.text.trim().split('\r\n');
         expect(lines).toHaveLength(4);

@@ -27,6 +27,7 @@ export class AccountKeyPrincipals implements KeyPrincipals {
       select: {
         id: true,
         accountId: true,
+        prefix: true,
         lastUsedAt: true,
         role: true,
         expiresAt: true,
@@ -44,6 +45,7 @@ export class AccountKeyPrincipals implements KeyPrincipals {
       accountId: accountKey.accountId,
       keyId: accountKey.id,
       role: accountKey.role,
+      label: accountKey.prefix,
       ...(accountKey.expiresAt ? { keyExpiresAt: accountKey.expiresAt } : {}),
     };
   }

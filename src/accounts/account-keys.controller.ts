@@ -57,6 +57,7 @@ export class AccountKeysController {
       {
         keyId: principal.kind === 'account' ? principal.keyId : null,
         role: roleOf(principal),
+        by: principal,
       },
       body,
     );
@@ -74,6 +75,7 @@ export class AccountKeysController {
       principal.accountId,
       keyId,
       keyExpiryOf(principal),
+      principal,
     );
   }
 }

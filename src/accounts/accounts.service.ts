@@ -6,7 +6,10 @@ import {
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository, type EntityManager } from 'typeorm';
+import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
+import { AuditLog } from '../audit/audit-log.service.js';
 import { generateApiKey } from '../auth/api-keys.js';
+import type { ApiPrincipal } from '../auth/principal.js';
 import {
   DEFAULT_KEY_ROLE,
   keyRoleOf,
@@ -18,6 +21,7 @@ import {
 import { isUniqueViolation } from '../common/database/driver-errors.js';
 import { ValidationFailedException } from '../common/errors.js';
 import { AccountApiKey } from './account-api-key.entity.js';
+import { accountKeyResponse, newKeyProblems } from './account-key-rules.js';
 import type {
   AccountKeyResponseDto,
   CreatedAccountKeyResponseDto,
@@ -58,6 +62,8 @@ export interface AccountKeyOptions {
   expiresAt?: Date | null;
   /** The creating key's own expiry: the new key may not outlive it. */
   limit?: Date | null;
+  /** Who creates it, as the audit log records it (the service itself by default). */
+  by?: ApiPrincipal | AuditActor;
 }
 
 export interface CreatedAccountKey {
@@ -81,6 +87,7 @@ export class AccountsService {
     @InjectRepository(Membership)
     private readonly memberships: Repository<Membership>,
     private readonly dataSource: DataSource,
+    private readonly auditLog: AuditLog,
   ) {}
 
   /**
@@ -252,20 +259,8 @@ export class AccountsService {
     options: AccountKeyOptions = {},
   ): Promise<CreatedAccountKey> {
     const trimmed = name.trim();
-    const problems: string[] = [];
-    if (trimmed.length < 1 || trimmed.length > 100) {
-      problems.push('name must be 1 to 100 characters long');
-    }
     const expiresAt = options.expiresAt ?? null;
-    if (expiresAt && expiresAt.getTime() <= Date.now()) {
-      problems.push('expiresAt must be in the future');
-    }
-    const limit = options.limit ?? null;
-    if (limit && (!expiresAt || expiresAt > limit)) {
-      problems.push(
-        `expiresAt must be no later than ${limit.toISOString()}, when the key creating it expires`,
-      );
-    }
+    const problems = newKeyProblems(trimmed, expiresAt, options.limit ?? null);
     if (problems.length > 0) throw new ValidationFailedException(problems);
     const role = keyRoleOf(options) ?? LEGACY_KEY_ROLE;
     const generated = generateApiKey('account');
@@ -281,7 +276,16 @@ export class AccountsService {
       readOnly: role === 'viewer',
       expiresAt,
     });
-    await this.keys.insert(key);
+    await this.auditLog.recordChange(
+      {
+        accountId,
+        actor: options.by ?? SYSTEM_ACTOR,
+        action: 'account_key.created',
+        target: { type: 'account_key', id: key.id },
+        details: { name: trimmed, prefix: key.prefix, role, expiresAt },
+      },
+      async (manager) => (await manager.insert(AccountApiKey, key), true),
+    );
     return { key, apiKey: generated.key };
   }
 
@@ -312,16 +316,7 @@ export class AccountsService {
 
   /** The one place an account key becomes what the API shows. */
   describeKey(key: AccountApiKey): AccountKeyResponseDto {
-    return {
-      id: key.id,
-      name: key.name,
-      prefix: key.prefix,
-      createdAt: key.createdAt.toISOString(),
-      lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-      role: key.role,
-      readOnly: key.role === 'viewer',
-      expiresAt: key.expiresAt?.toISOString() ?? null,
-    };
+    return accountKeyResponse(key);
   }
 
   /**
@@ -331,7 +326,7 @@ export class AccountsService {
    */
   async createApiKeyFor(
     accountId: string,
-    creator: { keyId: string | null; role: Role },
+    creator: { keyId: string | null; role: Role; by?: ApiPrincipal },
     input: CreateAccountKeyDto,
   ): Promise<CreatedAccountKeyResponseDto> {
     if (
@@ -357,6 +352,7 @@ export class AccountsService {
       role,
       expiresAt,
       limit: creator.keyId ? await this.expiryOf(creator.keyId) : null,
+      by: creator.by,
     });
     return Object.assign(this.describeKey(key), { apiKey });
   }
@@ -369,6 +365,7 @@ export class AccountsService {
     accountId: string,
     keyId: string,
     limit?: Date,
+    by: ApiPrincipal | AuditActor = SYSTEM_ACTOR,
   ): Promise<void> {
     if (limit !== undefined) {
       const target = await this.keys.findOne({
@@ -380,10 +377,24 @@ export class AccountsService {
         throw new ForbiddenException(outlivedKeyMessage(limit));
       }
     }
-    const result = await this.keys.update(
-      { id: keyId, accountId, revokedAt: IsNull() },
-      { revokedAt: new Date() },
+    const revoked = await this.auditLog.recordChange(
+      {
+        accountId,
+        actor: by,
+        action: 'account_key.revoked',
+        target: { type: 'account_key', id: keyId },
+      },
+      async (manager) =>
+        Boolean(
+          (
+            await manager.update(
+              AccountApiKey,
+              { id: keyId, accountId, revokedAt: IsNull() },
+              { revokedAt: new Date() },
+            )
+          ).affected,
+        ),
     );
-    if (!result.affected) throw new NotFoundException(ACCOUNT_KEY_NOT_FOUND);
+    if (!revoked) throw new NotFoundException(ACCOUNT_KEY_NOT_FOUND);
   }
 }

@@ -96,7 +96,13 @@ export class ApiKeyGuard implements CanActivate {
     }
     const refusal = refusalOf(principal, access.permission, request.method);
     if (refusal !== undefined) throw new ForbiddenException(refusal);
-    request[PRINCIPAL] = principal;
+    request[PRINCIPAL] = {
+      ...principal,
+      client: {
+        ip: request.ip ?? null,
+        userAgent: firstValue(request.headers['user-agent']) ?? null,
+      },
+    };
     return true;
   }
 }

@@ -16,7 +16,7 @@ import {
  * `keyExpiresAt`: when the key itself stops working, if it does — what it creates or rotates
  * may not outlive it.
  */
-export type ApiPrincipal =
+export type ApiPrincipal = (
   | {
       kind: 'form';
       accountId: string;
@@ -31,7 +31,18 @@ export type ApiPrincipal =
       role: KeyRole;
       keyExpiresAt?: Date;
     }
-  | { kind: 'member'; accountId: string; userId: string; role: Role };
+  | { kind: 'member'; accountId: string; userId: string; role: Role }
+) &
+  PrincipalTrace;
+
+/**
+ * What the audit log records of whoever is behind a request (docs/audit.md): `label`, the
+ * member's email or the key's prefix; `client`, the address and browser it came from.
+ */
+export interface PrincipalTrace {
+  label?: string;
+  client?: { ip: string | null; userAgent: string | null };
+}
 
 export const PRINCIPAL = Symbol('formgate.principal');
 

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AuditLogModule } from '../audit/audit-log.module.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { SecondFactorsModule } from '../second-factors/second-factors.module.js';
 import { AppConfig } from '../config/app-config.js';
@@ -24,6 +25,7 @@ export class CliModule {
         MetricsModule.forRoot({ serve: false }),
         // Features may register sweeps; a command never runs them.
         SweepsModule.forRoot({ schedule: false }),
+        AuditLogModule,
         AccountsModule,
         // counters:rebuild and search:rebuild.
         SearchIndexModule,

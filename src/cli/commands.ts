@@ -3,6 +3,8 @@
 import { parseArgs } from 'node:util';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { SecondFactorsService } from '../second-factors/second-factors.service.js';
+import { CLI_ACTOR } from '../audit/audit-actor.js';
+import type { AuditVerification } from '../audit/audit-verification.js';
 import { parseExpiry } from '../accounts/key-expiry.js';
 import {
   isKeyRole,
@@ -27,6 +29,9 @@ export const USAGE = `Usage:
   npm run cli -- users:reset-2fa --email <email>
       Removes the user's second factors (TOTP, recovery codes, passkeys), for a person
       locked out of their account: they sign in with their password alone afterwards.
+  npm run cli -- audit:verify [--account <id>]
+      Walks each account's audit chain (or only that account's) and recomputes every
+      hash: exit 0 with the counts, or exit 1 naming the first event that does not match.
 
 Each command prints one JSON object as its last line on stdout, e.g.
   {"accountId":"01J…","email":"owner@example.com","apiKey":"fga_…"}
@@ -45,6 +50,7 @@ export type Command =
   | { name: 'help' }
   | { name: 'counters:rebuild' }
   | { name: 'search:rebuild' }
+  | { name: 'audit:verify'; accountId?: string }
   | {
       name: 'accounts:create';
       email: string;
@@ -89,6 +95,7 @@ export function parseCommand(argv: string[]): Command {
     'counters:rebuild': [],
     'search:rebuild': [],
     'users:reset-2fa': ['email'],
+    'audit:verify': ['account'],
     'keys:create': [
       'email',
       'account',
@@ -111,6 +118,11 @@ export function parseCommand(argv: string[]): Command {
   }
   if (name === 'users:reset-2fa') {
     return { name, email: required(values.email, 'email') };
+  }
+  if (name === 'audit:verify') {
+    return values.account === undefined
+      ? { name }
+      : { name, accountId: required(values.account, 'account') };
   }
   if (name === 'keys:create') {
     let expiresAt: Date | undefined;
@@ -249,10 +261,30 @@ export async function resetSecondFactors(
   };
 }
 
+/** audit:verify: the counts when every chain holds, else a CommandError naming the first bad event. */
+export async function runAuditVerify(
+  command: Extract<Command, { name: 'audit:verify' }>,
+  verification: AuditVerification,
+): Promise<CommandOutput> {
+  const report = await verification.verify(command.accountId);
+  const failed = report.chains.find((chain) => chain.failure !== undefined);
+  if (failed) {
+    throw new CommandError(`account ${failed.accountId}: ${failed.failure}`);
+  }
+  if (command.accountId !== undefined && report.chains.length === 0) {
+    throw new CommandError(`no audit events for account ${command.accountId}`);
+  }
+  return {
+    result: 'ok',
+    accounts: String(report.chains.length),
+    events: String(report.chains.reduce((sum, chain) => sum + chain.events, 0)),
+  };
+}
+
 export async function runCommand(
   command: Exclude<
     Command,
-    { name: 'help' | 'users:reset-2fa' } | RebuildCommand
+    { name: 'help' | 'users:reset-2fa' | 'audit:verify' } | RebuildCommand
   >,
   accounts: AccountsService,
   password: string | undefined,
@@ -262,7 +294,7 @@ export async function runCommand(
       .create(command.email, password ?? '')
       .catch(refusal);
     const { apiKey } = await accounts
-      .createApiKey(account.id, INITIAL_KEY_NAME)
+      .createApiKey(account.id, INITIAL_KEY_NAME, { by: CLI_ACTOR })
       .catch(refusal);
     return { accountId: account.id, email: user.email, apiKey };
   }
@@ -284,6 +316,7 @@ export async function runCommand(
     .createApiKey(accountId, command.keyName, {
       role: command.role,
       expiresAt: command.expiresAt ?? null,
+      by: CLI_ACTOR,
     })
     .catch(refusal);
   return {

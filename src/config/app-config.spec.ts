@@ -45,6 +45,7 @@ describe('loadConfig', () => {
       webhookAllowPrivate: false,
       sweepIntervalSeconds: 300,
       deliveryRetentionDays: 30,
+      auditRetentionDays: 365,
     });
   });
 

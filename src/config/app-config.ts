@@ -67,6 +67,8 @@ export class AppConfig {
   searchIndexIntervalSeconds: number;
   /** Deliveries and their attempts are deleted this many days after they were created. */
   deliveryRetentionDays: number;
+  /** Audit events are deleted this many days after they were recorded (docs/audit.md). */
+  auditRetentionDays: number;
   /** CAPTCHA verification and the spam folder. */
   spam: SpamConfig;
   /** File uploads: storage and limits. */
@@ -340,6 +342,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     30,
     1,
     3650,
+  );
+  config.auditRetentionDays = wholeNumber(
+    env,
+    'AUDIT_RETENTION_DAYS',
+    365,
+    1,
+    36_500,
   );
   config.spam = parseSpamConfig(env);
   config.uploads = parseUploadConfig(env);

@@ -40,6 +40,8 @@ export interface DashboardContext {
   /** Every account the user is a member of (the header's switcher when more than one). */
   accounts: readonly AccountMembership[];
   csrfToken: string;
+  /** Where the request came from (the audit log records it). */
+  client?: { ip: string | null; userAgent: string | null };
 }
 
 /** Whom the dashboard acts for: the member, reaching every form of the account with their role. */
@@ -49,6 +51,8 @@ export function memberPrincipal(context: DashboardContext): ApiPrincipal {
     accountId: context.account.id,
     userId: context.user.id,
     role: context.account.role,
+    label: context.user.email,
+    ...(context.client ? { client: context.client } : {}),
   };
 }
 

@@ -1,3 +1,5 @@
+import { AuditModule } from '../audit/audit.module.js';
+import { DashboardAuditController } from './account/dashboard-audit.controller.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module.js';
@@ -47,6 +49,7 @@ import {
 } from './session/dashboard.guards.js';
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
 import { SignInLimits } from './session/sign-in-limits.js';
+import { SignInAudit } from './session/sign-in-audit.js';
 import { EmailNotificationsModule } from '../notifications/email/email-notifications.module.js';
 import { SecondFactorsModule } from '../second-factors/second-factors.module.js';
 import { SignInFlow } from './session/sign-in-flow.js';
@@ -73,6 +76,7 @@ import { SessionsController } from './account/sessions.controller.js';
     MembersModule,
     SecondFactorsModule,
     SsoModule,
+    AuditModule,
   ],
   controllers: [
     DashboardAuthController,
@@ -100,6 +104,7 @@ import { SessionsController } from './account/sessions.controller.js';
     SessionsController,
     DashboardSsoController,
     SsoSignInController,
+    DashboardAuditController,
   ],
   providers: [
     DashboardSessionsService,
@@ -112,6 +117,7 @@ import { SessionsController } from './account/sessions.controller.js';
     MembersPageBuilder,
     InvitationPageBuilder,
     SignInLimits,
+    SignInAudit,
     SignedInGuard,
     SignedOutCsrfGuard,
     SignInFlow,

@@ -1,3 +1,5 @@
+import { AuditChain } from '../audit/audit-chain.entity.js';
+import { AuditEvent } from '../audit/audit-event.entity.js';
 import { AccountApiKey } from '../accounts/account-api-key.entity.js';
 import { Account } from '../accounts/account.entity.js';
 import { Membership } from '../accounts/membership.entity.js';
@@ -71,4 +73,6 @@ export const ENTITIES = [
   SsoSettings,
   SsoDomain,
   SsoAttempt,
+  AuditEvent,
+  AuditChain,
 ];

@@ -21,7 +21,8 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { ApiKeyAuth } from '../auth/api-key-auth.decorator.js';
+import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
+import type { ApiPrincipal } from '../auth/principal.js';
 import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
 import {
   DomainsService,
@@ -121,10 +122,11 @@ export class DomainsController {
   })
   @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
   add(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Body() body: AddDomainDto,
   ): Promise<DomainResponseDto> {
-    return this.domains.add(form, body);
+    return this.domains.add(form, body, principal);
   }
 
   @Post(':domain/verify')
@@ -159,10 +161,11 @@ export class DomainsController {
     },
   })
   verify(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Param('domain') domain: string,
   ): Promise<DomainResponseDto> {
-    return this.domains.verify(form, domain);
+    return this.domains.verify(form, domain, principal);
   }
 
   @Delete(':domain')
@@ -179,9 +182,10 @@ export class DomainsController {
   @ApiNoContentResponse({ description: 'Removed.' })
   @ApiNotFoundResponse(FORM_OR_DOMAIN_NOT_FOUND)
   remove(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Param('domain') domain: string,
   ): Promise<void> {
-    return this.domains.remove(form, domain);
+    return this.domains.remove(form, domain, principal);
   }
 }

@@ -1,3 +1,7 @@
+import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
+import type { AuditAction } from '../audit/audit-actions.js';
+import { AuditLog, type AuditRecord } from '../audit/audit-log.service.js';
+import type { ApiPrincipal } from '../auth/principal.js';
 import {
   ConflictException,
   Inject,
@@ -6,7 +10,7 @@ import {
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { Repository } from 'typeorm';
+import { Repository, type EntityManager } from 'typeorm';
 import {
   TooManyRequestsError,
   ValidationFailedException,
@@ -51,6 +55,24 @@ function clip(text: string): string {
 }
 
 /** The management side of a form's domains: add, list, verify by DNS, delete. */
+type Actor = ApiPrincipal | AuditActor;
+
+/** The event of a change of one of a form's domains. */
+function domainEvent(
+  form: Form,
+  by: Actor,
+  action: AuditAction,
+  row: FormDomain,
+): AuditRecord {
+  return {
+    accountId: form.accountId,
+    actor: by,
+    action,
+    target: { type: 'domain', id: row.id },
+    details: { formId: form.id, domain: row.domain },
+  };
+}
+
 @Injectable()
 export class DomainsService {
   constructor(
@@ -59,6 +81,7 @@ export class DomainsService {
     private readonly verification: DomainVerificationService,
     private readonly config: AppConfig,
     @Inject(RATE_LIMIT_STORAGE) private readonly limits: RateLimitStorage,
+    private readonly auditLog: AuditLog,
   ) {}
 
   /** The one place a domain row becomes what the API shows. */
@@ -96,7 +119,11 @@ export class DomainsService {
     };
   }
 
-  async add(form: Form, input: AddDomainDto): Promise<DomainResponseDto> {
+  async add(
+    form: Form,
+    input: AddDomainDto,
+    by: Actor = SYSTEM_ACTOR,
+  ): Promise<DomainResponseDto> {
     const normalised = normaliseDomain(input.domain);
     if (!normalised.ok)
       throw new ValidationFailedException([normalised.problem]);
@@ -125,7 +152,10 @@ export class DomainsService {
       lastError: null,
     });
     try {
-      await this.domains.insert(row);
+      await this.auditLog.recordChange(
+        domainEvent(form, by, 'domain.added', row),
+        async (manager) => (await manager.insert(FormDomain, row), true),
+      );
     } catch (error) {
       // Two requests adding the same domain at once: the unique index decides.
       if (isUniqueViolation(error)) throw duplicate();
@@ -139,7 +169,11 @@ export class DomainsService {
    * was (a verified domain stays verified) and records why in lastError. DNS trouble is
    * never an HTTP error: the answer is 200 with the domain's state.
    */
-  async verify(form: Form, domainParam: string): Promise<DomainResponseDto> {
+  async verify(
+    form: Form,
+    domainParam: string,
+    by: Actor = SYSTEM_ACTOR,
+  ): Promise<DomainResponseDto> {
     const row = await this.findDomain(form.id, domainParam);
     await this.spendVerification(form.id, form.accountId);
     const check = await checkTxt(row.domain, row.token, this.config.dnsServers);
@@ -164,16 +198,35 @@ export class DomainsService {
               : check.error,
           ),
         };
-    const result = await this.domains.update({ id: row.id }, changes);
+    const update = async (manager: EntityManager) =>
+      Boolean(
+        (await manager.update(FormDomain, { id: row.id }, changes)).affected,
+      );
+    // Only becoming verified is a change the audit log records, not each check.
+    const updated =
+      changes.status !== row.status
+        ? await this.auditLog.recordChange(
+            domainEvent(form, by, 'domain.verified', row),
+            update,
+          )
+        : await update(this.domains.manager);
     // Deleted while DNS was being asked.
-    if (result.affected === 0) throw new NotFoundException(DOMAIN_NOT_FOUND);
+    if (!updated) throw new NotFoundException(DOMAIN_NOT_FOUND);
     if (changes.status !== row.status) this.verification.invalidate(form.id);
     return this.toResponse(Object.assign(row, changes));
   }
 
-  async remove(form: Form, domainParam: string): Promise<void> {
+  async remove(
+    form: Form,
+    domainParam: string,
+    by: Actor = SYSTEM_ACTOR,
+  ): Promise<void> {
     const row = await this.findDomain(form.id, domainParam);
-    await this.domains.delete({ id: row.id });
+    await this.auditLog.recordChange(
+      domainEvent(form, by, 'domain.removed', row),
+      async (manager) =>
+        Boolean((await manager.delete(FormDomain, { id: row.id })).affected),
+    );
     this.verification.invalidate(form.id);
   }
 

@@ -43,6 +43,7 @@ export class ErasureController {
       principal.accountId,
       body.email,
       body.dryRun ?? false,
+      principal,
     );
   }
 

@@ -5,6 +5,11 @@
 // (common/event-loop-turns.ts); a million submissions are searched without holding the
 // loop. The address never reaches the log: only that an erasure ran, and its counts.
 import { Injectable, Logger } from '@nestjs/common';
+import { createHmac } from 'node:crypto';
+import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
+import { AuditLog, type AuditRecord } from '../audit/audit-log.service.js';
+import type { ApiPrincipal } from '../auth/principal.js';
+import { AppConfig } from '../config/app-config.js';
 import { Readable } from 'node:stream';
 import { takeTurn } from '../common/event-loop-turns.js';
 import { FormsService } from '../forms/forms.service.js';
@@ -63,7 +68,16 @@ export class ErasureService {
     private readonly forms: FormsService,
     private readonly submissions: SubmissionRepository,
     private readonly deletion: SubmissionDeletion,
+    private readonly auditLog: AuditLog,
+    private readonly config: AppConfig,
   ) {}
+
+  /** The address as the audit log names it: an HMAC under the app's secret, never the address. */
+  addressHmac(email: string): string {
+    return createHmac('sha256', this.config.appSecret)
+      .update(`audit-erasure:${normalizeAddress(email)}`)
+      .digest('hex');
+  }
 
   /**
    * Deletes every submission of the account that holds `email` (with what belongs to
@@ -73,16 +87,55 @@ export class ErasureService {
     accountId: string,
     email: string,
     dryRun = false,
+    by: ApiPrincipal | AuditActor = SYSTEM_ACTOR,
   ): Promise<ErasureResult> {
     const started = Date.now();
     const touched = new Set<string>();
     let deleted = 0;
-    for await (const { formId, ids } of this.matches(accountId, email)) {
-      const count = dryRun
-        ? ids.length
-        : await this.deletion.deleteIds(formId, ids);
+    const event = (count: number): AuditRecord => ({
+      accountId,
+      actor: by,
+      action: 'erasure.run',
+      target: { type: 'account', id: accountId },
+      details: {
+        count,
+        forms: touched.size,
+        addressHmac: this.addressHmac(email),
+      },
+    });
+    // The run's one event goes with its last deletion, in that window's transaction.
+    let held: Matches | undefined;
+    const deleteHeld = async (last: boolean): Promise<void> => {
+      if (!held) return;
+      const { formId, ids } = held;
+      held = undefined;
+      const count = await this.deletion.deleteIds(
+        formId,
+        ids,
+        last
+          ? (manager, n) => {
+              if (n > 0) touched.add(formId);
+              return this.auditLog.record(manager, event(deleted + n));
+            }
+          : undefined,
+      );
       if (count > 0) touched.add(formId);
       deleted += count;
+    };
+    for await (const match of this.matches(accountId, email)) {
+      if (dryRun) {
+        touched.add(match.formId);
+        deleted += match.ids.length;
+        continue;
+      }
+      await deleteHeld(false);
+      held = match;
+    }
+    const before = deleted;
+    await deleteHeld(true);
+    // Nothing matched (or the last window was gone meanwhile): the run is still recorded.
+    if (!dryRun && deleted === before) {
+      await this.auditLog.recordAlone(event(deleted));
     }
     this.logger.log(
       `${dryRun ? 'Erasure dry run' : 'Erasure'} for account ${accountId}: ${deleted} submission${deleted === 1 ? '' : 's'} ${dryRun ? 'found' : 'deleted'} in ${touched.size} form${touched.size === 1 ? '' : 's'} (${Date.now() - started} ms)`,

@@ -32,6 +32,7 @@ export class FormKeyPrincipals implements KeyPrincipals {
         accountId: current.accountId,
         formId: current.id,
         previousKey: false,
+        label: current.apiKeyPrefix,
         ...(expiresAt ? { keyExpiresAt: expiresAt } : {}),
       };
     }
@@ -58,6 +59,7 @@ export class FormKeyPrincipals implements KeyPrincipals {
       accountId: previous.accountId,
       formId: previous.id,
       previousKey: true,
+      label: previous.previousApiKeyPrefix ?? '',
       keyExpiresAt: previous.previousApiKeyExpiresAt,
     };
   }

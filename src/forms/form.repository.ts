@@ -5,7 +5,14 @@
 // path's commit queue adds to `honeypotHits` in its batch, with its own prepared statement.)
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, MoreThan, Not, IsNull, Repository } from 'typeorm';
+import {
+  In,
+  MoreThan,
+  Not,
+  IsNull,
+  Repository,
+  type EntityManager,
+} from 'typeorm';
 import { recordKeyUse } from '../auth/key-use.js';
 import type { FieldDefinition } from './form.entity.js';
 import { Form } from './form.entity.js';
@@ -105,6 +112,11 @@ export class FormRepository {
     @InjectRepository(Form) private readonly forms: Repository<Form>,
   ) {}
 
+  /** This repository working in `manager`'s transaction (a change and its audit event). */
+  in(manager: EntityManager): FormRepository {
+    return new FormRepository(manager.getRepository(Form));
+  }
+
   /** Builds a form entity (timestamps are stamped on insert). */
   create(values: NewForm): Form {
     return this.forms.create(values);
@@ -162,13 +174,14 @@ export class FormRepository {
     apiKeyHash: string,
   ): Promise<Pick<
     Form,
-    'id' | 'accountId' | 'apiKeyLastUsedAt' | 'apiKeyExpiresAt'
+    'id' | 'accountId' | 'apiKeyPrefix' | 'apiKeyLastUsedAt' | 'apiKeyExpiresAt'
   > | null> {
     return this.forms.findOne({
       where: { apiKeyHash },
       select: {
         id: true,
         accountId: true,
+        apiKeyPrefix: true,
         apiKeyLastUsedAt: true,
         apiKeyExpiresAt: true,
       },
@@ -180,13 +193,18 @@ export class FormRepository {
     previousApiKeyHash: string,
   ): Promise<Pick<
     Form,
-    'id' | 'accountId' | 'previousApiKeyExpiresAt' | 'previousApiKeyLastUsedAt'
+    | 'id'
+    | 'accountId'
+    | 'previousApiKeyPrefix'
+    | 'previousApiKeyExpiresAt'
+    | 'previousApiKeyLastUsedAt'
   > | null> {
     return this.forms.findOne({
       where: { previousApiKeyHash },
       select: {
         id: true,
         accountId: true,
+        previousApiKeyPrefix: true,
         previousApiKeyExpiresAt: true,
         previousApiKeyLastUsedAt: true,
       },

@@ -76,28 +76,33 @@ export class FormsController {
   @Requires('forms.write')
   @ReplaceFormDocs()
   replace(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Body() body: UpdateFormDto,
   ): Promise<FormResponseDto> {
-    return this.forms.replaceForm(form, body);
+    return this.forms.replaceForm(form, body, principal);
   }
 
   @Patch(':id')
   @Requires('forms.write')
   @PatchFormDocs()
   patch(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Body() body: PatchFormDto,
   ): Promise<FormResponseDto> {
-    return this.forms.patch(form, body);
+    return this.forms.patch(form, body, principal);
   }
 
   @Delete(':id')
   @Requires('forms.delete')
   @HttpCode(HttpStatus.NO_CONTENT)
   @DeleteFormDocs()
-  remove(@AccessibleForm() form: Form): Promise<void> {
-    return this.forms.remove(form);
+  remove(
+    @Principal() principal: ApiPrincipal,
+    @AccessibleForm() form: Form,
+  ): Promise<void> {
+    return this.forms.remove(form, principal);
   }
 
   @Post(':id/api-key')
@@ -112,6 +117,7 @@ export class FormsController {
     return {
       apiKey: await this.forms.regenerateKey(
         form,
+        principal,
         body.graceSeconds ?? 0,
         keyExpiryOf(principal),
       ),

@@ -10,26 +10,29 @@ import {
   outlivedKeyMessage,
   outlives,
 } from '../accounts/key-expiry.js';
+import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
+import { AuditLog } from '../audit/audit-log.service.js';
 import { generateApiKey, generateFormId } from '../auth/api-keys.js';
 import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { AppConfig } from '../config/app-config.js';
 import type { FormResponseDto } from './dto/form-response.dto.js';
-import { formResponse } from './form-response.js';
 import { previousKeyColumns } from './previous-key.js';
 import { FormChangesService } from './form-changes.service.js';
 import { checkedFields, storedFields } from './stored-fields.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
-import { FieldDefinition, Form } from './form.entity.js';
+import type { Form } from './form.entity.js';
 import { FormRepository, type FormChanges } from './form.repository.js';
+import { formChangeEvent, formCreatedDetails } from './form-audit.js';
+import { formResponse } from './form-response.js';
+import { REPLACED_ON_PATCH, type FormInput } from './form-input.js';
 import { FORM_WARNINGS, type FormWarnings } from './form-warnings.js';
-import { captchaColumns, type CaptchaInput } from './captcha-input.js';
+import { captchaColumns } from './captcha-input.js';
 import {
   DEFAULT_SPAM_FILTER,
   mergeSpamFilter,
   storedCaptcha,
   storedSpamFilter,
-  type SpamFilterSettings,
 } from './spam-settings.js';
 import type { AutoresponseDto } from './dto/autoresponse.dto.js';
 import { autoresponseColumn } from './autoresponse-settings.js';
@@ -41,6 +44,9 @@ import {
 
 export const FORM_NOT_FOUND = 'Form not found';
 
+/** Who makes a change, as the audit log records it. */
+type Actor = ApiPrincipal | AuditActor;
+
 /** A form created with a form key: that key will not reach it. */
 export const FORM_KEY_CREATED_WARNING =
   'This form has its own API key (apiKey): the form key used to create it cannot read or change it. Keep the new key, or manage both forms with an account key.';
@@ -48,37 +54,6 @@ export const FORM_KEY_CREATED_WARNING =
 export function tooManyFormsMessage(max: number): string {
   return `This account already has ${max} forms, the most it can have: delete one before creating another`;
 }
-
-export interface FormInput {
-  name: string;
-  fields?: FieldDefinition[];
-  domainVerification?: boolean;
-  redirectUrl?: string | null;
-  successMessage?: string | null;
-  /** Days submissions are kept; null keeps them. */
-  retentionDays?: number | null;
-  /** Lower-cased, unique, valid addresses (the DTO checks them). */
-  notifyEmails?: string[];
-  /** The properties given; the others take their defaults (create, PUT) or stay (PATCH). */
-  spamFilter?: Partial<SpamFilterSettings>;
-  /** null: none. The secret is write-only (captcha-input.ts). */
-  captcha?: CaptchaInput | null;
-  /** null: none (autoresponse-settings.ts). */
-  autoresponse?: AutoresponseDto | null;
-}
-
-/** What PATCH writes as given (the spam filter is merged into the stored one). */
-const REPLACED_ON_PATCH = [
-  'name',
-  'fields',
-  'domainVerification',
-  'redirectUrl',
-  'successMessage',
-  'retentionDays',
-  'notifyEmails',
-  'captcha',
-  'autoresponse',
-] as const satisfies ReadonlyArray<keyof FormInput>;
 
 export interface CreatedForm {
   form: Form;
@@ -96,6 +71,7 @@ export class FormsService {
     private readonly config: AppConfig,
     @Inject(NOTIFY_EMAIL_CONFIRMATIONS)
     private readonly recipients: NotifyEmailConfirmations,
+    private readonly auditLog: AuditLog,
   ) {}
 
   /** toResponse plus the warning a single-form answer carries when the form needs attention. */
@@ -112,8 +88,8 @@ export class FormsService {
   }
 
   /**
-   * The one place a form becomes what the API shows: new columns never leak by accident.
-   * `confirmed`: the account's confirmed addresses among the form's (all pending without).
+   * The one place a form becomes what the API shows (formResponse): new columns never leak
+   * by accident. `confirmed`: the account's confirmed addresses among the form's.
    */
   toResponse(
     form: Form,
@@ -127,6 +103,7 @@ export class FormsService {
   async create(
     accountId: string,
     input: FormInput,
+    by: Actor = SYSTEM_ACTOR,
     keyExpiresAt: Date | null = null,
   ): Promise<CreatedForm> {
     // A form key can create forms, so a leaked key must not be able to create without end.
@@ -159,7 +136,16 @@ export class FormsService {
       form,
       await this.autoresponseOf(accountId, input, null, form),
     );
-    await this.forms.insert(form);
+    await this.auditLog.recordChange(
+      {
+        accountId,
+        actor: by,
+        action: 'form.created',
+        target: { type: 'form', id: form.id },
+        details: formCreatedDetails(form),
+      },
+      async (manager) => (await this.forms.in(manager).insert(form), true),
+    );
     this.changes.created(form.id);
     await this.recipients.requestConfirmations(accountId, form.notifyEmails!);
     return { form, apiKey: key.key };
@@ -177,6 +163,7 @@ export class FormsService {
     const { form, apiKey } = await this.create(
       principal.accountId,
       input,
+      principal,
       keyExpiryOf(principal) ?? null,
     );
     const response = await this.toDetailedResponse(form);
@@ -224,8 +211,12 @@ export class FormsService {
   }
 
   /** PUT: every writable property takes the new value (or its default). */
-  replaceForm(form: Form, input: FormInput): Promise<FormResponseDto> {
-    return this.update(form, {
+  replaceForm(
+    form: Form,
+    input: FormInput,
+    by: Actor,
+  ): Promise<FormResponseDto> {
+    return this.update(form, by, {
       name: input.name,
       fields: input.fields ?? [],
       domainVerification: input.domainVerification ?? false,
@@ -240,7 +231,11 @@ export class FormsService {
   }
 
   /** PATCH: only the properties present change. */
-  patch(form: Form, input: Partial<FormInput>): Promise<FormResponseDto> {
+  patch(
+    form: Form,
+    input: Partial<FormInput>,
+    by: Actor = SYSTEM_ACTOR,
+  ): Promise<FormResponseDto> {
     const changes: Partial<FormInput> = {};
     for (const key of REPLACED_ON_PATCH) {
       if (input[key] !== undefined)
@@ -252,14 +247,14 @@ export class FormsService {
         input.spamFilter,
       );
     }
-    return this.update(form, changes);
+    return this.update(form, by, changes);
   }
 
   /** Ends the grace of the form's CAPTCHA (docs/spam.md); nothing else of it changes. */
-  async endCaptchaGrace(form: Form): Promise<void> {
+  async endCaptchaGrace(form: Form, by: Actor): Promise<void> {
     const captcha = storedCaptcha(form.captcha);
     if (!captcha?.graceUntil) return;
-    await this.update(form, {
+    await this.update(form, by, {
       captcha: {
         provider: captcha.provider,
         ...(captcha.siteKey === null ? {} : { siteKey: captcha.siteKey }),
@@ -270,8 +265,17 @@ export class FormsService {
   }
 
   /** Deletes the form; its submissions and domains go with it (ON DELETE CASCADE), and so does its key. */
-  async remove(form: Form): Promise<void> {
-    const deleted = await this.forms.delete(form.id, form.accountId);
+  async remove(form: Form, by: Actor): Promise<void> {
+    const deleted = await this.auditLog.recordChange(
+      {
+        accountId: form.accountId,
+        actor: by,
+        action: 'form.deleted',
+        target: { type: 'form', id: form.id },
+        details: { name: form.name },
+      },
+      (manager) => this.forms.in(manager).delete(form.id, form.accountId),
+    );
     this.changes.changed(form.id);
     if (!deleted) throw new NotFoundException(FORM_NOT_FOUND);
   }
@@ -285,6 +289,7 @@ export class FormsService {
    */
   async regenerateKey(
     form: Form,
+    by: Actor,
     graceSeconds = 0,
     limit?: Date,
   ): Promise<string> {
@@ -298,19 +303,31 @@ export class FormsService {
         throw new ForbiddenException(outlivedKeyMessage(limit!));
       }
       const now = new Date();
-      const replaced = await this.forms.replaceKey(
-        form.id,
-        form.accountId,
-        current.apiKeyHash,
+      const replaced = await this.auditLog.recordChange(
         {
-          apiKeyHash: key.hash,
-          apiKeyEncrypted: this.secretBox.encrypt(key.key),
-          apiKeyPrefix: key.prefix,
-          apiKeyLastUsedAt: null,
-          apiKeyExpiresAt: limit ?? null,
-          ...previousKeyColumns(current, graceSeconds, now),
-          updatedAt: now,
+          accountId: form.accountId,
+          actor: by,
+          action:
+            graceSeconds > 0 ? 'form_key.rotated' : 'form_key.regenerated',
+          target: { type: 'form', id: form.id },
+          details: {
+            key: 'changed',
+            prefix: { before: current.apiKeyPrefix, after: key.prefix },
+            ...(graceSeconds > 0 ? { graceSeconds } : {}),
+          },
         },
+        (manager) =>
+          this.forms
+            .in(manager)
+            .replaceKey(form.id, form.accountId, current.apiKeyHash, {
+              apiKeyHash: key.hash,
+              apiKeyEncrypted: this.secretBox.encrypt(key.key),
+              apiKeyPrefix: key.prefix,
+              apiKeyLastUsedAt: null,
+              apiKeyExpiresAt: limit ?? null,
+              ...previousKeyColumns(current, graceSeconds, now),
+              updatedAt: now,
+            }),
       );
       if (replaced) return key.key;
     }
@@ -354,6 +371,7 @@ export class FormsService {
 
   private async update(
     form: Form,
+    by: Actor,
     changes: Partial<FormInput>,
   ): Promise<FormResponseDto> {
     const { spamFilter, captcha, autoresponse, ...rest } = changes;
@@ -375,10 +393,20 @@ export class FormsService {
       values,
       await this.autoresponseOf(form.accountId, { autoresponse }, form, values),
     );
+    const event = formChangeEvent(form, values);
     // false: deleted between the read and the write.
-    if (!(await this.forms.update(form.id, form.accountId, values))) {
-      throw new NotFoundException(FORM_NOT_FOUND);
-    }
+    const updated = await this.auditLog.recordChange(
+      {
+        accountId: form.accountId,
+        actor: by,
+        action: event.action,
+        target: { type: 'form', id: form.id },
+        details: event.details,
+      },
+      (manager) =>
+        this.forms.in(manager).update(form.id, form.accountId, values),
+    );
+    if (!updated) throw new NotFoundException(FORM_NOT_FOUND);
     this.changes.changed(form.id);
     if (changes.notifyEmails) {
       await this.recipients.requestConfirmations(

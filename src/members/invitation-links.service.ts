@@ -16,6 +16,8 @@ import { Membership } from '../accounts/membership.entity.js';
 import { MembershipsService } from '../accounts/memberships.service.js';
 import { hashPassword, passwordProblems } from '../accounts/password.js';
 import { User } from '../accounts/user.entity.js';
+import { memberActor } from '../audit/audit-actor.js';
+import { AuditLog } from '../audit/audit-log.service.js';
 import type { Role } from '../auth/permissions.js';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
 import { ValidationFailedException } from '../common/errors.js';
@@ -65,6 +67,7 @@ export class InvitationLinksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly quotas: MailQuotas,
     private readonly memberships: MembershipsService,
+    private readonly auditLog: AuditLog,
   ) {}
 
   /** What a link stands for, changing nothing (opening it is what mail scanners do). */
@@ -119,8 +122,8 @@ export class InvitationLinksService {
         'This invitation was sent to another address: sign in as that address to accept it',
       );
     }
-    await this.dataSource.transaction((manager) =>
-      this.join(manager, row, user.id, now),
+    await this.auditLog.transaction((manager) =>
+      this.join(manager, row, { id: user.id, email: user.email }, now),
     );
     this.memberships.changed(row.accountId, user.id);
     await this.quotas.answered(row.email);
@@ -143,7 +146,7 @@ export class InvitationLinksService {
     const userId = newUlid();
     const passwordHash = await hashPassword(password);
     try {
-      await this.dataSource.transaction(async (manager) => {
+      await this.auditLog.transaction(async (manager) => {
         await manager.insert(User, {
           id: userId,
           email: row.email,
@@ -153,7 +156,7 @@ export class InvitationLinksService {
           createdAt: now,
           updatedAt: now,
         });
-        await this.join(manager, row, userId, now);
+        await this.join(manager, row, { id: userId, email: row.email }, now);
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -172,9 +175,10 @@ export class InvitationLinksService {
   private async join(
     manager: EntityManager,
     row: Invitation,
-    userId: string,
+    user: { id: string; email: string },
     now: Date,
   ): Promise<void> {
+    const userId = user.id;
     const used = await manager.update(
       Invitation,
       { id: row.id, ...pendingWhere(now) },
@@ -194,6 +198,13 @@ export class InvitationLinksService {
         role: row.role,
         createdAt: now,
         updatedAt: now,
+      });
+      await this.auditLog.record(manager, {
+        accountId: row.accountId,
+        actor: memberActor(userId, user.email),
+        action: 'member.joined',
+        target: { type: 'member', id: userId },
+        details: { email: user.email, role: row.role, invitationId: row.id },
       });
     }
     await manager.update(

@@ -23,6 +23,7 @@ import {
   ValidationFailedException,
 } from '../common/errors.js';
 import { newUlid } from '../common/ulid.js';
+import { AuditLog } from '../audit/audit-log.service.js';
 import { AppConfig } from '../config/app-config.js';
 import { hashToken } from '../notifications/email/email-recipients.service.js';
 import { composeInvitationMail } from '../notifications/email/invitation-mail.js';
@@ -33,6 +34,7 @@ import {
 } from '../notifications/email/mail-quotas.js';
 import { Mailer } from '../notifications/email/mailer.js';
 import {
+  auditOf,
   checkMayGive,
   checkMayManageInvitation,
   type MemberActor,
@@ -98,6 +100,7 @@ export class InvitationsService implements BeforeApplicationShutdown {
     private readonly mailer: Mailer,
     private readonly quotas: MailQuotas,
     private readonly config: AppConfig,
+    private readonly auditLog: AuditLog,
   ) {}
 
   /** true when invitations can be mailed at all. */
@@ -166,7 +169,14 @@ export class InvitationsService implements BeforeApplicationShutdown {
       revokedAt: null,
     });
     try {
-      await this.invitations.insert(invitation);
+      await this.auditLog.recordChange(
+        {
+          ...auditOf(actor, 'member.invited', null),
+          target: { type: 'invitation', id: invitation.id },
+          details: { email, role },
+        },
+        async (manager) => (await manager.insert(Invitation, invitation), true),
+      );
     } catch (error) {
       // Not stored, so not sent: the mail reserved for it goes back to the caps.
       await this.quotas.release(accountRule(accountId), now);
@@ -220,11 +230,24 @@ export class InvitationsService implements BeforeApplicationShutdown {
       now,
     );
     checkMayManageInvitation(actor, invitation.role);
-    const result = await this.invitations.update(
-      { id: invitation.id, ...pendingWhere(now) },
-      { revokedAt: now },
+    const revoked = await this.auditLog.recordChange(
+      {
+        ...auditOf(actor, 'invitation.revoked', null),
+        target: { type: 'invitation', id: invitation.id },
+        details: { email: invitation.email, role: invitation.role },
+      },
+      async (manager) =>
+        Boolean(
+          (
+            await manager.update(
+              Invitation,
+              { id: invitation.id, ...pendingWhere(now) },
+              { revokedAt: now },
+            )
+          ).affected,
+        ),
     );
-    if (!result.affected) throw new NotFoundException(INVITATION_NOT_FOUND);
+    if (!revoked) throw new NotFoundException(INVITATION_NOT_FOUND);
   }
 
   /** Members plus pending invitations: what MAX_MEMBERS_PER_ACCOUNT caps. */

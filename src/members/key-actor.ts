@@ -28,6 +28,7 @@ export class KeyActors {
       role: principal.role,
       userId: null,
       label: key?.name ?? principal.keyId,
+      by: principal,
     };
   }
 }

@@ -2,6 +2,10 @@
 // place for the API (account keys) and the dashboard (members). docs/teams.md has the table.
 import { ForbiddenException } from '@nestjs/common';
 import { roleAtMost, type Role } from '../auth/permissions.js';
+import type { ApiPrincipal } from '../auth/principal.js';
+import type { AuditAction } from '../audit/audit-actions.js';
+import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
+import type { AuditRecord } from '../audit/audit-log.service.js';
 
 export interface MemberActor {
   /** `key` over the API, `member` in the dashboard. */
@@ -12,6 +16,8 @@ export interface MemberActor {
   userId: string | null;
   /** Their address, or the key's name: how an invitation names who sent it. */
   label: string;
+  /** The request's principal, as the audit log records who acted. */
+  by?: ApiPrincipal;
 }
 
 /** "This key cannot …" on the API, "You cannot …" in the dashboard. */
@@ -68,4 +74,18 @@ export function rolesGivenBy(
   all: readonly Role[],
 ): Role[] {
   return all.filter((role) => roleAtMost(role, actor.role));
+}
+
+/** The event of `actor` changing the membership of `userId`. */
+export function auditOf(
+  actor: MemberActor,
+  action: AuditAction,
+  userId: string | null,
+): AuditRecord {
+  return {
+    accountId: actor.accountId,
+    actor: actor.by ?? SYSTEM_ACTOR,
+    action,
+    target: { type: 'member', id: userId },
+  };
 }

@@ -8,7 +8,14 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, Repository, type EntityManager } from 'typeorm';
+import {
+  memberActor,
+  SYSTEM_ACTOR,
+  type AuditActor,
+} from '../audit/audit-actor.js';
+import { AuditLog } from '../audit/audit-log.service.js';
+import type { ApiPrincipal } from '../auth/principal.js';
 import { Account } from '../accounts/account.entity.js';
 import { Membership } from '../accounts/membership.entity.js';
 import { MembershipsService } from '../accounts/memberships.service.js';
@@ -18,6 +25,7 @@ import type { SqlStatement } from '../common/database/sql-statement.js';
 import {
   checkMayGive,
   checkMayManage,
+  auditOf,
   type MemberActor,
 } from './member-actor.js';
 import { MembershipSql } from './membership-sql.js';
@@ -50,6 +58,7 @@ export class MembersService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly changes: MembershipsService,
     private readonly factors: SecondFactorsService,
+    private readonly auditLog: AuditLog,
   ) {
     this.sql = new MembershipSql(
       dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
@@ -88,8 +97,19 @@ export class MembersService {
     checkMayManage(actor, member.role);
     checkMayGive(actor, role);
     if (member.role !== role) {
-      const changed = await this.execute(
-        this.sql.changeRole(actor.accountId, userId, role, now),
+      const changed = await this.auditLog.recordChange(
+        {
+          ...auditOf(actor, 'member.role_changed', userId),
+          details: {
+            email: member.user?.email,
+            role: { before: member.role, after: role },
+          },
+        },
+        (manager) =>
+          this.execute(
+            this.sql.changeRole(actor.accountId, userId, role, now),
+            manager,
+          ),
       );
       if (!changed) await this.refusedChange(actor.accountId, userId);
       this.changes.changed(actor.accountId, userId);
@@ -101,17 +121,35 @@ export class MembersService {
   async remove(actor: MemberActor, userId: string): Promise<void> {
     const member = await this.membership(actor.accountId, userId);
     checkMayManage(actor, member.role);
-    const removed = await this.execute(
-      this.sql.remove(actor.accountId, userId),
+    const removed = await this.auditLog.recordChange(
+      {
+        ...auditOf(actor, 'member.removed', userId),
+        details: { email: member.user?.email, role: member.role },
+      },
+      (manager) =>
+        this.execute(this.sql.remove(actor.accountId, userId), manager),
     );
     if (!removed) await this.refusedChange(actor.accountId, userId);
     this.changes.changed(actor.accountId, userId);
   }
 
   /** The member leaves the account themselves, unless they are its last owner (409). */
-  async leave(accountId: string, userId: string): Promise<void> {
-    await this.membership(accountId, userId);
-    const removed = await this.execute(this.sql.remove(accountId, userId));
+  async leave(
+    accountId: string,
+    userId: string,
+    by?: ApiPrincipal,
+  ): Promise<void> {
+    const member = await this.membership(accountId, userId);
+    const removed = await this.auditLog.recordChange(
+      {
+        accountId,
+        actor: by ?? memberActor(userId, member.user?.email ?? ''),
+        action: 'member.left',
+        target: { type: 'member', id: userId },
+        details: { email: member.user?.email, role: member.role },
+      },
+      (manager) => this.execute(this.sql.remove(accountId, userId), manager),
+    );
     if (!removed) await this.refusedChange(accountId, userId);
     this.changes.changed(accountId, userId);
   }
@@ -125,16 +163,36 @@ export class MembersService {
   }
 
   /** What invitations call the account: 1 to 200 characters, trimmed. */
-  async rename(accountId: string, name: string): Promise<void> {
+  async rename(
+    accountId: string,
+    name: string,
+    by: ApiPrincipal | AuditActor = SYSTEM_ACTOR,
+  ): Promise<void> {
     const trimmed = name.trim();
     if (trimmed.length < 1 || trimmed.length > MAX_ACCOUNT_NAME_LENGTH) {
       throw new ValidationFailedException([
         `name must be 1 to ${MAX_ACCOUNT_NAME_LENGTH} characters long`,
       ]);
     }
-    await this.accounts.update(
-      { id: accountId },
-      { name: trimmed, updatedAt: new Date() },
+    const before = await this.accountName(accountId);
+    await this.auditLog.recordChange(
+      {
+        accountId,
+        actor: by,
+        action: 'account.renamed',
+        target: { type: 'account', id: accountId },
+        details: { name: { before, after: trimmed } },
+      },
+      async (manager) =>
+        Boolean(
+          (
+            await manager.update(
+              Account,
+              { id: accountId },
+              { name: trimmed, updatedAt: new Date() },
+            )
+          ).affected,
+        ),
     );
     // Every member's switcher and pages show the name.
     this.changes.changed(accountId);
@@ -166,15 +224,13 @@ export class MembersService {
     return row;
   }
 
-  /** Runs a statement of `sql`; answers the rows it changed. */
-  private async execute({ sql, params }: SqlStatement): Promise<number> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const result = await runner.query(sql, params, true);
-      return (result as { affected?: number }).affected ?? 0;
-    } finally {
-      await runner.release();
-    }
+  /** Runs a statement of `sql` in `manager`'s transaction; true when it changed a row. */
+  private async execute(
+    { sql, params }: SqlStatement,
+    manager: EntityManager,
+  ): Promise<boolean> {
+    const result = await manager.queryRunner!.query(sql, params, true);
+    return ((result as { affected?: number }).affected ?? 0) > 0;
   }
 
   private view(row: Membership, twoFactor: boolean): MemberView {

@@ -5,7 +5,8 @@
 // worker expands events into deliveries that the unique key on (submission, channel,
 // target) keeps single — a submission notified before gets nothing new.
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AuditLog } from '../audit/audit-log.service.js';
 import { SubmissionRepository } from '../submissions/submission.repository.js';
 import type { SpamRelease } from '../submissions/spam-release.js';
 import { DeliveryRepository } from './delivery.repository.js';
@@ -18,11 +19,16 @@ export class StoredSubmissionNotifications implements SpamRelease {
     private readonly submissions: SubmissionRepository,
     private readonly outbox: DeliveryRepository,
     private readonly signal: DeliverySignal,
+    private readonly auditLog: AuditLog,
   ) {}
 
-  async release(formId: string, submissionId: string): Promise<boolean> {
+  async release(
+    formId: string,
+    submissionId: string,
+    during?: (manager: EntityManager) => Promise<unknown>,
+  ): Promise<boolean> {
     const event = this.outbox.eventInsert();
-    const moved = await this.dataSource.transaction(async (manager) => {
+    const moved = await this.auditLog.transaction(async (manager) => {
       const runner = manager.queryRunner!;
       const wasSpam = await this.submissions.moveToFolder(
         formId,
@@ -38,6 +44,7 @@ export class StoredSubmissionNotifications implements SpamRelease {
         new Date(),
       );
       if (params !== null) await runner.query(event.sql, params);
+      await during?.(manager);
       return true;
     });
     if (moved) this.signal.committed();

@@ -4,7 +4,8 @@
 // dependent here when their module starts; submissions imports none of them.
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AuditLog } from '../audit/audit-log.service.js';
 import { SubmissionSql } from './submission-sql.js';
 import { FormCounterSql } from './counters/form-counter-sql.js';
 import {
@@ -40,7 +41,10 @@ export class SubmissionDeletion {
   private readonly sql: SubmissionSql;
   private readonly counterSql: FormCounterSql;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly auditLog: AuditLog,
+  ) {
     this.sql = new SubmissionSql(
       dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
     );
@@ -61,9 +65,13 @@ export class SubmissionDeletion {
    * transaction; answers how many submissions were deleted. Callers keep `ids` to a
    * batch (at most a few thousand).
    */
-  async deleteIds(formId: string, ids: readonly string[]): Promise<number> {
+  async deleteIds(
+    formId: string,
+    ids: readonly string[],
+    during?: (manager: EntityManager, deleted: number) => Promise<unknown>,
+  ): Promise<number> {
     if (ids.length === 0) return 0;
-    const deleted = await this.dataSource.transaction(async (manager) => {
+    const deleted = await this.auditLog.transaction(async (manager) => {
       for (const dependent of this.dependents) {
         await dependent.deleteWith?.(manager, formId, ids);
       }
@@ -82,7 +90,10 @@ export class SubmissionDeletion {
         this.counterSql,
         changes,
       );
-      return Number(result.affected ?? 0);
+      const count = Number(result.affected ?? 0);
+      // What the caller records with the deletion (its audit event), when it deleted any.
+      if (count > 0) await during?.(manager, count);
+      return count;
     });
     for (const dependent of this.dependents) {
       if (!dependent.afterDelete) continue;

@@ -89,10 +89,11 @@ export class SubmissionsController {
   @Header('Cache-Control', 'no-store')
   @ExportSubmissionsDocs()
   async export(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Query() query: ExportSubmissionsQueryDto,
   ): Promise<StreamableFile> {
-    const file = await this.submissions.openExport(form, query);
+    const file = await this.submissions.openExport(form, query, principal);
     return new StreamableFile(file.stream, {
       type: file.contentType,
       disposition: `attachment; filename="${file.filename}"`,
@@ -131,7 +132,13 @@ export class SubmissionsController {
     @Param('submissionId') submissionId: string,
     @Body() body: UpdateSubmissionDto,
   ): Promise<SubmissionDto> {
-    return this.inbox.update(form, submissionId, body, actorOf(principal));
+    return this.inbox.update(
+      form,
+      submissionId,
+      body,
+      actorOf(principal),
+      principal,
+    );
   }
 
   @Delete(':submissionId')
@@ -139,10 +146,11 @@ export class SubmissionsController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @DeleteSubmissionDocs()
   async remove(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Param('submissionId') submissionId: string,
   ): Promise<void> {
-    await this.submissions.remove(form, submissionId);
+    await this.submissions.remove(form, submissionId, principal);
   }
 
   @Delete()
@@ -150,9 +158,10 @@ export class SubmissionsController {
   @NoDeadline()
   @DeleteSubmissionsDocs()
   async removeMany(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Query() query: SubmissionRangeQueryDto,
   ): Promise<DeletedSubmissionsDto> {
-    return this.submissions.removeMany(form, query);
+    return this.submissions.removeMany(form, query, principal);
   }
 }

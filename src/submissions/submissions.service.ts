@@ -1,3 +1,6 @@
+import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
+import { AuditLog } from '../audit/audit-log.service.js';
+import type { ApiPrincipal } from '../auth/principal.js';
 import {
   BadRequestException,
   Inject,
@@ -68,6 +71,20 @@ export {
 
 export const SUBMISSION_NOT_FOUND = 'Submission not found';
 
+type Actor = ApiPrincipal | AuditActor;
+
+/** The filters of a bulk delete or an export, as its audit event tells them. */
+function rangeDetails(
+  range: Pick<SubmissionFilterInput, 'from' | 'to' | 'spam' | 'q'>,
+): Record<string, unknown> {
+  return {
+    from: range.from ?? null,
+    to: range.to ?? null,
+    spam: range.spam ?? false,
+    ...(range.q ? { q: range.q } : {}),
+  };
+}
+
 /** Rows per statement while bulk-deleting, so no statement holds locks for long. */
 export const DELETE_BATCH_SIZE = 1000;
 
@@ -86,6 +103,7 @@ export class SubmissionsService {
     private readonly inbox: InboxService,
     private readonly labels: LabelsService,
     private readonly counters: FormCounters,
+    private readonly auditLog: AuditLog,
     /** Absent where notifications are not loaded: moving out of spam then only moves. */
     @Optional()
     @Inject(SPAM_RELEASE)
@@ -147,13 +165,22 @@ export class SubmissionsService {
     form: Form,
     submissionId: string,
     spam: boolean,
+    by: Actor = SYSTEM_ACTOR,
   ): Promise<SubmissionDto> {
     if (spam) {
       await this.submissions.moveToFolder(form.id, submissionId, true, [
         'marked-by-owner',
       ]);
     } else if (this.release) {
-      await this.release.release(form.id, submissionId);
+      await this.release.release(form.id, submissionId, (manager) =>
+        this.auditLog.record(manager, {
+          accountId: form.accountId,
+          actor: by,
+          action: 'submission.released_from_spam',
+          target: { type: 'submission', id: submissionId },
+          details: { formId: form.id },
+        }),
+      );
     } else {
       await this.submissions.moveToFolder(form.id, submissionId, false, []);
     }
@@ -166,8 +193,23 @@ export class SubmissionsService {
     return new Map([...counts].map(([id, count]) => [id, count.spam]));
   }
 
-  async remove(form: Form, submissionId: string): Promise<void> {
-    const deleted = await this.deletion.deleteIds(form.id, [submissionId]);
+  async remove(
+    form: Form,
+    submissionId: string,
+    by: Actor = SYSTEM_ACTOR,
+  ): Promise<void> {
+    const deleted = await this.deletion.deleteIds(
+      form.id,
+      [submissionId],
+      (manager) =>
+        this.auditLog.record(manager, {
+          accountId: form.accountId,
+          actor: by,
+          action: 'submission.deleted',
+          target: { type: 'submission', id: submissionId },
+          details: { formId: form.id },
+        }),
+    );
     if (!deleted) throw new NotFoundException(SUBMISSION_NOT_FOUND);
   }
 
@@ -179,6 +221,7 @@ export class SubmissionsService {
   async removeMany(
     form: Form,
     range: Pick<SubmissionFilterInput, 'from' | 'to' | 'spam'> = {},
+    by: Actor = SYSTEM_ACTOR,
   ): Promise<DeletedSubmissionsDto> {
     const filters = parseFilters({
       from: range.from,
@@ -200,7 +243,16 @@ export class SubmissionsService {
         })
       ).map((row) => row.id);
       if (ids.length === 0) break;
-      deleted += await this.deletion.deleteIds(form.id, ids);
+      // One event per batch, in the batch's transaction (docs/audit.md).
+      deleted += await this.deletion.deleteIds(form.id, ids, (manager, count) =>
+        this.auditLog.record(manager, {
+          accountId: form.accountId,
+          actor: by,
+          action: 'submissions.deleted',
+          target: { type: 'form', id: form.id },
+          details: { count, ...rangeDetails(range) },
+        }),
+      );
       if (ids.length < DELETE_BATCH_SIZE) break;
     }
     return { deleted };
@@ -223,14 +275,30 @@ export class SubmissionsService {
   }
 
   /** A streamed export, newest first, with the list's filters (see export/open-export.ts). */
-  openExport(
+  async openExport(
     form: Form,
     query: ExportSubmissionsQuery = {},
+    by: Actor = SYSTEM_ACTOR,
   ): Promise<SubmissionExport> {
-    return openExport(this.submissions, form, query, this.fileLinks, {
-      fieldsOf: (rows) => this.inbox.fieldsOf(rows),
-      labelId: (owner, name) => this.labels.findId(owner.accountId, name),
+    const opened = await openExport(
+      this.submissions,
+      form,
+      query,
+      this.fileLinks,
+      {
+        fieldsOf: (rows) => this.inbox.fieldsOf(rows),
+        labelId: (owner, name) => this.labels.findId(owner.accountId, name),
+      },
+    );
+    // An export hands the data out: that it was asked for is the event (when it opened).
+    await this.auditLog.recordAlone({
+      accountId: form.accountId,
+      actor: by,
+      action: 'submissions.exported',
+      target: { type: 'form', id: form.id },
+      details: { format: query.format ?? 'csv', ...rangeDetails(query) },
     });
+    return opened;
   }
 
   /** Writes an export into `destination` (e.g. a dashboard response), resolving at the end. */
@@ -238,8 +306,9 @@ export class SubmissionsService {
     form: Form,
     query: ExportSubmissionsQuery,
     destination: Writable,
+    by: Actor = SYSTEM_ACTOR,
   ): Promise<void> {
-    const { stream } = await this.openExport(form, query);
+    const { stream } = await this.openExport(form, query, by);
     await pipeline(stream, destination);
   }
 

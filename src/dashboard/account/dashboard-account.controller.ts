@@ -33,7 +33,11 @@ import { ValidationFailedException } from '../../common/errors.js';
 import { isEmailAddress } from '../../common/email-address.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { isChecked, textOf } from '../form-body.js';
-import { Dashboard, type DashboardContext } from '../dashboard-context.js';
+import {
+  Dashboard,
+  type DashboardContext,
+  memberPrincipal,
+} from '../dashboard-context.js';
 import { setSessionCookie } from '../session/session-cookie.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import {
@@ -209,7 +213,12 @@ export class DashboardAccountController {
   ) {
     const email = this.erasureAddress(body);
     if (email.errors) return this.page(context, reply, 400, email.state);
-    const done = await this.erasure.erase(context.account.id, email.address);
+    const done = await this.erasure.erase(
+      context.account.id,
+      email.address,
+      false,
+      memberPrincipal(context),
+    );
     return reply.redirect(
       `/dashboard/account?done=erased&deleted=${done.deleted}&forms=${done.forms}`,
       303,
@@ -251,6 +260,7 @@ export class DashboardAccountController {
         expiresAt: choice.days
           ? new Date(Date.now() + choice.days * 86_400_000)
           : null,
+        by: memberPrincipal(context),
       });
     } catch (error) {
       if (!(error instanceof ValidationFailedException)) throw error;
@@ -282,7 +292,12 @@ export class DashboardAccountController {
     @Res() reply: FastifyReply,
     @Param('keyId') keyId: string,
   ) {
-    await this.accounts.revokeApiKey(context.account.id, keyId);
+    await this.accounts.revokeApiKey(
+      context.account.id,
+      keyId,
+      undefined,
+      memberPrincipal(context),
+    );
     return reply.redirect('/dashboard/account?done=key-revoked', 303);
   }
 

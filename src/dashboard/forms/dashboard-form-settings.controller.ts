@@ -24,7 +24,11 @@ import type { Form } from '../../forms/form.entity.js';
 import { validateFormInput } from '../../forms/form-input.validation.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { isChecked, textOf } from '../form-body.js';
-import { Dashboard, type DashboardContext } from '../dashboard-context.js';
+import {
+  Dashboard,
+  type DashboardContext,
+  memberPrincipal,
+} from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { redirectToForm } from './form-links.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
@@ -110,10 +114,14 @@ export class DashboardFormSettingsController {
         editor: post.editor,
       });
     }
-    await this.forms.patch(form, {
-      name: post.value.name,
-      fields: post.value.fields ?? [],
-    });
+    await this.forms.patch(
+      form,
+      {
+        name: post.value.name,
+        fields: post.value.fields ?? [],
+      },
+      memberPrincipal(context),
+    );
     return redirectToForm(reply, form.id, {
       page: 'settings',
       done: 'saved',
@@ -147,10 +155,14 @@ export class DashboardFormSettingsController {
         errors,
       });
     }
-    await this.forms.patch(form, {
-      redirectUrl: result.value.redirectUrl ?? null,
-      successMessage: result.value.successMessage ?? null,
-    });
+    await this.forms.patch(
+      form,
+      {
+        redirectUrl: result.value.redirectUrl ?? null,
+        successMessage: result.value.successMessage ?? null,
+      },
+      memberPrincipal(context),
+    );
     return redirectToForm(reply, form.id, {
       page: 'settings',
       done: 'after-submit-saved',
@@ -167,7 +179,11 @@ export class DashboardFormSettingsController {
     @Body() body: unknown,
   ) {
     const enabled = isChecked(body, 'domainVerification');
-    await this.forms.patch(form, { domainVerification: enabled });
+    await this.forms.patch(
+      form,
+      { domainVerification: enabled },
+      memberPrincipal(context),
+    );
     this.verification.invalidate(form.id);
     return redirectToForm(reply, form.id, {
       page: 'settings',
@@ -190,7 +206,7 @@ export class DashboardFormSettingsController {
       errors.add('Enter a domain, e.g. example.com', 'domain');
     } else {
       try {
-        await this.domains.add(form, { domain });
+        await this.domains.add(form, { domain }, memberPrincipal(context));
       } catch (error) {
         if (error instanceof ValidationFailedException) {
           error.errors.forEach((message) =>
@@ -221,7 +237,11 @@ export class DashboardFormSettingsController {
     @OwnedForm() form: Form,
     @Param('domain') domain: string,
   ) {
-    const result = await this.domains.verify(form, domain);
+    const result = await this.domains.verify(
+      form,
+      domain,
+      memberPrincipal(context),
+    );
     const done =
       result.status === 'verified' && !result.lastError
         ? 'domain-verified'
@@ -241,7 +261,7 @@ export class DashboardFormSettingsController {
     @OwnedForm() form: Form,
     @Param('domain') domain: string,
   ) {
-    await this.domains.remove(form, domain);
+    await this.domains.remove(form, domain, memberPrincipal(context));
     return redirectToForm(reply, form.id, {
       page: 'settings',
       done: 'domain-removed',
@@ -273,6 +293,7 @@ export class DashboardFormSettingsController {
     const overlap = textOf(body, 'overlap') === '24h';
     await this.forms.regenerateKey(
       form,
+      memberPrincipal(context),
       overlap ? ROTATION_OVERLAP_SECONDS : 0,
     );
     return redirectToForm(reply, form.id, {
@@ -310,7 +331,7 @@ export class DashboardFormSettingsController {
         errors,
       });
     }
-    await this.forms.remove(form);
+    await this.forms.remove(form, memberPrincipal(context));
     return reply.redirect('/dashboard/forms?done=deleted', 303);
   }
 

@@ -105,7 +105,11 @@ export class DashboardFormsController {
     }
     let form;
     try {
-      ({ form } = await this.forms.create(context.account.id, post.value));
+      ({ form } = await this.forms.create(
+        context.account.id,
+        post.value,
+        memberPrincipal(context),
+      ));
     } catch (error) {
       // Too many forms: said on the page, with what was typed kept.
       if (!(error instanceof ConflictException)) throw error;
@@ -172,12 +176,16 @@ export class DashboardFormsController {
         filters.errors.summary.map((item) => item.text).join('. '),
       );
     }
-    const file = await this.submissions.openExport(form, {
-      ...filters.input,
-      ...inboxListFilter(inbox, context.user.id),
-      format: 'csv',
-      bom: queryText(query.bom) === 'true',
-    });
+    const file = await this.submissions.openExport(
+      form,
+      {
+        ...filters.input,
+        ...inboxListFilter(inbox, context.user.id),
+        format: 'csv',
+        bom: queryText(query.bom) === 'true',
+      },
+      memberPrincipal(context),
+    );
     return reply
       .type(file.contentType)
       .header('cache-control', 'no-store')

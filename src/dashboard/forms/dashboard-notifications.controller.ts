@@ -1,4 +1,9 @@
 import {
+  Dashboard,
+  memberPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
+import {
   Body,
   ConflictException,
   Controller,
@@ -117,6 +122,7 @@ export class DashboardNotificationsController {
   @Post('recipients')
   @Requires('notifications.manage')
   async saveRecipients(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
@@ -139,9 +145,13 @@ export class DashboardNotificationsController {
         errors,
       });
     }
-    await this.forms.patch(form, {
-      notifyEmails: result.value.notifyEmails ?? [],
-    });
+    await this.forms.patch(
+      form,
+      {
+        notifyEmails: result.value.notifyEmails ?? [],
+      },
+      memberPrincipal(context),
+    );
     return redirectToForm(reply, form.id, {
       page: 'notifications',
       done: 'recipients-saved',
@@ -152,6 +162,7 @@ export class DashboardNotificationsController {
   @Post('webhooks')
   @Requires('notifications.manage')
   async create(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
@@ -162,10 +173,14 @@ export class DashboardNotificationsController {
     if (!url) errors.add('Enter the URL that receives the webhooks', 'url');
     else {
       try {
-        const created = await this.webhooks.create(form.id, {
-          url,
-          description: description || null,
-        });
+        const created = await this.webhooks.create(
+          form.id,
+          {
+            url,
+            description: description || null,
+          },
+          { accountId: form.accountId, actor: memberPrincipal(context) },
+        );
         return this.render(reply, form, 200, {
           notice: {
             section: 'webhooks',
@@ -212,11 +227,17 @@ export class DashboardNotificationsController {
   @Post('webhooks/:webhookId/enable')
   @Requires('notifications.manage')
   async enable(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('webhookId') webhookId: string,
   ) {
-    await this.webhooks.patch(form.id, webhookId, { enabled: true });
+    await this.webhooks.patch(
+      form.id,
+      webhookId,
+      { enabled: true },
+      { accountId: form.accountId, actor: memberPrincipal(context) },
+    );
     return redirectToForm(reply, form.id, {
       page: 'notifications',
       done: 'enabled',
@@ -227,11 +248,17 @@ export class DashboardNotificationsController {
   @Post('webhooks/:webhookId/disable')
   @Requires('notifications.manage')
   async disable(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('webhookId') webhookId: string,
   ) {
-    await this.webhooks.patch(form.id, webhookId, { enabled: false });
+    await this.webhooks.patch(
+      form.id,
+      webhookId,
+      { enabled: false },
+      { accountId: form.accountId, actor: memberPrincipal(context) },
+    );
     return redirectToForm(reply, form.id, {
       page: 'notifications',
       done: 'disabled',
@@ -261,11 +288,15 @@ export class DashboardNotificationsController {
   @Post('webhooks/:webhookId/rotate')
   @Requires('notifications.manage')
   async rotate(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('webhookId') webhookId: string,
   ) {
-    const { secret } = await this.webhooks.rotateSecret(form.id, webhookId);
+    const { secret } = await this.webhooks.rotateSecret(form.id, webhookId, {
+      accountId: form.accountId,
+      actor: memberPrincipal(context),
+    });
     return this.render(reply, form, 200, {
       notice: {
         section: 'webhooks',
@@ -278,11 +309,15 @@ export class DashboardNotificationsController {
   @Post('webhooks/:webhookId/delete')
   @Requires('notifications.manage')
   async remove(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('webhookId') webhookId: string,
   ) {
-    await this.webhooks.remove(form.id, webhookId);
+    await this.webhooks.remove(form.id, webhookId, {
+      accountId: form.accountId,
+      actor: memberPrincipal(context),
+    });
     return redirectToForm(reply, form.id, {
       page: 'notifications',
       done: 'deleted',

@@ -1,6 +1,11 @@
 // A form's retention on its settings page: how many days submissions are kept before the
 // "retention" sweep deletes them (empty: kept until deleted).
 import {
+  Dashboard,
+  memberPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
+import {
   Body,
   Controller,
   Post,
@@ -47,6 +52,7 @@ export class DashboardRetentionController {
   @Post('settings/retention')
   @Requires('forms.write')
   async saveRetention(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
@@ -65,7 +71,11 @@ export class DashboardRetentionController {
       return reply.status(400).view('form-settings', data);
     }
     const days = result.value.retentionDays ?? null;
-    await this.forms.patch(form, { retentionDays: days });
+    await this.forms.patch(
+      form,
+      { retentionDays: days },
+      memberPrincipal(context),
+    );
     return redirectToForm(reply, form.id, {
       page: 'settings',
       done: days === null ? 'retention-off' : 'retention-saved',

@@ -1,4 +1,9 @@
 import {
+  Dashboard,
+  memberPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
+import {
   Body,
   Controller,
   Get,
@@ -68,11 +73,17 @@ export class DashboardSpamController {
   @Post('spam/:submissionId/release')
   @Requires('submissions.work')
   async release(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
   ) {
-    await this.submissions.fileAsSpam(form, submissionId, false);
+    await this.submissions.fileAsSpam(
+      form,
+      submissionId,
+      false,
+      memberPrincipal(context),
+    );
     return redirectToForm(reply, form.id, { page: 'spam', done: 'released' });
   }
 
@@ -80,11 +91,17 @@ export class DashboardSpamController {
   @Post('submissions/:submissionId/spam')
   @Requires('submissions.work')
   async markSpam(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
   ) {
-    await this.submissions.fileAsSpam(form, submissionId, true);
+    await this.submissions.fileAsSpam(
+      form,
+      submissionId,
+      true,
+      memberPrincipal(context),
+    );
     return redirectToForm(reply, form.id, {
       page: 'spam',
       done: 'marked-spam',
@@ -94,8 +111,12 @@ export class DashboardSpamController {
   /** Ends the CAPTCHA's grace: posts without an answer are refused from now on. */
   @Post('settings/spam/end-grace')
   @Requires('forms.write')
-  async endGrace(@Res() reply: FastifyReply, @OwnedForm() form: Form) {
-    await this.forms.endCaptchaGrace(form);
+  async endGrace(
+    @Dashboard() context: DashboardContext,
+    @Res() reply: FastifyReply,
+    @OwnedForm() form: Form,
+  ) {
+    await this.forms.endCaptchaGrace(form, memberPrincipal(context));
     return redirectToForm(reply, form.id, {
       page: 'settings',
       done: 'grace-ended',
@@ -106,6 +127,7 @@ export class DashboardSpamController {
   @Post('settings/spam')
   @Requires('forms.write')
   async saveSettings(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
@@ -120,10 +142,14 @@ export class DashboardSpamController {
     let issues = result.issues;
     if (result.value) {
       try {
-        await this.forms.patch(form, {
-          captcha: result.value.captcha,
-          spamFilter: result.value.spamFilter,
-        });
+        await this.forms.patch(
+          form,
+          {
+            captcha: result.value.captcha,
+            spamFilter: result.value.spamFilter,
+          },
+          memberPrincipal(context),
+        );
         return redirectToForm(reply, form.id, {
           page: 'settings',
           done: 'spam-saved',

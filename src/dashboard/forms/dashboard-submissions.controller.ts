@@ -1,4 +1,9 @@
 import {
+  Dashboard,
+  memberPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
+import {
   Body,
   Controller,
   Get,
@@ -34,7 +39,6 @@ import { OwnedForm } from './owned-form.decorator.js';
 import type { PageErrors } from '../page-errors.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { Requires } from '../../auth/route-access.decorator.js';
-import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { SubmissionPageBuilder } from './submission-page.builder.js';
 
 /** submissions-delete.eta: the confirmation of deleting a date range. */
@@ -94,6 +98,7 @@ export class DashboardSubmissionsController {
   @Requires('submissions.delete')
   @NoDeadline()
   async bulkDelete(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: Record<string, unknown>,
@@ -107,7 +112,11 @@ export class DashboardSubmissionsController {
           this.bulkDeleteView(form, 0, filters, formPath(form.id)),
         );
     }
-    const { deleted } = await this.submissions.removeMany(form, filters.input);
+    const { deleted } = await this.submissions.removeMany(
+      form,
+      filters.input,
+      memberPrincipal(context),
+    );
     const range: Partial<FilterValues> = filters.values;
     return reply.redirect(
       `${formPath(form.id)}${filterQuery(range, { done: 'bulk-deleted', deleted: String(deleted) })}`,
@@ -157,11 +166,12 @@ export class DashboardSubmissionsController {
   @Post(':submissionId/delete')
   @Requires('submissions.delete')
   async remove(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
   ) {
-    await this.submissions.remove(form, submissionId);
+    await this.submissions.remove(form, submissionId, memberPrincipal(context));
     return redirectToForm(reply, form.id, { done: 'submission-deleted' });
   }
 

@@ -23,7 +23,11 @@ import { ownEntry } from '../../common/own-entry.js';
 import { InvitationsService } from '../../members/invitations.service.js';
 import type { MemberActor } from '../../members/member-actor.js';
 import { MembersService } from '../../members/members.service.js';
-import { Dashboard, type DashboardContext } from '../dashboard-context.js';
+import {
+  Dashboard,
+  type DashboardContext,
+  memberPrincipal,
+} from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
 import { PageErrors, sentence } from '../page-errors.js';
@@ -52,6 +56,7 @@ function actorOf(context: DashboardContext): MemberActor {
     role: context.account.role,
     userId: context.user.id,
     label: context.user.email,
+    by: memberPrincipal(context),
   };
 }
 
@@ -131,7 +136,11 @@ export class DashboardMembersController {
   ) {
     const name = textOf(body, 'name');
     try {
-      await this.members.rename(context.account.id, name);
+      await this.members.rename(
+        context.account.id,
+        name,
+        memberPrincipal(context),
+      );
     } catch (error) {
       if (!(error instanceof ValidationFailedException)) throw error;
       const errors = new PageErrors();
@@ -148,7 +157,11 @@ export class DashboardMembersController {
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
   ) {
-    await this.members.leave(context.account.id, context.user.id);
+    await this.members.leave(
+      context.account.id,
+      context.user.id,
+      memberPrincipal(context),
+    );
     // The next page finds the session's account gone and moves it to another, or ends it.
     return reply.redirect('/dashboard/forms', 303);
   }

@@ -150,6 +150,10 @@ export class SignedInGuard implements CanActivate {
       account,
       accounts,
       csrfToken,
+      client: {
+        ip: request.ip ?? null,
+        userAgent: request.headers['user-agent'] ?? null,
+      },
     });
     // Signed-in pages show keys and submissions: never store them in a cache.
     void reply.header('cache-control', 'no-store');

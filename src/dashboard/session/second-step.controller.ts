@@ -90,7 +90,11 @@ export class SecondStepController {
       textOf(body, 'code'),
     );
     if (outcome !== 'accepted') {
-      await this.flow.failed(request, pending.user.email);
+      await this.flow.failed(
+        request,
+        pending.user.email,
+        'wrong two-step code',
+      );
       return this.render(reply, pending, 401, next, REFUSALS[outcome]);
     }
     await this.complete(request, reply, pending, 'password+totp');
@@ -112,7 +116,11 @@ export class SecondStepController {
       textOf(body, 'recoveryCode'),
     );
     if (!used) {
-      await this.flow.failed(request, pending.user.email);
+      await this.flow.failed(
+        request,
+        pending.user.email,
+        'wrong recovery code',
+      );
       return this.render(
         reply,
         pending,
@@ -168,7 +176,7 @@ export class SecondStepController {
       ? await this.passkeys.verifySignIn(pending.user.id, response)
       : null;
     if (userId !== pending.user.id) {
-      await this.flow.failed(request, pending.user.email);
+      await this.flow.failed(request, pending.user.email, 'passkey refused');
       return reply.status(401).send({ error: REFUSALS.passkey });
     }
     await this.complete(request, reply, pending, 'password+passkey');

@@ -13,6 +13,7 @@ import {
 } from './dashboard-sessions.service.js';
 import { SECOND_STEP_PATH } from './second-step-paths.js';
 import { SESSION_COOKIE, setSessionCookie } from './session-cookie.js';
+import { SignInAudit } from './sign-in-audit.js';
 import { SignInLimits } from './sign-in-limits.js';
 
 /** The second step's address, carrying where to go after it. */
@@ -29,6 +30,7 @@ export class SignInFlow {
     private readonly accounts: AccountsService,
     private readonly factors: SecondFactorsService,
     private readonly limits: SignInLimits,
+    private readonly audit: SignInAudit,
   ) {}
 
   /**
@@ -68,6 +70,7 @@ export class SignInFlow {
     await this.sessions.end(cookieOf(request, SESSION_COOKIE));
     await this.limits.loginSucceeded(request.ip, user.email);
     await this.accounts.recordSignIn(user.id);
+    await this.audit.succeeded(user, request, method);
     const { token } = await this.sessions.start(
       user.id,
       accountId,
@@ -81,7 +84,12 @@ export class SignInFlow {
    * Sign-in failed (a wrong password, second-factor code, recovery code or passkey): it
    * counts in the same per-client and per-address limits.
    */
-  async failed(request: FastifyRequest, email: string): Promise<void> {
+  async failed(
+    request: FastifyRequest,
+    email: string,
+    reason = 'wrong password',
+  ): Promise<void> {
     await this.limits.loginFailed(request.ip, email);
+    await this.audit.failed(email, request, reason);
   }
 }

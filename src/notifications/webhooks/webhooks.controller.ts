@@ -11,7 +11,8 @@ import {
   Query,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiKeyAuth } from '../../auth/api-key-auth.decorator.js';
+import { ApiKeyAuth, Principal } from '../../auth/api-key-auth.decorator.js';
+import type { ApiPrincipal } from '../../auth/principal.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { AccessibleForm } from '../../forms/accessible-form.decorator.js';
 import type { Form } from '../../forms/form.entity.js';
@@ -64,10 +65,14 @@ export class WebhooksController {
   @HttpCode(HttpStatus.CREATED)
   @CreateWebhookDocs()
   async create(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Body() body: CreateWebhookDto,
   ): Promise<CreatedWebhookResponseDto> {
-    return this.webhooks.create(form.id, body);
+    return this.webhooks.create(form.id, body, {
+      accountId: form.accountId,
+      actor: principal,
+    });
   }
 
   @Get(':webhookId')
@@ -84,11 +89,15 @@ export class WebhooksController {
   @Requires('notifications.manage')
   @PatchWebhookDocs()
   async patch(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
     @Body() body: PatchWebhookDto,
   ): Promise<WebhookResponseDto> {
-    return this.webhooks.patch(form.id, webhookId, body);
+    return this.webhooks.patch(form.id, webhookId, body, {
+      accountId: form.accountId,
+      actor: principal,
+    });
   }
 
   @Delete(':webhookId')
@@ -96,10 +105,14 @@ export class WebhooksController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @DeleteWebhookDocs()
   async remove(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
   ): Promise<void> {
-    await this.webhooks.remove(form.id, webhookId);
+    await this.webhooks.remove(form.id, webhookId, {
+      accountId: form.accountId,
+      actor: principal,
+    });
   }
 
   @Post(':webhookId/rotate-secret')
@@ -107,10 +120,14 @@ export class WebhooksController {
   @HttpCode(HttpStatus.OK)
   @RotateWebhookSecretDocs()
   async rotate(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Param('webhookId') webhookId: string,
   ): Promise<WebhookSecretDto> {
-    return this.webhooks.rotateSecret(form.id, webhookId);
+    return this.webhooks.rotateSecret(form.id, webhookId, {
+      accountId: form.accountId,
+      actor: principal,
+    });
   }
 
   @Post(':webhookId/test')

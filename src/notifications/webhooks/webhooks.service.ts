@@ -1,6 +1,11 @@
 // The management side of a form's webhooks: create (secret shown once), list, read,
 // change, delete, rotate the secret, send a test event. Every change of the set of enabled
 // webhooks is announced as a change of the form, so the submit path's cached targets follow.
+import { CHANGED, changesOf } from '../../audit/audit-details.js';
+import { SYSTEM_ACTOR, type AuditActor } from '../../audit/audit-actor.js';
+import type { AuditDetails } from '../../audit/audit-hash.js';
+import { AuditLog } from '../../audit/audit-log.service.js';
+import type { ApiPrincipal } from '../../auth/principal.js';
 import {
   ConflictException,
   Injectable,
@@ -8,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { Repository } from 'typeorm';
+import { Repository, type EntityManager } from 'typeorm';
 import { SecretBox } from '../../auth/secret-box.js';
 import { ValidationFailedException } from '../../common/errors.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -49,6 +54,12 @@ export function tooManyWebhooksMessage(max = MAX_WEBHOOKS_PER_FORM): string {
   return `This form already has ${max} webhooks, the most it can have: delete one before adding another`;
 }
 
+/** Who changes a form's webhooks, and the form's account (the audit log's). */
+export interface WebhookActor {
+  accountId: string;
+  actor: ApiPrincipal | AuditActor;
+}
+
 @Injectable()
 export class WebhooksService {
   constructor(
@@ -62,6 +73,7 @@ export class WebhooksService {
     private readonly signal: DeliverySignal,
     private readonly cleanup: DeliveryCleanup,
     private readonly limits: NotificationLimits,
+    private readonly auditLog: AuditLog,
   ) {}
 
   /** The one place a webhook row becomes what the API shows. */
@@ -101,6 +113,7 @@ export class WebhooksService {
   async create(
     formId: string,
     input: CreateWebhookDto,
+    by?: WebhookActor,
   ): Promise<CreatedWebhookResponseDto> {
     const url = await this.checkUrl(input.url);
     if ((await this.webhooks.countBy({ formId })) >= MAX_WEBHOOKS_PER_FORM) {
@@ -122,7 +135,9 @@ export class WebhooksService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.webhooks.insert(row);
+    await this.audited(formId, row.id, by, { change: 'created', url }, (m) =>
+      m.insert(Webhook, row).then(() => true),
+    );
     this.changes.changed(formId);
     return Object.assign(this.toResponse(row), { secret });
   }
@@ -131,6 +146,7 @@ export class WebhooksService {
     formId: string,
     webhookId: string,
     input: PatchWebhookDto,
+    by?: WebhookActor,
   ): Promise<WebhookResponseDto> {
     const row = await this.find(formId, webhookId);
     const changes: Partial<Webhook> = {};
@@ -146,8 +162,19 @@ export class WebhooksService {
         changes.failingSince = null;
       }
     }
+    const details = changesOf<Webhook>(row, changes, [
+      'url',
+      'description',
+      'enabled',
+    ]);
     changes.updatedAt = new Date();
-    await this.webhooks.update({ id: row.id }, changes);
+    await this.audited(
+      formId,
+      row.id,
+      by,
+      { change: 'updated', ...details },
+      (m) => m.update(Webhook, { id: row.id }, changes).then(() => true),
+    );
     this.changes.changed(formId);
     return this.toResponse(Object.assign(row, changes));
   }
@@ -157,10 +184,20 @@ export class WebhooksService {
    * so a deletion cut short leaves a webhook whose deletion can be repeated; those made
    * meanwhile go after the row.
    */
-  async remove(formId: string, webhookId: string): Promise<void> {
+  async remove(
+    formId: string,
+    webhookId: string,
+    by?: WebhookActor,
+  ): Promise<void> {
     const row = await this.find(formId, webhookId);
     await this.cleanup.deleteOfWebhook(row.id);
-    await this.webhooks.delete({ id: row.id });
+    await this.audited(
+      formId,
+      row.id,
+      by,
+      { change: 'deleted', url: row.url },
+      (m) => m.delete(Webhook, { id: row.id }).then(() => true),
+    );
     this.changes.changed(formId);
     await this.cleanup.deleteOfWebhook(row.id);
   }
@@ -169,6 +206,7 @@ export class WebhooksService {
   async rotateSecret(
     formId: string,
     webhookId: string,
+    by?: WebhookActor,
   ): Promise<{ secret: string }> {
     const row = await this.webhooks
       .createQueryBuilder('webhook')
@@ -181,16 +219,52 @@ export class WebhooksService {
     if (row === null) throw new NotFoundException(WEBHOOK_NOT_FOUND);
     const secret = newWebhookSecret();
     const now = new Date();
-    await this.webhooks.update(
-      { id: row.id },
-      {
-        secretEncrypted: this.secrets.encrypt(secret),
-        previousSecretEncrypted: row.secretEncrypted,
-        previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
-        updatedAt: now,
-      },
+    await this.audited(
+      formId,
+      row.id,
+      by,
+      { change: 'secret_rotated', secret: CHANGED },
+      (m) =>
+        m
+          .update(
+            Webhook,
+            { id: row.id },
+            {
+              secretEncrypted: this.secrets.encrypt(secret),
+              previousSecretEncrypted: row.secretEncrypted,
+              previousSecretExpiresAt: new Date(
+                now.getTime() + ROTATION_OVERLAP_MS,
+              ),
+              updatedAt: now,
+            },
+          )
+          .then(() => true),
     );
     return { secret };
+  }
+
+  /** Runs `change` with its `webhook.updated` event, in one transaction. */
+  private async audited(
+    formId: string,
+    webhookId: string,
+    by: WebhookActor | undefined,
+    details: AuditDetails,
+    change: (manager: EntityManager) => Promise<boolean>,
+  ): Promise<void> {
+    const accountId =
+      by?.accountId ??
+      (await this.forms.summaries([formId])).get(formId)?.accountId;
+    if (accountId === undefined) throw new NotFoundException(WEBHOOK_NOT_FOUND);
+    await this.auditLog.recordChange(
+      {
+        accountId,
+        actor: by?.actor ?? SYSTEM_ACTOR,
+        action: 'webhook.updated',
+        target: { type: 'webhook', id: webhookId },
+        details: { formId, ...details },
+      },
+      change,
+    );
   }
 
   /**

@@ -1,5 +1,6 @@
 // The inbox routes of the API (PATCH one, bulk, notes): checks, then InboxService and
 // NotesService do the work.
+import type { ApiPrincipal } from '../../auth/principal.js';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { ValidationFailedException } from '../../common/errors.js';
 import { takeTurn } from '../../common/event-loop-turns.js';
@@ -40,6 +41,7 @@ export class InboxApiService {
     submissionId: string,
     body: UpdateSubmissionDto,
     actor: InboxActor,
+    by?: ApiPrincipal,
   ): Promise<SubmissionDto> {
     const { spam, ...change } = body;
     const inboxChange = Object.fromEntries(
@@ -56,7 +58,7 @@ export class InboxApiService {
       await this.inbox.change(form, submissionId, inboxChange, actor);
     }
     if (spam !== undefined) {
-      return this.submissions.fileAsSpam(form, submissionId, spam);
+      return this.submissions.fileAsSpam(form, submissionId, spam, by);
     }
     return this.submissions.findOne(form, submissionId);
   }

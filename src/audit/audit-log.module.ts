@@ -1,0 +1,19 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditChain } from './audit-chain.entity.js';
+import { AuditEventRepository } from './audit-event.repository.js';
+import { AuditEvent } from './audit-event.entity.js';
+import { AuditLog } from './audit-log.service.js';
+import { AuditVerification } from './audit-verification.js';
+
+/**
+ * The audit log's writer and reader (global: every feature that changes something records
+ * it through AuditLog, in the same transaction), for the app and the CLI alike.
+ */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([AuditEvent, AuditChain])],
+  providers: [AuditLog, AuditEventRepository, AuditVerification],
+  exports: [AuditLog, AuditEventRepository, AuditVerification],
+})
+export class AuditLogModule {}

@@ -1,0 +1,70 @@
+// The "audit" background sweep (docs/sweeps.md, docs/audit.md#retention): events older
+// than AUDIT_RETENTION_DAYS are deleted oldest first (by id), in batches; for each account
+// the last event a batch deletes becomes its chain's anchor in the same transaction, so
+// verification still holds from there.
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { inBatches } from '../sweeps/batches.js';
+import type { SweepCounts } from '../sweeps/sweep.js';
+import { SweepsService } from '../sweeps/sweeps.service.js';
+import { AuditEventRepository } from './audit-event.repository.js';
+import { AuditLog } from './audit-log.service.js';
+
+const DAY_MS = 86_400_000;
+
+@Injectable()
+export class AuditRetention implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly events: AuditEventRepository,
+    private readonly auditLog: AuditLog,
+    private readonly sweeps: SweepsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.sweeps.register({
+      name: 'audit',
+      run: (signal) => this.sweepOnce(Date.now(), signal),
+    });
+  }
+
+  /** Deletes every event recorded before `now` less the retention. */
+  async sweepOnce(
+    now = Date.now(),
+    signal?: AbortSignal,
+  ): Promise<SweepCounts> {
+    const cutoff = new Date(now - this.config.auditRetentionDays * DAY_MS);
+    let events = 0;
+    await inBatches(
+      async (limit) => {
+        const oldest = await this.events.oldestBefore(cutoff, limit);
+        // Per account, through the newest of its events in the batch: a chain loses only
+        // its beginning (events of one account are recorded in time order).
+        const last = new Map<string, { seq: number; hash: string }>();
+        for (const event of oldest) {
+          const seen = last.get(event.accountId);
+          if (!seen || Number(event.seq) > seen.seq) {
+            last.set(event.accountId, {
+              seq: Number(event.seq),
+              hash: event.hash,
+            });
+          }
+        }
+        for (const [accountId, { seq, hash }] of last) {
+          events += await this.auditLog.transaction((manager) =>
+            this.events.deleteThrough(manager, accountId, seq, hash),
+          );
+        }
+        return oldest.length;
+      },
+      {
+        signal,
+        onEventLoop: this.dataSource.options.type === 'better-sqlite3',
+      },
+    );
+    return { events };
+  }
+}
