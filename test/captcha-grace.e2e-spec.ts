@@ -3,7 +3,7 @@
 // all is stored in the spam folder as `captcha-missing`, answered like any other and never
 // notified, while a wrong or used answer is refused as ever. A form created with its CAPTCHA
 // has no grace (nothing was deployed without it).
-import { Delivery } from '../src/notifications/delivery.entity.js';
+import { Delivery } from '../src/notifications/deliveries/delivery.entity.js';
 import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';

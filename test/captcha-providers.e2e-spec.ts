@@ -3,7 +3,7 @@
 // success stores the post, failure and a low score refuse it (400), a token is accepted
 // once, and a provider that times out or fails keeps the post as unnotified spam.
 import { SecretBox } from '../src/auth/secret-box.js';
-import { Delivery } from '../src/notifications/delivery.entity.js';
+import { Delivery } from '../src/notifications/deliveries/delivery.entity.js';
 import { Submission } from '../src/submissions/submission.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';

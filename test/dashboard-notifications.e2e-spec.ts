@@ -3,7 +3,7 @@
 // attempts and Retry; CSRF on every post; another owner's form is a 404.
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../src/accounts/accounts.service.js';
-import { Delivery } from '../src/notifications/delivery.entity.js';
+import { Delivery } from '../src/notifications/deliveries/delivery.entity.js';
 import { Webhook } from '../src/notifications/webhooks/webhook.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';

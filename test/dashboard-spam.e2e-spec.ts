@@ -4,7 +4,7 @@
 // never shown), the snippets with the ALTCHA widget, and the counts of posts the honeypot
 // and the CAPTCHA turned away in the last 30 days.
 import { AccountsService } from '../src/accounts/accounts.service.js';
-import { Delivery } from '../src/notifications/delivery.entity.js';
+import { Delivery } from '../src/notifications/deliveries/delivery.entity.js';
 import { Submission } from '../src/submissions/submission.entity.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { insertSubmissions } from './factories/submissions.js';

@@ -3,7 +3,7 @@
 // `_subject` / `_replyto` honoured, and the delivery log records the SMTP answer. A pending
 // recipient gets nothing but its confirmation link.
 import { DataSource } from 'typeorm';
-import { Delivery } from '../src/notifications/delivery.entity.js';
+import { Delivery } from '../src/notifications/deliveries/delivery.entity.js';
 import { EmailRecipientsService } from '../src/notifications/email/email-recipients.service.js';
 import { CONFIRMATION_SUBJECT } from '../src/notifications/email/confirmation-mail.js';
 import { createAccount } from './factories/accounts.js';

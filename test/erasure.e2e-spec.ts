@@ -4,7 +4,7 @@
 // only account keys may call (a read-only one may export); the address is never logged.
 import { ulid } from 'ulid';
 import { AccountsService } from '../src/accounts/accounts.service.js';
-import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
+import { DeliveryAttempt } from '../src/notifications/deliveries/delivery-attempt.entity.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';
 import { insertDelivery } from './factories/deliveries.js';
 import { createForm, type TestForm } from './factories/forms.js';

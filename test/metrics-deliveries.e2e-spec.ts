@@ -1,7 +1,7 @@
 // A notification moves the delivery metrics (docs/operations.md): a webhook that is
 // refused once and then accepted counts one failed attempt and one success, with its lag,
 // and the backlog is back to 0 once it is delivered.
-import { Delivery } from '../src/notifications/delivery.entity.js';
+import { Delivery } from '../src/notifications/deliveries/delivery.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';
 import { request } from './support/http.js';

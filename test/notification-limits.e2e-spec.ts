@@ -5,7 +5,7 @@
 // URL queued in the worker every account shares.
 import { randomBytes } from 'node:crypto';
 import { AccountsService } from '../src/accounts/accounts.service.js';
-import { Delivery } from '../src/notifications/delivery.entity.js';
+import { Delivery } from '../src/notifications/deliveries/delivery.entity.js';
 import {
   RETRIES_PER_FORM,
   TESTS_PER_WEBHOOK,

@@ -3,7 +3,7 @@
 // it, and expanding the same event again (a crash between expansion and deletion, a
 // repeated request) adds nothing. A submission notified after the fact (out of spam) gets
 // its deliveries once, however often it is asked.
-import { NotificationOutbox } from '../src/notifications/notification-outbox.js';
+import { NotificationOutbox } from '../src/notifications/outbox/notification-outbox.js';
 import { OutboxExpander } from '../src/notifications/worker/outbox-expander.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';

@@ -2,7 +2,7 @@
 // folder and answered like any other submission, but never notified; lists and exports
 // leave the folder out unless asked for it; "Not spam" notifies a submission then, once,
 // with a signed webhook a real receiver verifies; old spam is swept away.
-import { Delivery } from '../src/notifications/delivery.entity.js';
+import { Delivery } from '../src/notifications/deliveries/delivery.entity.js';
 import { Submission } from '../src/submissions/submission.entity.js';
 import { SpamRetention } from '../src/spam/spam-retention.js';
 import { SweepsService } from '../src/sweeps/sweeps.service.js';

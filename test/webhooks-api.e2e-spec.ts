@@ -2,8 +2,8 @@
 // 10, rotate, test events, the delivery logs with cursor paging, retry; who may reach what.
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
-import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
-import { Delivery } from '../src/notifications/delivery.entity.js';
+import { DeliveryAttempt } from '../src/notifications/deliveries/delivery-attempt.entity.js';
+import { Delivery } from '../src/notifications/deliveries/delivery.entity.js';
 import { Webhook } from '../src/notifications/webhooks/webhook.entity.js';
 import { tooManyWebhooksMessage } from '../src/notifications/webhooks/webhooks.service.js';
 import { createAccount, type TestAccount } from './factories/accounts.js';

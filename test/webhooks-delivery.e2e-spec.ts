@@ -4,8 +4,8 @@
 // every attempt; 410 turns a webhook off; a spent schedule makes a delivery dead, and a
 // retry by the API starts it afresh.
 import { DataSource } from 'typeorm';
-import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
-import { Delivery } from '../src/notifications/delivery.entity.js';
+import { DeliveryAttempt } from '../src/notifications/deliveries/delivery-attempt.entity.js';
+import { Delivery } from '../src/notifications/deliveries/delivery.entity.js';
 import { Webhook } from '../src/notifications/webhooks/webhook.entity.js';
 import {
   FAILING_REASON,

@@ -5,8 +5,8 @@
 // address actually resolved.
 // Names are served by a DNS server on loopback (DNS_SERVERS), as the domain tests do.
 import { DataSource } from 'typeorm';
-import { DeliveryAttempt } from '../src/notifications/delivery-attempt.entity.js';
-import { Delivery } from '../src/notifications/delivery.entity.js';
+import { DeliveryAttempt } from '../src/notifications/deliveries/delivery-attempt.entity.js';
+import { Delivery } from '../src/notifications/deliveries/delivery.entity.js';
 import { Webhook } from '../src/notifications/webhooks/webhook.entity.js';
 import { createAccount } from './factories/accounts.js';
 import { createForm, type TestForm } from './factories/forms.js';

@@ -1,8 +1,8 @@
 // The worker's pipeline: it claims deliveries a little ahead of its free send slots, and on
 // a graceful stop it gives those back (due at once, for any worker) while the sends already
 // under way finish and are recorded. A claim takes the longest-due deliveries first.
-import { Delivery } from '../src/notifications/delivery.entity.js';
-import { DeliveryRepository } from '../src/notifications/delivery.repository.js';
+import { Delivery } from '../src/notifications/deliveries/delivery.entity.js';
+import { DeliveryRepository } from '../src/notifications/deliveries/delivery.repository.js';
 import { DeliveryWorker } from '../src/notifications/worker/delivery-worker.js';
 import { createAccount } from './factories/accounts.js';
 import { insertDelivery } from './factories/deliveries.js';

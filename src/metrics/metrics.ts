@@ -37,7 +37,7 @@ export type SubmissionCounters = Readonly<
   Record<SubmissionOutcome, Counter.Internal>
 >;
 
-/** The states an attempt leaves a delivery in (notifications/delivery.entity.ts). */
+/** The states an attempt leaves a delivery in (notifications/deliveries/delivery.entity.ts). */
 export const DELIVERY_OUTCOMES = ['succeeded', 'failed', 'dead'] as const;
 
 /** The label of a request no route matched. */

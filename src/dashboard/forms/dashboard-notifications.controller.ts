@@ -21,7 +21,7 @@ import {
 } from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { FormsService } from '../../forms/forms.service.js';
-import { DeliveriesService } from '../../notifications/deliveries.service.js';
+import { DeliveriesService } from '../../notifications/deliveries/deliveries.service.js';
 import {
   WEBHOOK_URL_UNREACHABLE,
   WebhooksService,

@@ -2,12 +2,12 @@
 // scraped (metrics/metrics.ts) from a bounded read, in every process with the outbox; and
 // the channels whose attempts formgate_deliveries_total counts.
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { Metrics } from '../metrics/metrics.js';
+import { Metrics } from '../../metrics/metrics.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import {
   NOTIFICATION_CHANNELS,
   type NotificationChannel,
-} from './notification-channel.js';
+} from '../notification-channel.js';
 
 /** Past this many, the backlog is reported as this many: it is a backlog either way. */
 export const BACKLOG_CAP = 10_000;

@@ -6,13 +6,13 @@
 // targets, drops its entry at once here and, through Redis, on every instance; without
 // Redis an entry lives FORM_TTL_MS, as the submit route's form cache does.
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { FormChangesService } from '../forms/form-changes.service.js';
-import { FormRepository } from '../forms/form.repository.js';
+import { FormChangesService } from '../../forms/form-changes.service.js';
+import { FormRepository } from '../../forms/form.repository.js';
 import {
   NOTIFICATION_CHANNELS,
   type NotificationChannel,
-} from './notification-channel.js';
-import type { DeliveryTarget } from './outbox.js';
+} from '../notification-channel.js';
+import type { DeliveryTarget } from './outbox-entry.js';
 
 /** Lifetime of an entry while changes on other instances may go unheard. */
 const TTL_MS = 5_000;

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { ID, TimestampColumn } from '../common/database/columns.js';
+import { ID, TimestampColumn } from '../../common/database/columns.js';
 
 /**
  * What one commit batch notifies about: the submissions of the batch whose form has

@@ -6,9 +6,9 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
-import { ID, TimestampColumn } from '../common/database/columns.js';
-import { Form } from '../forms/form.entity.js';
-import type { ChannelName } from './notification-channel.js';
+import { ID, TimestampColumn } from '../../common/database/columns.js';
+import { Form } from '../../forms/form.entity.js';
+import type { ChannelName } from '../notification-channel.js';
 
 export const DELIVERY_STATUSES = [
   'pending',

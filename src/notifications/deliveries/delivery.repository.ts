@@ -11,9 +11,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, LessThan, type FindOptionsWhere } from 'typeorm';
-import type { SqlStatement } from '../common/database/sql-statement.js';
-import { SqliteStatements } from '../common/database/sqlite-statements.js';
-import { toDate } from '../submissions/submission-rows.js';
+import type { SqlStatement } from '../../common/database/sql-statement.js';
+import { SqliteStatements } from '../../common/database/sqlite-statements.js';
+import { toDate } from '../../submissions/submission-rows.js';
 import { DeliveryAttempt } from './delivery-attempt.entity.js';
 import {
   DeliverySql,
@@ -35,7 +35,7 @@ import {
   parseEvent,
   type NewDelivery,
   type OutboxEntry,
-} from './outbox.js';
+} from '../outbox/outbox-entry.js';
 
 /** How long a claim lasts unless renewed. */
 export const LEASE_MS = 10_000;

@@ -2,9 +2,9 @@
 // listing its submissions that notify (with the email control values each carried); the
 // worker expands it into one delivery per submission and target of its form
 // (worker/outbox-expander.ts). See docs/notifications.md.
-import { newUlid } from '../common/ulid.js';
-import { sqlDatetime } from '../submissions/submission-rows.js';
-import type { ChannelName } from './notification-channel.js';
+import { newUlid } from '../../common/ulid.js';
+import { sqlDatetime } from '../../submissions/submission-rows.js';
+import type { ChannelName } from '../notification-channel.js';
 
 /** A delivery row as it is first written (due at once). */
 export interface NewDelivery {

@@ -2,18 +2,18 @@
 // events — for both dialects, built without a connection so that delivery-sql.spec.ts can
 // snapshot it. DeliveryRepository runs what this builds, and the commit queue's writers
 // take the event's INSERT from here.
-import { sqlDatetime } from '../submissions/submission-rows.js';
+import { sqlDatetime } from '../../submissions/submission-rows.js';
 import type {
   SqlDialect,
   SqlStatement,
-} from '../common/database/sql-statement.js';
+} from '../../common/database/sql-statement.js';
 import {
   CLAIM_INDEX,
   CLAIMABLE,
   DELIVERY_COLUMNS,
   NEW_DELIVERY_COLUMNS,
 } from './delivery-columns.js';
-import type { NewDelivery } from './outbox.js';
+import type { NewDelivery } from '../outbox/outbox-entry.js';
 
 /** One attempt as the delivery log keeps it. */
 export interface NewAttempt {

@@ -1,6 +1,6 @@
 import { DELIVERY_COLUMNS } from './delivery-columns.js';
 import { DeliverySql } from './delivery-sql.js';
-import type { SqlDialect } from '../common/database/sql-statement.js';
+import type { SqlDialect } from '../../common/database/sql-statement.js';
 
 // The SQL of every outbox statement, on both dialects, kept under review: a change to a
 // statement (the claim's index walk, a lock, the duplicate rule of an expansion) shows up

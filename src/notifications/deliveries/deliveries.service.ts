@@ -4,11 +4,11 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { ValidationFailedException } from '../common/errors.js';
+import { ValidationFailedException } from '../../common/errors.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import type { Delivery } from './delivery.entity.js';
 import { DeliverySignal } from './delivery-signal.js';
-import { NotificationLimits } from './notification-limits.js';
+import { NotificationLimits } from '../notification-limits.js';
 import {
   DEFAULT_DELIVERY_PAGE,
   type DeliveryAttemptDto,

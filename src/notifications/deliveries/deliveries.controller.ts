@@ -7,21 +7,21 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiKeyAuth } from '../auth/api-key-auth.decorator.js';
-import { WithDeadline } from '../common/deadline.interceptor.js';
-import { ValidationErrorDto } from '../common/dto/error.dto.js';
+import { ApiKeyAuth } from '../../auth/api-key-auth.decorator.js';
+import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { ValidationErrorDto } from '../../common/dto/error.dto.js';
 import {
   FORM_ID_PARAM,
   FORM_NOT_FOUND_RESPONSE,
-} from '../forms/form-route.openapi.js';
-import { AccessibleForm } from '../forms/accessible-form.decorator.js';
-import type { Form } from '../forms/form.entity.js';
+} from '../../forms/form-route.openapi.js';
+import { AccessibleForm } from '../../forms/accessible-form.decorator.js';
+import type { Form } from '../../forms/form.entity.js';
 import { DeliveriesService } from './deliveries.service.js';
 import {
   DeliveryListResponseDto,
   ListDeliveriesQueryDto,
 } from './dto/delivery-response.dto.js';
-import { Requires } from '../auth/route-access.decorator.js';
+import { Requires } from '../../auth/route-access.decorator.js';
 
 @ApiTags('webhooks')
 @ApiKeyAuth()

@@ -5,11 +5,11 @@
 // DeliveryRepository's.
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../config/app-config.js';
-import { newUlid } from '../common/ulid.js';
-import { inBatches, type BatchOptions } from '../sweeps/batches.js';
-import type { SweepCounts } from '../sweeps/sweep.js';
-import { SweepsService } from '../sweeps/sweeps.service.js';
+import { AppConfig } from '../../config/app-config.js';
+import { newUlid } from '../../common/ulid.js';
+import { inBatches, type BatchOptions } from '../../sweeps/batches.js';
+import type { SweepCounts } from '../../sweeps/sweep.js';
+import { SweepsService } from '../../sweeps/sweeps.service.js';
 import { DeliveryRepository } from './delivery.repository.js';
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -6,10 +6,10 @@
 // target) keeps single — a submission notified before gets nothing new.
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { SubmissionRepository } from '../submissions/submission.repository.js';
-import type { SpamRelease } from '../submissions/spam-release.js';
-import { DeliveryRepository } from './delivery.repository.js';
-import { DeliverySignal } from './delivery-signal.js';
+import { SubmissionRepository } from '../../submissions/submission.repository.js';
+import type { SpamRelease } from '../../submissions/spam-release.js';
+import { DeliveryRepository } from '../deliveries/delivery.repository.js';
+import { DeliverySignal } from '../deliveries/delivery-signal.js';
 
 @Injectable()
 export class StoredSubmissionNotifications implements SpamRelease {

@@ -4,9 +4,9 @@
 // expands the event into deliveries that the unique key on (submission, channel, target)
 // keeps single.
 import { Injectable } from '@nestjs/common';
-import { DeliveryRepository } from './delivery.repository.js';
-import { DeliverySignal } from './delivery-signal.js';
-import type { EmailPayload } from './outbox.js';
+import { DeliveryRepository } from '../deliveries/delivery.repository.js';
+import { DeliverySignal } from '../deliveries/delivery-signal.js';
+import type { EmailPayload } from './outbox-entry.js';
 
 @Injectable()
 export class NotificationOutbox {

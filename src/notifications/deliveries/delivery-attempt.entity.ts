@@ -6,7 +6,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
-import { ID, TimestampColumn } from '../common/database/columns.js';
+import { ID, TimestampColumn } from '../../common/database/columns.js';
 import { Delivery } from './delivery.entity.js';
 
 /** One try of a delivery, as the delivery log shows it. */
