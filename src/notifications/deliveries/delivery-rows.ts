@@ -5,10 +5,15 @@ import { toDate } from '../../submissions/submission-rows.js';
 import type { SqliteStatements } from '../../common/database/sqlite-statements.js';
 import { CLAIMABLE } from './delivery-columns.js';
 import type { DeliverySql, GroupTake } from './delivery-sql.js';
-import type { DueGroup } from '../worker/fair-share.js';
 import { Delivery } from './delivery.entity.js';
 
 export type Row = Record<string, unknown>;
+
+/** An (account, target) pair with deliveries due, as a claim finds it. */
+export interface DueGroup {
+  accountId: string;
+  target: string;
+}
 
 function orNull<T>(value: T | undefined): T | null {
   return value === undefined ? null : value;

@@ -26,6 +26,7 @@ import {
   dateOrNull,
   toDelivery,
   walkGroups,
+  type DueGroup,
   type Row,
 } from './delivery-rows.js';
 import { CLAIMABLE } from './delivery-columns.js';
@@ -48,12 +49,6 @@ const RECORD_CHUNK = 100;
 export interface PendingEvent {
   id: string;
   entries: OutboxEntry[];
-}
-
-/** (account, target) with due deliveries. */
-export interface DueGroup {
-  accountId: string;
-  target: string;
 }
 
 @Injectable()

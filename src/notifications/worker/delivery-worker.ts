@@ -37,7 +37,8 @@ import {
   failedOutcome,
   type Ready,
 } from './delivery-preparer.js';
-import { nextSend, planClaim, type DueGroup } from './fair-share.js';
+import type { DueGroup } from '../deliveries/delivery-rows.js';
+import { nextSend, planClaim } from './fair-share.js';
 import { OutboxExpander } from './outbox-expander.js';
 import { LeaseClock } from './lease-clock.js';
 import { SendSlots } from './send-slots.js';
