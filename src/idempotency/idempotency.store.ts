@@ -8,7 +8,8 @@ import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
 import { SqliteStatements } from '../common/database/sqlite-statements.js';
 import { SecretBox } from '../auth/secret-box.js';
-import { sqlDatetime } from '../submissions/submission-rows.js';
+import { quoteIdentifier } from '../common/database/sql-identifier.js';
+import { sqlDatetime } from '../common/database/sql-dates.js';
 import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_TTL_MS } from './idempotency-key.js';
 
 /** A 2xx answer as kept: its status and its body as JSON text ('' for none). */
@@ -84,7 +85,8 @@ export class IdempotencyStore {
     this.statements = this.sqlite
       ? new SqliteStatements(dataSource)
       : undefined;
-    const q = (name: string) => (this.sqlite ? `"${name}"` : `\`${name}\``);
+    const dialect = this.sqlite ? 'sqlite' : 'mysql';
+    const q = (name: string) => quoteIdentifier(dialect, name);
     const table = q('idempotency_record');
     this.select = `SELECT ${q('fingerprint')}, ${q('status')}, ${q('response')} FROM ${table} WHERE ${q('id')} = ? AND ${q('expiresAt')} > ?`;
     this.insert = `INSERT INTO ${table} (${IDEMPOTENCY_COLUMNS.map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`;

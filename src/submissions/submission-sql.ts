@@ -4,7 +4,8 @@
 // search and a UTC day are written. SubmissionRepository runs what this builds.
 import type { SubmissionPosition } from './cursor.js';
 import type { SubmissionFilters } from './submission-filters.js';
-import { sqlDatetime, type SubmissionRow } from './submission-rows.js';
+import { sqlDatetime } from '../common/database/sql-dates.js';
+import { type SubmissionRow } from './submission-rows.js';
 import {
   jsonStringContent,
   LIKE_ESCAPE,
@@ -17,6 +18,7 @@ import type {
   SqlDialect,
   SqlStatement,
 } from '../common/database/sql-statement.js';
+import { quoteIdentifier } from '../common/database/sql-identifier.js';
 
 export type { SqlDialect, SqlStatement };
 
@@ -64,9 +66,7 @@ export class SubmissionSql {
 
   /** Quotes an identifier the way the TypeORM driver of the dialect does. */
   e(name: string): string {
-    return this.dialect === 'sqlite'
-      ? `"${name.replaceAll('"', '""')}"`
-      : '`' + name.replaceAll('`', '``') + '`';
+    return quoteIdentifier(this.dialect, name);
   }
 
   /**

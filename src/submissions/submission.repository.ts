@@ -11,9 +11,9 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { takeTurn } from '../common/event-loop-turns.js';
 import type { SubmissionPosition } from './cursor.js';
 import type { SubmissionFilters } from './submission-filters.js';
+import { toDate } from '../common/database/sql-dates.js';
 import {
   positionOf,
-  toDate,
   type RowBatch,
   type SubmissionRow,
 } from './submission-rows.js';

@@ -12,7 +12,7 @@ import { ulid } from 'ulid';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { buildDataSourceOptions } from '../../src/database/database-options.js';
 import type { FieldDefinition } from '../../src/forms/form.entity.js';
-import { sqlDatetime } from '../../src/submissions/submission-rows.js';
+import { sqlDatetime } from '../../src/common/database/sql-dates.js';
 import {
   ALL_COLUMNS,
   SubmissionSql,

@@ -1,7 +1,7 @@
 // Delivery rows as the drivers hand them back (dates as text on SQLite, as Date on
 // MySQL/MariaDB; numbers sometimes as strings), what a claim keeps of its candidates, and
 // the walk of the claim index that finds the due groups on SQLite.
-import { toDate } from '../../submissions/submission-rows.js';
+import { toDate } from '../../common/database/sql-dates.js';
 import type { SqliteStatements } from '../../common/database/sqlite-statements.js';
 import { CLAIMABLE } from './delivery-columns.js';
 import type { DeliverySql, GroupTake } from './delivery-sql.js';

@@ -2,7 +2,7 @@
 // events — for both dialects, built without a connection so that delivery-sql.spec.ts can
 // snapshot it. DeliveryRepository runs what this builds, and the commit queue's writers
 // take the event's INSERT from here.
-import { sqlDatetime } from '../../submissions/submission-rows.js';
+import { sqlDatetime } from '../../common/database/sql-dates.js';
 import type {
   SqlDialect,
   SqlStatement,
@@ -14,6 +14,7 @@ import {
   NEW_DELIVERY_COLUMNS,
 } from './delivery-columns.js';
 import type { NewDelivery } from '../outbox/outbox-entry.js';
+import { quoteIdentifier } from '../../common/database/sql-identifier.js';
 
 /** One attempt as the delivery log keeps it. */
 export interface NewAttempt {
@@ -52,9 +53,7 @@ export class DeliverySql {
 
   /** Quotes an identifier the way the TypeORM driver of the dialect does. */
   e(name: string): string {
-    return this.dialect === 'sqlite'
-      ? `"${name.replaceAll('"', '""')}"`
-      : '`' + name.replaceAll('`', '``') + '`';
+    return quoteIdentifier(this.dialect, name);
   }
 
   private columns(names: readonly string[], table?: string): string {

@@ -13,7 +13,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, LessThan, type FindOptionsWhere } from 'typeorm';
 import type { SqlStatement } from '../../common/database/sql-statement.js';
 import { SqliteStatements } from '../../common/database/sqlite-statements.js';
-import { toDate } from '../../submissions/submission-rows.js';
+import { toDate } from '../../common/database/sql-dates.js';
 import { DeliveryAttempt } from './delivery-attempt.entity.js';
 import {
   DeliverySql,

@@ -3,7 +3,7 @@
 // worker expands it into one delivery per submission and target of its form
 // (worker/outbox-expander.ts). See docs/notifications.md.
 import { newUlid } from '../../common/ulid.js';
-import { sqlDatetime } from '../../submissions/submission-rows.js';
+import { sqlDatetime } from '../../common/database/sql-dates.js';
 import type { ChannelName } from '../notification-channel.js';
 
 /** A delivery row as it is first written (due at once). */

@@ -6,7 +6,7 @@
 // (submission, channel, target) keeps the first.
 import { Injectable } from '@nestjs/common';
 import { SubmissionRepository } from '../../submissions/submission.repository.js';
-import { toDate } from '../../submissions/submission-rows.js';
+import { toDate } from '../../common/database/sql-dates.js';
 import { DeliveryRepository } from '../deliveries/delivery.repository.js';
 import { NotificationTargets } from '../outbox/notification-targets.js';
 import {

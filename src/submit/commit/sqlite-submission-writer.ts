@@ -12,7 +12,7 @@ import {
   StoredFileSql,
 } from '../../files/stored-file-sql.js';
 import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency.store.js';
-import { sqlDatetime } from '../../submissions/submission-rows.js';
+import { sqlDatetime } from '../../common/database/sql-dates.js';
 import {
   storedEntries,
   type CommitBatch,
