@@ -1,3 +1,4 @@
+import { SqlFile } from '../../../test/support/sql-file.js';
 import { DELIVERY_COLUMNS } from './delivery-columns.js';
 import { DeliverySql } from './delivery-sql.js';
 import type { SqlDialect } from '../../common/database/sql-statement.js';
@@ -23,54 +24,73 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
   'outbox SQL on %s',
   (dialect) => {
     const sql = new DeliverySql(dialect);
+    const file = new SqlFile('DeliverySql');
 
-    it('adds a batch event, and reads, locks and deletes events', () => {
-      expect(sql.insertEvent()).toMatchSnapshot();
-      expect(sql.nextEvents(2)).toMatchSnapshot();
-      expect(sql.lockEvents(['e1', 'e2'])).toMatchSnapshot();
-      expect(sql.deleteEvents(['e1', 'e2'])).toMatchSnapshot();
-    });
+    file.section(
+      'adds a batch event, and reads, locks and deletes events',
+      () => {
+        file.add('insertEvent', sql.insertEvent());
+        file.add('nextEvents', sql.nextEvents(2));
+        file.add('lockEvents', sql.lockEvents(['e1', 'e2']));
+        file.add('deleteEvents', sql.deleteEvents(['e1', 'e2']));
+      },
+    );
 
-    it('writes deliveries, leaving alone one that exists for the submission and target', () => {
-      expect(
-        sql.insertDeliveries([
-          DELIVERY,
-          { ...DELIVERY, id: '01JDELIVERY000000000000001', submissionId: null },
-        ]),
-      ).toMatchSnapshot();
-    });
+    file.section(
+      'writes deliveries, leaving alone one that exists for the submission and target',
+      () => {
+        file.add(
+          'insertDeliveries',
+          sql.insertDeliveries([
+            DELIVERY,
+            {
+              ...DELIVERY,
+              id: '01JDELIVERY000000000000001',
+              submissionId: null,
+            },
+          ]),
+        );
+      },
+    );
 
-    it('finds the accounts and targets with due deliveries', () => {
-      if (dialect === 'mysql') expect(sql.dueGroups(NOW)).toMatchSnapshot();
+    file.section('finds the accounts and targets with due deliveries', () => {
+      if (dialect === 'mysql') file.add('dueGroups', sql.dueGroups(NOW));
       else {
-        expect(sql.nextGroup('pending')).toMatchSnapshot();
-        expect(
+        file.add('nextGroup', sql.nextGroup('pending'));
+        file.add(
+          'nextGroup',
           sql.nextGroup('failed', { accountId: 'account-1', target: 'hook-1' }),
-        ).toMatchSnapshot();
-        expect(
+        );
+        file.add(
+          'nextGroup',
           sql.nextGroup('failed', { accountId: 'account-1' }),
-        ).toMatchSnapshot();
+        );
       }
     });
 
-    it("reads each group's longest due, locks and leases them", () => {
-      expect(
-        sql.candidates(
-          [
-            { accountId: 'account-1', target: 'hook-1', take: 2 },
-            { accountId: 'account-2', target: 'a@example.com', take: 1 },
-          ],
-          NOW,
-        ),
-      ).toMatchSnapshot();
-      expect(sql.lockCandidates(['d1', 'd2'], NOW)).toMatchSnapshot();
-      expect(sql.lease(['d1', 'd2'], 'worker-1', UNTIL)).toMatchSnapshot();
-      expect(sql.renew(['d1'], 'worker-1', UNTIL)).toMatchSnapshot();
-      expect(sql.release(['d1'], 'worker-1', NOW)).toMatchSnapshot();
-    });
+    file.section(
+      "reads each group's longest due, locks and leases them",
+      () => {
+        file.add(
+          'candidates',
+          sql.candidates(
+            [
+              { accountId: 'account-1', target: 'hook-1', take: 2 },
+              { accountId: 'account-2', target: 'a@example.com', take: 1 },
+            ],
+            NOW,
+          ),
+        );
+        file.add('lockCandidates', sql.lockCandidates(['d1', 'd2'], NOW));
+        file.add('lease', sql.lease(['d1', 'd2'], 'worker-1', UNTIL));
+        file.add('renew', sql.renew(['d1'], 'worker-1', UNTIL));
+        file.add('release', sql.release(['d1'], 'worker-1', NOW));
+      },
+    );
 
-    it('records attempts and their outcome', () => {
-      expect(
+    file.section('records attempts and their outcome', () => {
+      file.add(
+        'insertAttempts',
         sql.insertAttempts([
           {
             id: 'a1',
@@ -89,8 +109,9 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
             durationMs: 3,
           },
         ]),
-      ).toMatchSnapshot();
-      expect(
+      );
+      file.add(
+        'recordAttempt',
         sql.recordAttempt({
           id: 'd2',
           owner: 'worker-1',
@@ -101,8 +122,9 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
           lastDurationMs: 3,
           deliveredAt: null,
         }),
-      ).toMatchSnapshot();
-      expect(
+      );
+      file.add(
+        'recordAttempts',
         sql.recordAttempts(
           [
             {
@@ -128,29 +150,42 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
           ],
           'worker-1',
         ),
-      ).toMatchSnapshot();
+      );
     });
 
-    it('retries a delivery unless it changed or is being sent', () => {
-      expect(sql.retry('d1', 'dead', NOW)).toMatchSnapshot();
-    });
+    file.section(
+      'retries a delivery unless it changed or is being sent',
+      () => {
+        file.add('retry', sql.retry('d1', 'dead', NOW));
+      },
+    );
 
-    it("walks old deliveries and a webhook's, and deletes them with their attempts", () => {
-      expect(
-        sql.oldPage('', '01JCUTOFF00000000000000000', 500),
-      ).toMatchSnapshot();
-      expect(sql.webhookPage('hook-1', 500)).toMatchSnapshot();
-      expect(sql.deleteAttemptsOf(['d1', 'd2'])).toMatchSnapshot();
-      expect(sql.deleteDeliveries(['d1', 'd2'])).toMatchSnapshot();
-    });
+    file.section(
+      "walks old deliveries and a webhook's, and deletes them with their attempts",
+      () => {
+        file.add('oldPage', sql.oldPage('', '01JCUTOFF00000000000000000', 500));
+        file.add('webhookPage', sql.webhookPage('hook-1', 500));
+        file.add('deleteAttemptsOf', sql.deleteAttemptsOf(['d1', 'd2']));
+        file.add('deleteDeliveries', sql.deleteDeliveries(['d1', 'd2']));
+      },
+    );
 
-    it('deletes the deliveries of submissions being deleted', () => {
-      expect(sql.deleteOfSubmissions('form-1', ['s1', 's2'])).toMatchSnapshot();
+    file.section('deletes the deliveries of submissions being deleted', () => {
+      file.add(
+        'deleteOfSubmissions',
+        sql.deleteOfSubmissions('form-1', ['s1', 's2']),
+      );
     });
 
     it('reads every column of a locked delivery', () => {
       expect(sql.lockCandidates(['d1'], NOW).sql).toContain(
         DELIVERY_COLUMNS.map((c) => sql.e(c)).join(', '),
+      );
+    });
+
+    it('builds every statement as __sql__/delivery.<dialect>.sql holds it', async () => {
+      await expect(file.text()).toMatchFileSnapshot(
+        `./__sql__/delivery.${dialect}.sql`,
       );
     });
   },
