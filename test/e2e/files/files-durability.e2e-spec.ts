@@ -8,21 +8,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import { generateApiKey } from '../../../src/auth/api-keys.js';
-import { loadConfig } from '../../../src/config/app-config.js';
-import { buildDataSourceOptions } from '../../../src/database/database-options.js';
+import {
+  durableDatabase,
+  queryDatabase,
+  startReadyServer,
+} from '../../support/durable-server.js';
 import { multipart, MULTIPART_TYPE, png } from '../../support/files.js';
-import {
-  startServer,
-  statusOf,
-  waitFor,
-  type ServerProcess,
-} from '../../support/server-process.js';
-import {
-  createTestDatabase,
-  type TestDatabase,
-} from '../../support/test-database.js';
+import { waitFor, type ServerProcess } from '../../support/server-process.js';
+import { type TestDatabase } from '../../support/test-database.js';
 
 const SECRET = 'durability-test-secret-durability-test-0123';
 const FORM_ID = 'uploadform';
@@ -53,12 +47,7 @@ describe('acknowledged uploads after SIGKILL (e2e, server process)', () => {
   beforeEach(async () => {
     workdir = mkdtempSync(join(tmpdir(), 'formgate-uploads-durability-'));
     uploads = join(workdir, 'uploads');
-    database = process.env.TEST_DATABASE_URL
-      ? await createTestDatabase()
-      : {
-          url: `sqlite:${join(workdir, 'durable.sqlite')}`,
-          drop: async () => {},
-        };
+    database = await durableDatabase(workdir, 'durable.sqlite');
     env = {
       APP_SECRET: SECRET,
       DATABASE_URL: database.url,
@@ -73,24 +62,12 @@ describe('acknowledged uploads after SIGKILL (e2e, server process)', () => {
     rmSync(workdir, { recursive: true, force: true });
   });
 
-  async function query<T>(sql: string): Promise<T[]> {
-    const dataSource = new DataSource(
-      buildDataSourceOptions(loadConfig({ ...env }).database, false),
-    );
-    await dataSource.initialize();
-    try {
-      return (await dataSource.query(sql)) as T[];
-    } finally {
-      await dataSource.destroy();
-    }
+  function query<T>(sql: string): Promise<T[]> {
+    return queryDatabase<T>(env, sql);
   }
 
   async function start(extra: Record<string, string> = {}) {
-    const server = await startServer({ ...env, ...extra }, { cwd: workdir });
-    await waitFor(
-      async () => (await statusOf(`${server.url}/health/ready`)) === 200,
-    );
-    return server;
+    return startReadyServer({ ...env, ...extra }, workdir);
   }
 
   /** LANES clients uploading numbered files back to back until told to stop. */

@@ -8,11 +8,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DataSource } from 'typeorm';
 import { SecretBox } from '../../../src/auth/secret-box.js';
-import { loadConfig, type AppConfig } from '../../../src/config/app-config.js';
-import { buildDataSourceOptions } from '../../../src/database/database-options.js';
+import type { AppConfig } from '../../../src/config/app-config.js';
 import { newWebhookSecret } from '../../../src/notifications/webhooks/signing.js';
+import {
+  durableDatabase,
+  queryDatabase,
+} from '../../support/durable-server.js';
 import { describeWhen } from '../../support/skips.js';
 import {
   startServer,
@@ -21,7 +23,6 @@ import {
   type ServerProcess,
 } from '../../support/server-process.js';
 import {
-  createTestDatabase,
   NEEDS_MYSQL,
   usingMysql,
   type TestDatabase,
@@ -44,12 +45,7 @@ describe('webhook deliveries across crashes (e2e, server process)', () => {
 
   beforeEach(async () => {
     workdir = mkdtempSync(join(tmpdir(), 'formgate-notify-'));
-    database = usingMysql()
-      ? await createTestDatabase()
-      : {
-          url: `sqlite:${join(workdir, 'notify.sqlite')}`,
-          drop: async () => {},
-        };
+    database = await durableDatabase(workdir, 'notify.sqlite');
     env = {
       APP_SECRET: SECRET,
       DATABASE_URL: database.url,
@@ -67,16 +63,8 @@ describe('webhook deliveries across crashes (e2e, server process)', () => {
     rmSync(workdir, { recursive: true, force: true });
   });
 
-  async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const dataSource = new DataSource(
-      buildDataSourceOptions(loadConfig({ ...env }).database, false),
-    );
-    await dataSource.initialize();
-    try {
-      return (await dataSource.query(sql, params)) as T[];
-    } finally {
-      await dataSource.destroy();
-    }
+  function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return queryDatabase<T>(env, sql, params);
   }
 
   async function start(extra: Record<string, string> = {}) {

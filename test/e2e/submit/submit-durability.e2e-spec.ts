@@ -5,19 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { loadConfig } from '../../../src/config/app-config.js';
-import { buildDataSourceOptions } from '../../../src/database/database-options.js';
 import {
-  startServer,
-  statusOf,
-  waitFor,
-  type ServerProcess,
-} from '../../support/server-process.js';
-import {
-  createTestDatabase,
-  type TestDatabase,
-} from '../../support/test-database.js';
+  durableDatabase,
+  queryDatabase,
+  startReadyServer,
+} from '../../support/durable-server.js';
+import { waitFor, type ServerProcess } from '../../support/server-process.js';
+import { type TestDatabase } from '../../support/test-database.js';
 
 const SECRET = 'durability-test-secret-durability-test-0123';
 const FORM_ID = 'durableform';
@@ -30,12 +24,7 @@ describe('acknowledged submissions under load (e2e, server process)', () => {
 
   beforeEach(async () => {
     workdir = mkdtempSync(join(tmpdir(), 'formgate-durability-'));
-    database = process.env.TEST_DATABASE_URL
-      ? await createTestDatabase()
-      : {
-          url: `sqlite:${join(workdir, 'durable.sqlite')}`,
-          drop: async () => {},
-        };
+    database = await durableDatabase(workdir, 'durable.sqlite');
     env = {
       APP_SECRET: SECRET,
       DATABASE_URL: database.url,
@@ -48,23 +37,12 @@ describe('acknowledged submissions under load (e2e, server process)', () => {
     rmSync(workdir, { recursive: true, force: true });
   });
 
-  async function query<T>(sql: string): Promise<T[]> {
-    const dataSource = new DataSource(
-      buildDataSourceOptions(loadConfig({ ...env }).database, false),
-    );
-    await dataSource.initialize();
-    try {
-      return (await dataSource.query(sql)) as T[];
-    } finally {
-      await dataSource.destroy();
-    }
+  function query<T>(sql: string): Promise<T[]> {
+    return queryDatabase<T>(env, sql);
   }
 
   async function startWithForm(): Promise<ServerProcess> {
-    const server = await startServer(env, { cwd: workdir });
-    await waitFor(
-      async () => (await statusOf(`${server.url}/health/ready`)) === 200,
-    );
+    const server = await startReadyServer(env, workdir);
     // The account and form go straight into the running server's database.
     await query(
       "INSERT INTO account (id, name, createdAt, updatedAt) VALUES ('acc', 'k@example.com', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000')",
