@@ -11,7 +11,7 @@ import {
   storedFileValues,
   StoredFileSql,
 } from '../../files/stored-file-sql.js';
-import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency.store.js';
+import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency-record-sql.js';
 import { sqlDatetime } from '../../common/database/sql-dates.js';
 import {
   storedEntries,
