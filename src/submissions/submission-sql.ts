@@ -71,8 +71,8 @@ export class SubmissionSql {
 
   /**
    * The one query behind list, export and bulk delete: formId equality, createdAt
-   * bounds, the keyset position and the search, ordered along
-   * IDX_submission_form_created_id (formId, createdAt, id) with a LIMIT — never OFFSET.
+   * bounds, the keyset position and the search, ordered along the keyset index (its name
+   * and columns are the entity's, submission.entity.ts) with a LIMIT — never OFFSET.
    * On MySQL/MariaDB the index is forced: without the hint MariaDB reads the keyset
    * predicate as a `ref` on formId plus a filter, walking (and fetching) every row
    * newer than the cursor, so deep pages would cost O(depth). With it, the OR below
