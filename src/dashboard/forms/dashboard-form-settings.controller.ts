@@ -1,6 +1,5 @@
 import {
   Body,
-  ConflictException,
   Controller,
   Get,
   Param,
@@ -12,10 +11,7 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import {
-  ValidationFailedException,
-  type ErrorIssue,
-} from '../../common/errors.js';
+import { type ErrorIssue } from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
 import { DomainsService } from '../../domain-verification/domains.service.js';
@@ -24,13 +20,12 @@ import type { Form } from '../../forms/form.entity.js';
 import { validateFormInput } from '../../forms/form-input.validation.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { isChecked, textOf } from '../form-body.js';
-import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { redirectToForm } from './form-links.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { readEditorPost } from './form-editor-post.js';
 import { OwnedForm } from './owned-form.decorator.js';
-import { PageErrors, sentence } from '../page-errors.js';
+import { addRefusal, PageErrors, sentence } from '../page-errors.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import {
   FormSettingsPageBuilder,
@@ -85,7 +80,6 @@ export class DashboardFormSettingsController {
   @Get('settings')
   @Requires('forms.read')
   settings(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Query('done') done?: string,
@@ -98,7 +92,6 @@ export class DashboardFormSettingsController {
   @Post('settings')
   @Requires('forms.write')
   async save(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
@@ -125,7 +118,6 @@ export class DashboardFormSettingsController {
   @Post('settings/after-submit')
   @Requires('forms.write')
   async saveAfterSubmit(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
@@ -161,7 +153,6 @@ export class DashboardFormSettingsController {
   @Post('settings/verification')
   @Requires('domains.manage')
   async setVerification(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
@@ -179,7 +170,6 @@ export class DashboardFormSettingsController {
   @Post('domains')
   @Requires('domains.manage')
   async addDomain(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
@@ -192,15 +182,7 @@ export class DashboardFormSettingsController {
       try {
         await this.domains.add(form, { domain });
       } catch (error) {
-        if (error instanceof ValidationFailedException) {
-          error.errors.forEach((message) =>
-            errors.add(sentence(message), 'domain'),
-          );
-        } else if (error instanceof ConflictException) {
-          errors.add(error.message, 'domain');
-        } else {
-          throw error;
-        }
+        addRefusal(errors, error, 'domain');
       }
     }
     if (errors.any) {
@@ -216,7 +198,6 @@ export class DashboardFormSettingsController {
   @Post('domains/:domain/verify')
   @Requires('domains.manage')
   async verifyDomain(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('domain') domain: string,
@@ -236,7 +217,6 @@ export class DashboardFormSettingsController {
   @Post('domains/:domain/delete')
   @Requires('domains.manage')
   async removeDomain(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('domain') domain: string,
@@ -251,11 +231,7 @@ export class DashboardFormSettingsController {
 
   @Get('regenerate-key')
   @Requires('keys.manage')
-  async confirmRegenerate(
-    @Dashboard() context: DashboardContext,
-    @Res() reply: FastifyReply,
-    @OwnedForm() form: Form,
-  ) {
+  async confirmRegenerate(@Res() reply: FastifyReply, @OwnedForm() form: Form) {
     return reply.view('form-regenerate', {
       form: await this.forms.describe(form),
     } satisfies RegeneratePageView);
@@ -265,7 +241,6 @@ export class DashboardFormSettingsController {
   @Post('regenerate-key')
   @Requires('keys.manage')
   async regenerate(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
@@ -282,18 +257,13 @@ export class DashboardFormSettingsController {
 
   @Get('delete')
   @Requires('forms.delete')
-  async confirmDelete(
-    @Dashboard() context: DashboardContext,
-    @Res() reply: FastifyReply,
-    @OwnedForm() form: Form,
-  ) {
+  async confirmDelete(@Res() reply: FastifyReply, @OwnedForm() form: Form) {
     return this.deletePage(reply, form, 200, {});
   }
 
   @Post('delete')
   @Requires('forms.delete')
   async remove(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
