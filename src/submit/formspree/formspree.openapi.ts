@@ -18,7 +18,7 @@ import {
   RETRY_AFTER,
   SUBMITTED_VALUE,
   type HeadersObject,
-} from '../dto/submit-openapi.js';
+} from '../submit.openapi.js';
 import {
   FormspreeErrorDto,
   FormspreeErrorEntryDto,

@@ -13,8 +13,8 @@ import {
   getSchemaPath,
   type ApiResponseOptions,
 } from '@nestjs/swagger';
-import { ErrorDto, ValidationErrorDto } from '../../common/dto/error.dto.js';
-import { SubmitResponseDto } from './submit-response.dto.js';
+import { ErrorDto, ValidationErrorDto } from '../common/dto/error.dto.js';
+import { SubmitResponseDto } from './dto/submit-response.dto.js';
 
 export type HeadersObject = NonNullable<ApiResponseOptions['headers']>;
 
