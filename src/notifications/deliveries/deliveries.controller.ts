@@ -1,19 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth } from '../../auth/api-key-auth.decorator.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { ValidationErrorDto } from '../../common/dto/error.dto.js';
-import {
-  FORM_ID_PARAM,
-  FORM_NOT_FOUND_RESPONSE,
-} from '../../forms/form-route.openapi.js';
 import { AccessibleForm } from '../../forms/accessible-form.decorator.js';
 import type { Form } from '../../forms/form.entity.js';
 import { DeliveriesService } from './deliveries.service.js';
@@ -21,6 +9,7 @@ import {
   DeliveryListResponseDto,
   ListDeliveriesQueryDto,
 } from './dto/delivery-response.dto.js';
+import { ListDeliveriesDocs } from './deliveries.openapi.js';
 import { Requires } from '../../auth/route-access.decorator.js';
 
 @ApiTags('webhooks')
@@ -32,18 +21,7 @@ export class DeliveriesController {
 
   @Get()
   @Requires('forms.read')
-  @ApiOperation({
-    summary: "A form's notification deliveries",
-    description:
-      'Every channel (webhooks and email), newest first, `limit` per page (1–100, default 25).',
-  })
-  @ApiParam(FORM_ID_PARAM)
-  @ApiOkResponse({ type: DeliveryListResponseDto })
-  @ApiBadRequestResponse({
-    type: ValidationErrorDto,
-    description: 'A bad `limit` or `cursor`.',
-  })
-  @ApiNotFoundResponse(FORM_NOT_FOUND_RESPONSE)
+  @ListDeliveriesDocs()
   async list(
     @AccessibleForm() form: Form,
     @Query() query: ListDeliveriesQueryDto,
