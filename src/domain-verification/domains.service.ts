@@ -98,8 +98,9 @@ export class DomainsService {
 
   async add(form: Form, input: AddDomainDto): Promise<DomainResponseDto> {
     const normalised = normaliseDomain(input.domain);
-    if (!normalised.ok)
+    if (!normalised.ok) {
       throw new ValidationFailedException([normalised.problem]);
+    }
     const { domain } = normalised;
     const duplicate = () =>
       new ConflictException(`${domain} is already a domain of this form`);

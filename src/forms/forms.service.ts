@@ -267,8 +267,9 @@ export class FormsService {
   patch(form: Form, input: Partial<FormInput>): Promise<FormResponseDto> {
     const changes: Partial<FormInput> = {};
     for (const key of REPLACED_ON_PATCH) {
-      if (input[key] !== undefined)
+      if (input[key] !== undefined) {
         Object.assign(changes, { [key]: input[key] });
+      }
     }
     if (input.spamFilter !== undefined) {
       changes.spamFilter = mergeSpamFilter(

@@ -239,8 +239,9 @@ export class Metrics {
 
   /** Adds formgate_redis_up, read from `ping` when scraped (only where Redis is used). */
   watchRedis(ping: () => Promise<boolean>): void {
-    if (this.registry.getSingleMetric('formgate_redis_up') !== undefined)
+    if (this.registry.getSingleMetric('formgate_redis_up') !== undefined) {
       return;
+    }
     new Gauge({
       name: 'formgate_redis_up',
       help: '1 when Redis answers a PING in time, else 0.',

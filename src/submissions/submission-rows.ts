@@ -80,7 +80,8 @@ export function resumeAfter(
   batch: RowBatch,
   limit: number,
 ): SubmissionPosition | undefined {
-  if (batch.rows.length >= limit)
+  if (batch.rows.length >= limit) {
     return positionOf(batch.rows[batch.rows.length - 1]);
+  }
   return batch.scannedThrough;
 }

@@ -261,8 +261,9 @@ export class DeliveryRepository {
     if (sqlite) {
       await sqlite.whenFree(() => {
         sqlite.run(this.sql.insertAttempts(attempts));
-        for (const result of results)
+        for (const result of results) {
           sqlite.run(this.sql.recordAttempt(result));
+        }
       }, true);
       return;
     }

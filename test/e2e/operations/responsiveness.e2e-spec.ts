@@ -84,8 +84,9 @@ describe('long reads leave the server responsive (e2e)', () => {
             let at = bytes.indexOf(10);
             at !== -1;
             at = bytes.indexOf(10, at + 1)
-          )
+          ) {
             lines++;
+          }
         }
         return format === 'csv' ? lines - 1 : lines;
       }),

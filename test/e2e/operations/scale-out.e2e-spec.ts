@@ -469,8 +469,9 @@ describeCluster(
             ),
           ),
         );
-        for (const answer of answers)
+        for (const answer of answers) {
           expect([200, 409]).toContain(answer.status);
+        }
         const stored = await t.storedSubmissions(form.id);
         expect(stored.filter((row) => row.data.n === 'once')).toHaveLength(1);
         expect(stored.filter((row) => row.data.n === 'race')).toHaveLength(1);
