@@ -55,5 +55,6 @@ server.listen(port, '127.0.0.1', () => {
 });
 
 // Stop at once: waiting for a sender's idle pooled connection to close would take 30 s.
-for (const signal of ['SIGINT', 'SIGTERM'])
+for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => process.exit(0));
+}

@@ -125,3 +125,41 @@ describe('the folders of dashboard/', () => {
     expect([...(graph.get('(dashboard)')?.keys() ?? [])]).toEqual([]);
   });
 });
+
+// The layer order docs/architecture.md states ("Layers: …" under "Dependency direction"):
+// every folder of src/ has its place, and no import runs from a lower layer to a higher one.
+describe('the layers docs/architecture.md names', () => {
+  const doc = readFileSync(join(SRC, '..', 'docs', 'architecture.md'), 'utf8');
+  const line = doc.split('\n').find((text) => text.startsWith('Layers: '));
+  const layers = (line ?? '')
+    .slice('Layers: '.length)
+    .split(' < ')
+    .map((layer) =>
+      layer === ROOT
+        ? [ROOT]
+        : [...layer.matchAll(/`([a-z-]+)\/`/g)].map(([, name]) => name),
+    );
+  const rank = new Map(
+    layers.flatMap((names, at) => names.map((name) => [name, at] as const)),
+  );
+  const graph = folderImports(SRC, ROOT);
+
+  it('name every folder of src/ once', () => {
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    const named = layers.flat().filter((name) => name !== ROOT);
+    expect([...named].sort()).toEqual(folders);
+    expect(new Set(named).size).toBe(named.length);
+  });
+
+  it('are kept: no folder imports one of a higher layer', () => {
+    const upward = [...graph].flatMap(([from, arrows]) =>
+      [...arrows]
+        .filter(([to]) => (rank.get(to) ?? -1) > (rank.get(from) ?? -1))
+        .map(([to, why]) => `${from} -> ${to} (${why[0]})`),
+    );
+    expect(upward).toEqual([]);
+  });
+});

@@ -60,10 +60,12 @@ export async function verifyPassword(
 /** Problems with a new password, empty when it is acceptable. */
 export function passwordProblems(password: string): string[] {
   const problems: string[] = [];
-  if (password.length < 10)
+  if (password.length < 10) {
     problems.push('password must be at least 10 characters long');
-  if (password.length > 200)
+  }
+  if (password.length > 200) {
     problems.push('password must be at most 200 characters long');
+  }
   if (!/[A-Za-z]/.test(password) || !/[^A-Za-z]/.test(password)) {
     problems.push('password must mix letters with digits or symbols');
   }

@@ -74,8 +74,9 @@ export class AuditEventsService {
     let before: string | undefined;
     if (query.cursor !== undefined) {
       before = decodeAuditCursor(query.cursor);
-      if (before === undefined)
+      if (before === undefined) {
         throw new BadRequestException(INVALID_AUDIT_CURSOR);
+      }
     }
     const limit = query.limit ?? DEFAULT_AUDIT_PAGE_SIZE;
     const rows = await this.events.page(

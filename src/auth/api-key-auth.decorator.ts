@@ -75,8 +75,9 @@ export const Principal = createParamDecorator(
   (_data: unknown, context: ExecutionContext) => {
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
     const principal = request[PRINCIPAL];
-    if (!principal)
+    if (!principal) {
       throw new Error('Principal requested on a route without @ApiKeyAuth()');
+    }
     return principal satisfies ApiPrincipal;
   },
 );

@@ -91,14 +91,22 @@ describe('ApiKeyGuard', () => {
     const { run } = setup();
     const request: FakeRequest = { headers: { 'x-api-key': FORM_KEY } };
     await expect(run(request)).resolves.toBe(true);
-    expect(request[PRINCIPAL]).toEqual(PRINCIPAL_OF_KEY);
+    // With where the request came from, for the audit log (no address on a fake request).
+    expect(request[PRINCIPAL]).toEqual({
+      ...PRINCIPAL_OF_KEY,
+      client: { ip: null, userAgent: null },
+    });
   });
 
   it('attaches the principal of a key sent in the query', async () => {
     const { run } = setup();
     const request: FakeRequest = { headers: {}, query: { apiKey: FORM_KEY } };
     await expect(run(request)).resolves.toBe(true);
-    expect(request[PRINCIPAL]).toEqual(PRINCIPAL_OF_KEY);
+    // With where the request came from, for the audit log (no address on a fake request).
+    expect(request[PRINCIPAL]).toEqual({
+      ...PRINCIPAL_OF_KEY,
+      client: { ip: null, userAgent: null },
+    });
   });
 
   it('answers 403 to a read-only (viewer) key on a route that changes something, and lets it read', async () => {

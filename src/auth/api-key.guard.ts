@@ -90,7 +90,7 @@ export class ApiKeyGuard implements CanActivate {
     const principal = await this.keys.authenticate(key);
     if (!principal) throw new ForbiddenException(API_KEY_INVALID);
     const access = routeAccessOf(this.reflector, context);
-    // Fails closed: a key route must say what it needs (test/route-access.e2e-spec.ts).
+    // Fails closed: a key route must say what it needs (test/e2e/api/route-access.e2e-spec.ts).
     if (access?.kind !== 'permission') {
       throw new ForbiddenException(ROUTE_WITHOUT_PERMISSION);
     }

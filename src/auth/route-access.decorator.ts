@@ -1,7 +1,7 @@
 // The one declaration every route makes of who may call it: a permission of the matrix
 // (permissions.ts), checked by the API-key guard for keys and by the dashboard's signed-in
 // guard for members; any signed-in person (their own sign-in, password, which account they
-// work in); or no one at all. A route without one fails test/route-access.e2e-spec.ts.
+// work in); or no one at all. A route without one fails test/e2e/api/route-access.e2e-spec.ts.
 import {
   applyDecorators,
   SetMetadata,

@@ -105,8 +105,9 @@ export function parseCommand(argv: string[]): Command {
       'expires-at',
     ],
   };
-  if (!Object.hasOwn(allowed, name))
+  if (!Object.hasOwn(allowed, name)) {
     throw new UsageError(`unknown command "${name}"`);
+  }
   const misplaced = Object.keys(values).find(
     (option) => !allowed[name].includes(option),
   );

@@ -93,13 +93,14 @@ function fromHttpException(exception: HttpException): ErrorResponse {
     };
   }
   const known = ownEntry(FASTIFY_MESSAGES, cause?.code);
-  if (known)
+  if (known) {
     return {
       status: known[0],
       body: { error: known[1] },
       headers,
       unexpected: false,
     };
+  }
   if (
     status === HttpStatus.NOT_FOUND &&
     /^Cannot [A-Z]+ /.test(exception.message)

@@ -73,8 +73,9 @@ export function foldRequestLine(entry: LogEntry): LogEntry | undefined {
   if (
     typeof entry.msg === 'string' &&
     entry.msg.startsWith('Server listening at')
-  )
+  ) {
     return undefined;
+  }
   if (entry.msg === 'request completed') {
     const route = entry.req
       ? `${entry.req.method} ${entry.req.url}`

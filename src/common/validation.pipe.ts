@@ -18,8 +18,9 @@ function depthOf(value: unknown, limit: number): number {
     if (depth > max) max = depth;
     if (max > limit) return max;
     if (current !== null && typeof current === 'object') {
-      for (const child of Object.values(current))
+      for (const child of Object.values(current)) {
         stack.push([child, depth + 1]);
+      }
     }
   }
   return max;

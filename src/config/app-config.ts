@@ -141,8 +141,9 @@ export function parseDatabaseUrl(
       throw new ConfigError(name, 'is not a valid mysql:// URL');
     }
     if (!url.hostname) throw new ConfigError(name, 'needs a host');
-    if (url.pathname.length <= 1)
+    if (url.pathname.length <= 1) {
       throw new ConfigError(name, 'needs a database name');
+    }
     // Same mysql2 driver; the scheme picks the SQL dialect TypeORM speaks.
     return { type: raw.startsWith('mariadb:') ? 'mariadb' : 'mysql', url: raw };
   }
@@ -166,8 +167,9 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
   if (raw === undefined || raw.toLowerCase() === 'false') return false;
   if (/^\d+$/.test(raw)) {
     const hops = Number(raw);
-    if (hops < 1 || hops > 10)
+    if (hops < 1 || hops > 10) {
       throw new ConfigError('TRUST_PROXY', 'hop count must be 1–10');
+    }
     return hops;
   }
   const entries = raw
@@ -216,8 +218,9 @@ interface ResolvedSecret {
 function resolveSecret(env: Env, nodeEnv: string): ResolvedSecret {
   const secret = read(env, 'APP_SECRET');
   if (secret !== undefined) {
-    if (secret.length < 32)
+    if (secret.length < 32) {
       throw new ConfigError('APP_SECRET', 'must be at least 32 characters');
+    }
     return { secret, source: 'env' };
   }
   if (nodeEnv === 'production') {

@@ -25,8 +25,9 @@ function parseSmtpUrl(raw: string): string {
       `must start with smtp:// or smtps:// (${example})`,
     );
   }
-  if (!url.hostname)
+  if (!url.hostname) {
     throw new ConfigError('SMTP_URL', `needs a host (${example})`);
+  }
   return raw;
 }
 

@@ -1,5 +1,6 @@
 // Reaching people beyond email and webhooks (docs/notifications.md): the hosts chat
 // channels may post to, Telegram's bot API, and the autoresponder's daily cap per account.
+import { withoutTrailingSlashes } from '../common/trailing-slashes.js';
 import { ConfigError } from './config-error.js';
 import { read, wholeNumber, type Env } from './env-values.js';
 
@@ -63,7 +64,7 @@ function parseTelegramUrl(raw: string | undefined): string {
       `must be an http:// or https:// base URL, got "${value}"`,
     );
   }
-  return url.href.replace(/\/+$/, '');
+  return withoutTrailingSlashes(url.href);
 }
 
 export function parseReachConfig(env: Env): ReachConfig {

@@ -44,8 +44,9 @@ export class DocsController {
     }
     const text = await readFile(join(DOCS_DIR, name), 'utf8').catch(
       (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT')
+        if (error.code === 'ENOENT') {
           throw new NotFoundException('Page not found');
+        }
         throw error;
       },
     );

@@ -1,5 +1,9 @@
 // Errors of a submitted dashboard form: shown beside each field and summarised at the top.
-import type { ErrorIssue } from '../common/errors.js';
+import { ConflictException } from '@nestjs/common';
+import {
+  ValidationFailedException,
+  type ErrorIssue,
+} from '../common/errors.js';
 import { ownEntry } from '../common/own-entry.js';
 
 export interface SummaryItem {
@@ -31,6 +35,42 @@ export class PageErrors {
   get any(): boolean {
     return this.summary.length > 0;
   }
+}
+
+/** How a message of a refused change is worded on the page (a sentence by default). */
+export type Wording = (
+  message: string,
+  issue: ErrorIssue | undefined,
+) => string;
+
+/**
+ * Adds each message of a ValidationFailedException to `errors`, beside `field`. Any other
+ * error is not the visitor's to fix: it is thrown on.
+ */
+export function addValidationErrors(
+  errors: PageErrors,
+  error: unknown,
+  field: string,
+  wording: Wording = sentence,
+): PageErrors {
+  if (!(error instanceof ValidationFailedException)) throw error;
+  error.errors.forEach((message, index) =>
+    errors.add(wording(message, error.issues?.[index]), field),
+  );
+  return errors;
+}
+
+/** As addValidationErrors, and a ConflictException's message beside `field` too. */
+export function addRefusal(
+  errors: PageErrors,
+  error: unknown,
+  field: string,
+  wording: Wording = sentence,
+): PageErrors {
+  if (error instanceof ConflictException) {
+    return errors.add(error.message, field);
+  }
+  return addValidationErrors(errors, error, field, wording);
 }
 
 /** Element ids for input names: `f2.id` → `f2-id`. */

@@ -125,8 +125,9 @@ export class DomainsService {
     by: Actor = SYSTEM_ACTOR,
   ): Promise<DomainResponseDto> {
     const normalised = normaliseDomain(input.domain);
-    if (!normalised.ok)
+    if (!normalised.ok) {
       throw new ValidationFailedException([normalised.problem]);
+    }
     const { domain } = normalised;
     const duplicate = () =>
       new ConflictException(`${domain} is already a domain of this form`);

@@ -16,7 +16,8 @@ import { FormsService } from '../forms/forms.service.js';
 import type { SubmissionPosition } from '../submissions/cursor.js';
 import { ndjsonLine } from '../submissions/export/submission-export.js';
 import { SubmissionDeletion } from '../submissions/submission-deletion.js';
-import { toData, toDate } from '../submissions/submission-rows.js';
+import { toDate } from '../common/database/sql-dates.js';
+import { toData } from '../submissions/submission-rows.js';
 import { SubmissionRepository } from '../submissions/submission.repository.js';
 import { dataHoldsAddress, normalizeAddress } from './address-match.js';
 

@@ -79,8 +79,9 @@ export function extensionOf(name: string): string {
 /** An `accept` entry: a MIME type, `type/*`, or `.ext`. */
 function normalizeAccept(entry: string): string {
   const lower = entry.trim().toLowerCase();
-  if (lower.startsWith('.'))
+  if (lower.startsWith('.')) {
     return `.${EXTENSION_ALIASES[lower.slice(1)] ?? lower.slice(1)}`;
+  }
   return lower;
 }
 

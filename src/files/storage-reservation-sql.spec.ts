@@ -1,3 +1,4 @@
+import { SqlFile } from '../../test/support/sql-file.js';
 import type { SqlDialect } from '../common/database/sql-statement.js';
 import { StorageReservationSql } from './storage-reservation-sql.js';
 
@@ -9,13 +10,24 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
   'storage reservation SQL on %s',
   (dialect) => {
     const sql = new StorageReservationSql(dialect);
+    const file = new SqlFile('StorageReservationSql');
 
-    it('creates a row, reserves and releases with one statement each', () => {
-      expect(sql.ensure('01ACCOUNT')).toMatchSnapshot();
-      expect(
-        sql.reserve('01ACCOUNT', 1_048_576, 5_242_880, NOW),
-      ).toMatchSnapshot();
-      expect(sql.release('01ACCOUNT', 4096, NOW)).toMatchSnapshot();
+    file.section(
+      'creates a row, reserves and releases with one statement each',
+      () => {
+        file.add('ensure', sql.ensure('01ACCOUNT'));
+        file.add(
+          'reserve',
+          sql.reserve('01ACCOUNT', 1_048_576, 5_242_880, NOW),
+        );
+        file.add('release', sql.release('01ACCOUNT', 4096, NOW));
+      },
+    );
+
+    it('builds every statement as __sql__/storage-reservation.<dialect>.sql holds it', async () => {
+      await expect(file.text()).toMatchFileSnapshot(
+        `./__sql__/storage-reservation.${dialect}.sql`,
+      );
     });
   },
 );

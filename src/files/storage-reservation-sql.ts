@@ -7,15 +7,14 @@ import type {
   SqlDialect,
   SqlStatement,
 } from '../common/database/sql-statement.js';
-import { sqlDatetime } from '../submissions/submission-rows.js';
+import { sqlDatetime } from '../common/database/sql-dates.js';
+import { quoteIdentifier } from '../common/database/sql-identifier.js';
 
 export class StorageReservationSql {
   constructor(readonly dialect: SqlDialect) {}
 
   private e(name: string): string {
-    return this.dialect === 'sqlite'
-      ? `"${name.replaceAll('"', '""')}"`
-      : '`' + name.replaceAll('`', '``') + '`';
+    return quoteIdentifier(this.dialect, name);
   }
 
   private time(now: Date): unknown {

@@ -1,3 +1,4 @@
+import { SqlFile } from '../../test/support/sql-file.js';
 import type { SqlDialect } from '../common/database/sql-statement.js';
 import { StoredFileSql } from './stored-file-sql.js';
 
@@ -12,29 +13,48 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
   'stored_file SQL on %s',
   (dialect) => {
     const sql = new StoredFileSql(dialect);
+    const file = new SqlFile('StoredFileSql');
 
-    it('inserts rows', () => {
-      expect(sql.insert(1)).toMatchSnapshot();
-      expect(sql.insert(2)).toMatchSnapshot();
+    file.section('inserts rows', () => {
+      file.add('insert', sql.insert(1));
+      file.add('insert', sql.insert(2));
     });
 
-    it('reads one file only through its form and submission', () => {
-      expect(sql.findOne(FORM, SUBMISSIONS[0], 'file1')).toMatchSnapshot();
+    file.section('reads one file only through its form and submission', () => {
+      file.add('findOne', sql.findOne(FORM, SUBMISSIONS[0], 'file1'));
     });
 
-    it('reads and deletes the files of submissions, by the submission index', () => {
-      expect(sql.ofSubmissions(FORM, SUBMISSIONS)).toMatchSnapshot();
-      expect(sql.deleteOfSubmissions(FORM, SUBMISSIONS)).toMatchSnapshot();
-    });
+    file.section(
+      'reads and deletes the files of submissions, by the submission index',
+      () => {
+        file.add('ofSubmissions', sql.ofSubmissions(FORM, SUBMISSIONS));
+        file.add(
+          'deleteOfSubmissions',
+          sql.deleteOfSubmissions(FORM, SUBMISSIONS),
+        );
+      },
+    );
 
-    it('reads a file by its id, and the file ids of submissions by the submission index', () => {
-      expect(sql.findById('file1')).toMatchSnapshot();
-      expect(sql.idsOfSubmissions(SUBMISSIONS)).toMatchSnapshot();
-    });
+    file.section(
+      'reads a file by its id, and the file ids of submissions by the submission index',
+      () => {
+        file.add('findById', sql.findById('file1'));
+        file.add('idsOfSubmissions', sql.idsOfSubmissions(SUBMISSIONS));
+      },
+    );
 
-    it('finds which objects have rows, by primary key, and sums an account', () => {
-      expect(sql.existing(['a', 'b'])).toMatchSnapshot();
-      expect(sql.accountBytes('account1')).toMatchSnapshot();
+    file.section(
+      'finds which objects have rows, by primary key, and sums an account',
+      () => {
+        file.add('existing', sql.existing(['a', 'b']));
+        file.add('accountBytes', sql.accountBytes('account1'));
+      },
+    );
+
+    it('builds every statement as __sql__/stored-file.<dialect>.sql holds it', async () => {
+      await expect(file.text()).toMatchFileSnapshot(
+        `./__sql__/stored-file.${dialect}.sql`,
+      );
     });
   },
 );

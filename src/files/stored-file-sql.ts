@@ -5,7 +5,8 @@ import type {
   SqlDialect,
   SqlStatement,
 } from '../common/database/sql-statement.js';
-import { sqlDatetime } from '../submissions/submission-rows.js';
+import { sqlDatetime } from '../common/database/sql-dates.js';
+import { quoteIdentifier } from '../common/database/sql-identifier.js';
 
 /** The columns in the order the commit writers insert them. */
 export const STORED_FILE_COLUMNS = [
@@ -58,7 +59,7 @@ export class StoredFileSql {
   constructor(readonly dialect: SqlDialect) {}
 
   private e(name: string): string {
-    return this.dialect === 'sqlite' ? `"${name}"` : `\`${name}\``;
+    return quoteIdentifier(this.dialect, name);
   }
 
   private get columns(): string {

@@ -2,7 +2,7 @@
 // them all, snapshot-tested per dialect).
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { toDate } from '../submissions/submission-rows.js';
+import { toDate } from '../common/database/sql-dates.js';
 import { StoredFileSql, type StoredFileRow } from './stored-file-sql.js';
 
 type RawRow = Omit<StoredFileRow, 'createdAt' | 'size'> & {

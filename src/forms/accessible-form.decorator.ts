@@ -29,8 +29,9 @@ export class AccessibleFormPipe implements PipeTransform<
 
   async transform(id: string): Promise<Form> {
     const principal = this.request[PRINCIPAL];
-    if (!principal)
+    if (!principal) {
       throw new Error('AccessibleForm used on a route without @ApiKeyAuth()');
+    }
     // Nest runs a handler's parameter pipes concurrently and answers the first error.
     // Validating a body or query settles within the current turn, so waiting for the
     // next one keeps their 400 ahead of this 404, as when handlers looked the form up.

@@ -121,8 +121,9 @@ export async function autoresponseColumn(
       : written === null
         ? null
         : toStoredAutoresponse(written);
-  if (settings === null)
+  if (settings === null) {
     return written === undefined ? {} : { autoresponse: null };
+  }
   const confirmed =
     settings.replyTo !== null && form.notifyEmails.includes(settings.replyTo)
       ? await confirmedAmong([settings.replyTo])

@@ -99,8 +99,9 @@ function graceOf(
 ): string | null {
   if (input.graceUntil === null) return null;
   // Changing a CAPTCHA that is already on keeps its grace as it was: never extended.
-  if (stored !== null)
+  if (stored !== null) {
     return runningGrace(stored, now.getTime())?.toISOString() ?? null;
+  }
   if (current === undefined) return null;
   return new Date(
     now.getTime() + CAPTCHA_GRACE_DAYS * 24 * 3600_000,

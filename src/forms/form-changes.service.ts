@@ -99,7 +99,7 @@ export class FormChangesService
     });
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  onApplicationShutdown(): void {
     this.subscribed = false;
     for (const client of [this.subscriber, this.publisher]) {
       client?.disconnect();

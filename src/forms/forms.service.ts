@@ -34,7 +34,6 @@ import {
   storedCaptcha,
   storedSpamFilter,
 } from './spam-settings.js';
-import type { AutoresponseDto } from './dto/autoresponse.dto.js';
 import { autoresponseColumn } from './autoresponse-settings.js';
 import {
   NOTIFY_EMAIL_CONFIRMATIONS,
@@ -238,8 +237,9 @@ export class FormsService {
   ): Promise<FormResponseDto> {
     const changes: Partial<FormInput> = {};
     for (const key of REPLACED_ON_PATCH) {
-      if (input[key] !== undefined)
+      if (input[key] !== undefined) {
         Object.assign(changes, { [key]: input[key] });
+      }
     }
     if (input.spamFilter !== undefined) {
       changes.spamFilter = mergeSpamFilter(

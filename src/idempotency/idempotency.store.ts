@@ -8,7 +8,8 @@ import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
 import { SqliteStatements } from '../common/database/sqlite-statements.js';
 import { SecretBox } from '../auth/secret-box.js';
-import { sqlDatetime } from '../submissions/submission-rows.js';
+import { IdempotencyRecordSql } from './idempotency-record-sql.js';
+import { sqlDatetime } from '../common/database/sql-dates.js';
 import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_TTL_MS } from './idempotency-key.js';
 
 /** A 2xx answer as kept: its status and its body as JSON text ('' for none). */
@@ -49,16 +50,6 @@ interface Row {
   response: unknown;
 }
 
-/** The columns in the order the writers insert them. */
-export const IDEMPOTENCY_COLUMNS = [
-  'id',
-  'fingerprint',
-  'status',
-  'response',
-  'createdAt',
-  'expiresAt',
-] as const;
-
 @Injectable()
 export class IdempotencyStore {
   private readonly sqlite: boolean;
@@ -84,13 +75,12 @@ export class IdempotencyStore {
     this.statements = this.sqlite
       ? new SqliteStatements(dataSource)
       : undefined;
-    const q = (name: string) => (this.sqlite ? `"${name}"` : `\`${name}\``);
-    const table = q('idempotency_record');
-    this.select = `SELECT ${q('fingerprint')}, ${q('status')}, ${q('response')} FROM ${table} WHERE ${q('id')} = ? AND ${q('expiresAt')} > ?`;
-    this.insert = `INSERT INTO ${table} (${IDEMPOTENCY_COLUMNS.map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`;
-    this.deleteExpired = `DELETE FROM ${table} WHERE ${q('id')} = ? AND ${q('expiresAt')} <= ?`;
-    this.complete = `UPDATE ${table} SET ${q('status')} = ?, ${q('response')} = ?, ${q('expiresAt')} = ? WHERE ${q('id')} = ?`;
-    this.release = `DELETE FROM ${table} WHERE ${q('id')} = ? AND ${q('status')} IS NULL`;
+    const sql = new IdempotencyRecordSql(this.sqlite ? 'sqlite' : 'mysql');
+    this.select = sql.select;
+    this.insert = sql.insert;
+    this.deleteExpired = sql.deleteExpired;
+    this.complete = sql.complete;
+    this.release = sql.release;
   }
 
   /** What the key holds now (an expired record counts as free). */

@@ -217,8 +217,9 @@ export class InvitationLinksService {
   private async pendingByToken(token: string, now: Date): Promise<Invitation> {
     const row = await this.findByToken(token);
     if (!row) throw new NotFoundException(INVITATION_UNKNOWN);
-    if (stateOf(row, now) !== 'pending')
+    if (stateOf(row, now) !== 'pending') {
       throw new GoneException(INVITATION_GONE);
+    }
     return row;
   }
 

@@ -298,8 +298,9 @@ export class InvitationsService implements BeforeApplicationShutdown {
     email: string,
     now: Date,
   ): Promise<string> {
-    if (!this.mailer.enabled)
+    if (!this.mailer.enabled) {
       throw new ConflictException(MAIL_OFF_FOR_INVITATIONS);
+    }
     const reserved = await this.quotas.reserve(
       [accountRule(accountId), addressRule(email)],
       now,
@@ -361,8 +362,9 @@ function checkedInput(input: InvitationInput): { email: string; role: Role } {
   const problems: string[] = [];
   const email =
     typeof input.email === 'string' ? normalizeEmail(input.email) : '';
-  if (!isEmailAddress(email))
+  if (!isEmailAddress(email)) {
     problems.push('email must be a valid email address');
+  }
   if (!isRole(input.role)) {
     problems.push(
       `role must be one of the following values: ${ROLES.join(', ')}`,

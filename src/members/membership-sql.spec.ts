@@ -1,3 +1,4 @@
+import { SqlFile } from '../../test/support/sql-file.js';
 import type { SqlDialect } from '../common/database/sql-statement.js';
 import { MembershipSql } from './membership-sql.js';
 
@@ -9,10 +10,20 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
   'membership SQL on %s',
   (dialect) => {
     const sql = new MembershipSql(dialect);
+    const file = new SqlFile('MembershipSql');
 
-    it('changes a role and removes a member in one conditional statement each', () => {
-      expect(sql.changeRole('acc', 'usr', 'viewer', NOW)).toMatchSnapshot();
-      expect(sql.remove('acc', 'usr')).toMatchSnapshot();
+    file.section(
+      'changes a role and removes a member in one conditional statement each',
+      () => {
+        file.add('changeRole', sql.changeRole('acc', 'usr', 'viewer', NOW));
+        file.add('remove', sql.remove('acc', 'usr'));
+      },
+    );
+
+    it('builds every statement as __sql__/membership.<dialect>.sql holds it', async () => {
+      await expect(file.text()).toMatchFileSnapshot(
+        `./__sql__/membership.${dialect}.sql`,
+      );
     });
   },
 );

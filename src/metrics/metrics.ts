@@ -37,7 +37,7 @@ export type SubmissionCounters = Readonly<
   Record<SubmissionOutcome, Counter.Internal>
 >;
 
-/** The states an attempt leaves a delivery in (notifications/delivery.entity.ts). */
+/** The states an attempt leaves a delivery in (notifications/deliveries/delivery.entity.ts). */
 export const DELIVERY_OUTCOMES = ['succeeded', 'failed', 'dead'] as const;
 
 /** The label of a request no route matched. */
@@ -260,8 +260,9 @@ export class Metrics {
 
   /** Adds formgate_redis_up, read from `ping` when scraped (only where Redis is used). */
   watchRedis(ping: () => Promise<boolean>): void {
-    if (this.registry.getSingleMetric('formgate_redis_up') !== undefined)
+    if (this.registry.getSingleMetric('formgate_redis_up') !== undefined) {
       return;
+    }
     new Gauge({
       name: 'formgate_redis_up',
       help: '1 when Redis answers a PING in time, else 0.',

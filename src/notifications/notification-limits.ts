@@ -36,8 +36,9 @@ export class NotificationLimits {
       `webhook-test:${webhookId}`,
       TESTS_PER_WEBHOOK,
     );
-    if (wait > 0)
+    if (wait > 0) {
       throw new TooManyRequestsError(tooManyTestsMessage(wait), wait);
+    }
   }
 
   /** Spends one retry of a delivery of `formId`, or throws 429 with Retry-After. */

@@ -244,15 +244,17 @@ export class PasskeysService {
       { id, userId },
       { name: passkeyName(name) },
     );
-    if (!done.affected)
+    if (!done.affected) {
       throw new NotFoundException('There is no such passkey.');
+    }
   }
 
   /** Factor removed: one passkey. */
   async remove(userId: string, id: string): Promise<void> {
     const done = await this.passkeys.delete({ id, userId });
-    if (!done.affected)
+    if (!done.affected) {
       throw new NotFoundException('There is no such passkey.');
+    }
   }
 
   /** Factor removed: every passkey of the user (the operator's reset); how many went. */

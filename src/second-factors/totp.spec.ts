@@ -51,8 +51,9 @@ describe('recovery codes', () => {
     const codes = newRecoveryCodes();
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
-    for (const code of codes)
+    for (const code of codes) {
       expect(code).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){2}$/);
+    }
   });
 
   it('hashes typed codes alike whatever their case, spaces or dashes', () => {

@@ -75,10 +75,14 @@ export class Altcha {
    * Checks a submission's `altcha` value against the form: the id to claim as used
    * (the challenge's signature) when it is a valid solution, else the problem.
    */
-  async check(formId: string, raw: unknown): Promise<AltchaCheck> {
+  check(formId: string, raw: unknown): Promise<AltchaCheck> {
     const payload = parseAltchaPayload(raw);
-    if (typeof payload === 'string') return { ok: false, problem: payload };
-    return verifyAltcha(payload, this.secretsOf(formId), Date.now());
+    if (typeof payload === 'string') {
+      return Promise.resolve({ ok: false, problem: payload });
+    }
+    return Promise.resolve(
+      verifyAltcha(payload, this.secretsOf(formId), Date.now()),
+    );
   }
 
   private secretsOf(formId: string): FormSecrets {

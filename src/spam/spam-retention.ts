@@ -12,7 +12,7 @@ import { SubmissionExpiry } from '../submissions/submission-expiry.js';
 import { inBatches } from '../sweeps/batches.js';
 import type { SweepCounts } from '../sweeps/sweep.js';
 import { SweepsService } from '../sweeps/sweeps.service.js';
-import { FormSpamStat } from './form-spam-stat.entity.js';
+import { FormSpamStatRepository } from './form-spam-stat.repository.js';
 import { utcDay } from './turned-away.js';
 import { UsedCaptchaToken } from './used-captcha-token.entity.js';
 
@@ -35,8 +35,7 @@ export class SpamRetention implements OnModuleInit {
     private readonly expiry: SubmissionExpiry,
     @InjectRepository(UsedCaptchaToken)
     private readonly tokens: Repository<UsedCaptchaToken>,
-    @InjectRepository(FormSpamStat)
-    private readonly stats: Repository<FormSpamStat>,
+    private readonly stats: FormSpamStatRepository,
     private readonly config: AppConfig,
     private readonly sweeps: SweepsService,
   ) {}
@@ -94,10 +93,9 @@ export class SpamRetention implements OnModuleInit {
       }
       return expired.length;
     }, options);
-    const result = await this.stats.delete({
-      day: LessThan(utcDay(now - STATS_DAYS * DAY_MS)),
-    });
-    counts.dailyCounts = result.affected ?? 0;
+    counts.dailyCounts = await this.stats.deleteBefore(
+      utcDay(now - STATS_DAYS * DAY_MS),
+    );
     return counts;
   }
 }

@@ -10,6 +10,7 @@ import { SpamRetention } from './spam-retention.js';
 import { TurnedAwayCounter } from './turned-away.js';
 import { UsedTokens } from './used-tokens.js';
 import { FormSpamStat } from './form-spam-stat.entity.js';
+import { FormSpamStatRepository } from './form-spam-stat.repository.js';
 import { UsedCaptchaToken } from './used-captcha-token.entity.js';
 
 /**
@@ -29,6 +30,7 @@ import { UsedCaptchaToken } from './used-captcha-token.entity.js';
     CaptchaCheck,
     CaptchaProviders,
     DuplicateCheck,
+    FormSpamStatRepository,
     SpamRetention,
     TurnedAwayCounter,
     UsedTokens,

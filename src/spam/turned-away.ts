@@ -5,17 +5,13 @@
 // every few milliseconds, not one per request). They are statistics: counts a failing
 // write could not add are dropped with a warning.
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { isMissingReference } from '../common/database/driver-errors.js';
+import { FormSpamStatRepository } from './form-spam-stat.repository.js';
+import type { SpamStatCounts } from './form-spam-stat-sql.js';
 
 export type TurnedAwayKind = 'honeypot' | 'captcha';
 
-interface Counts {
-  formId: string;
-  day: string;
-  honeypot: number;
-  captcha: number;
-}
+type Counts = SpamStatCounts;
 
 /** YYYY-MM-DD of a time, in UTC. */
 export function utcDay(time: number): string {
@@ -29,7 +25,7 @@ export class TurnedAwayCounter implements OnApplicationShutdown {
   private writing: Promise<void> | undefined;
   private scheduled = false;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly stats: FormSpamStatRepository) {}
 
   count(formId: string, kind: TurnedAwayKind, now = Date.now()): void {
     const day = utcDay(now);
@@ -80,22 +76,10 @@ export class TurnedAwayCounter implements OnApplicationShutdown {
   }
 
   private async upsert(rows: readonly Counts[]): Promise<void> {
-    if (rows.length === 0) return;
-    const sqlite = this.dataSource.options.type === 'better-sqlite3';
-    const sql = sqlite
-      ? 'INSERT INTO "form_spam_stat" ("formId", "day", "honeypot", "captcha") VALUES (?, ?, ?, ?) ' +
-        'ON CONFLICT ("formId", "day") DO UPDATE SET "honeypot" = "honeypot" + excluded."honeypot", "captcha" = "captcha" + excluded."captcha"'
-      : 'INSERT INTO `form_spam_stat` (`formId`, `day`, `honeypot`, `captcha`) VALUES (?, ?, ?, ?) ' +
-        'ON DUPLICATE KEY UPDATE `honeypot` = `honeypot` + VALUES(`honeypot`), `captcha` = `captcha` + VALUES(`captcha`)';
     // One statement per form and day: a form deleted meanwhile fails its own row only.
     for (const row of rows) {
       try {
-        await this.dataSource.query(sql, [
-          row.formId,
-          row.day,
-          row.honeypot,
-          row.captcha,
-        ]);
+        await this.stats.add(row);
       } catch (error) {
         if (!isMissingReference(error)) throw error;
       }
@@ -108,17 +92,6 @@ export class TurnedAwayCounter implements OnApplicationShutdown {
     firstDay: string,
   ): Promise<{ honeypot: number; captcha: number }> {
     await this.flushed();
-    const [row] = await this.dataSource.query<
-      Array<{ honeypot: unknown; captcha: unknown }>
-    >(
-      this.dataSource.options.type === 'better-sqlite3'
-        ? 'SELECT SUM("honeypot") AS "honeypot", SUM("captcha") AS "captcha" FROM "form_spam_stat" WHERE "formId" = ? AND "day" >= ?'
-        : 'SELECT SUM(`honeypot`) AS `honeypot`, SUM(`captcha`) AS `captcha` FROM `form_spam_stat` WHERE `formId` = ? AND `day` >= ?',
-      [formId, firstDay],
-    );
-    return {
-      honeypot: Number(row?.honeypot ?? 0),
-      captcha: Number(row?.captcha ?? 0),
-    };
+    return this.stats.since(formId, firstDay);
   }
 }

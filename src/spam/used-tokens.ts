@@ -18,7 +18,7 @@ import {
   SqliteStatements,
 } from '../common/database/sqlite-statements.js';
 import { ServiceUnavailableError } from '../common/errors.js';
-import { sqlDatetime } from '../submissions/submission-rows.js';
+import { sqlDatetime } from '../common/database/sql-dates.js';
 
 /** The row id of an answer: SHA-256 of the provider and the answer, hex. */
 export function tokenId(provider: string, answer: string): string {

@@ -29,10 +29,11 @@ export function issuerUrlProblem(value: string): string | null {
   } catch {
     return 'Issuer URL must be a full address such as https://accounts.google.com';
   }
-  if (url.protocol === 'https:')
+  if (url.protocol === 'https:') {
     return url.search || url.hash
       ? 'Issuer URL must not have a query or fragment'
       : null;
+  }
   if (url.protocol === 'http:' && isLoopbackUrl(url)) return null;
   return 'Issuer URL must use https:// (plain http only for a provider on this machine)';
 }

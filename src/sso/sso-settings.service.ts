@@ -4,6 +4,7 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { withoutTrailingSlashes } from '../common/trailing-slashes.js';
 import { randomBytes } from 'node:crypto';
 import { Repository } from 'typeorm';
 import type { Role } from '../auth/permissions.js';
@@ -59,7 +60,7 @@ export class SsoSettingsService {
 
   /** The address to register at the provider as the redirect (callback) URI. */
   callbackUrl(): string {
-    return `${this.config.publicUrl.replace(/\/+$/, '')}/dashboard/sso/callback`;
+    return `${withoutTrailingSlashes(this.config.publicUrl)}/dashboard/sso/callback`;
   }
 
   async view(accountId: string): Promise<SsoSettingsView> {

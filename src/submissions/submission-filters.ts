@@ -74,8 +74,9 @@ export function parseInstant(text: string): Date | undefined {
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s);
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month))
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) {
     return undefined;
+  }
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   const ms = Number(fraction.padEnd(3, '0').slice(0, 3));
   let offsetMinutes = 0;
@@ -108,8 +109,9 @@ export function parseFilters(input: SubmissionFilterInput): SubmissionFilters {
     const raw = input[name];
     if (raw === undefined || raw === '') continue;
     const instant = parseInstant(raw);
-    if (!instant)
+    if (!instant) {
       throw new BadRequestException(`${name} must be ${INSTANT_FORMAT_HINT}`);
+    }
     filters[name] = clamp(instant);
   }
   if (filters.from && filters.to && filters.from > filters.to) {

@@ -1,4 +1,5 @@
-import { isoTime, sqlDatetime, toDate } from './submission-rows.js';
+import { sqlDatetime, toDate } from '../common/database/sql-dates.js';
+import { isoTime } from './submission-rows.js';
 
 describe('isoTime', () => {
   const same = (value: Date | string) =>

@@ -2,6 +2,7 @@
 // rows shares (dates and JSON differ between MySQL, MariaDB and SQLite).
 import type { SubmissionPosition } from './cursor.js';
 import type { SubmissionData, SubmissionStatus } from './submission.entity.js';
+import { toDate } from '../common/database/sql-dates.js';
 
 /** A row as the driver returns it (drivers differ on `data` and `createdAt`). */
 export interface SubmissionRow {
@@ -28,18 +29,6 @@ export interface RowBatch {
    * examined, so the next read continues strictly after this position.
    */
   scannedThrough?: SubmissionPosition;
-}
-
-/** "YYYY-MM-DD HH:MM:SS.mmm" UTC: how datetime(3) is stored on SQLite and compared on MySQL. */
-export function sqlDatetime(date: Date): string {
-  return date.toISOString().replace('T', ' ').replace('Z', '');
-}
-
-/** better-sqlite3 hands back DATETIME as "YYYY-MM-DD HH:MM:SS.SSS" in UTC. */
-export function toDate(value: Date | string): Date {
-  if (value instanceof Date) return value;
-  const iso = value.includes('T') ? value : value.replace(' ', 'T');
-  return new Date(/(Z|[+-]\d\d:?\d\d)$/.test(iso) ? iso : `${iso}Z`);
 }
 
 /**
@@ -93,7 +82,8 @@ export function resumeAfter(
   batch: RowBatch,
   limit: number,
 ): SubmissionPosition | undefined {
-  if (batch.rows.length >= limit)
+  if (batch.rows.length >= limit) {
     return positionOf(batch.rows[batch.rows.length - 1]);
+  }
   return batch.scannedThrough;
 }

@@ -1,3 +1,4 @@
+import { SqlFile } from '../../test/support/sql-file.js';
 import {
   ALL_COLUMNS,
   SubmissionSql,
@@ -22,47 +23,59 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
   'submission SQL on %s',
   (dialect) => {
     const sql = new SubmissionSql(dialect);
+    const file = new SqlFile('SubmissionSql');
 
-    it('reads a first page, newest first', () => {
-      expect(
+    file.section('reads a first page, newest first', () => {
+      file.add(
+        'rows',
         sql.rows({ formId: FORM, filters: {}, direction: 'DESC', limit: 26 }),
-      ).toMatchSnapshot();
+      );
     });
 
-    it('reads a status tab along its index, with assignee and label filters', () => {
-      expect(
-        sql.rows({
-          formId: FORM,
-          filters: { status: 'new', assignee: 'u1', labelId: 'l1' },
-          direction: 'DESC',
-          limit: 26,
-        }),
-      ).toMatchSnapshot();
-      expect(
-        sql.rows({
-          formId: FORM,
-          filters: { assignee: null },
-          direction: 'DESC',
-          limit: 26,
-        }),
-      ).toMatchSnapshot();
-    });
+    file.section(
+      'reads a status tab along its index, with assignee and label filters',
+      () => {
+        file.add(
+          'rows',
+          sql.rows({
+            formId: FORM,
+            filters: { status: 'new', assignee: 'u1', labelId: 'l1' },
+            direction: 'DESC',
+            limit: 26,
+          }),
+        );
+        file.add(
+          'rows',
+          sql.rows({
+            formId: FORM,
+            filters: { assignee: null },
+            direction: 'DESC',
+            limit: 26,
+          }),
+        );
+      },
+    );
 
-    it('reads search candidates by their ids, along the primary key', () => {
-      expect(
-        sql.rows({
-          formId: FORM,
-          filters: { q: 'zanzibar' },
-          direction: 'DESC',
-          limit: 26,
-          ids: ['a', 'b'],
-        }),
-      ).toMatchSnapshot();
-      expect(sql.countedRows(FORM, ['a'])).toMatchSnapshot();
-    });
+    file.section(
+      'reads search candidates by their ids, along the primary key',
+      () => {
+        file.add(
+          'rows',
+          sql.rows({
+            formId: FORM,
+            filters: { q: 'zanzibar' },
+            direction: 'DESC',
+            limit: 26,
+            ids: ['a', 'b'],
+          }),
+        );
+        file.add('countedRows', sql.countedRows(FORM, ['a']));
+      },
+    );
 
-    it('reads the page after a cursor, within a date range', () => {
-      expect(
+    file.section('reads the page after a cursor, within a date range', () => {
+      file.add(
+        'rows',
         sql.rows({
           formId: FORM,
           filters: { from: FROM, to: TO },
@@ -70,11 +83,12 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
           after: POSITION,
           limit: 26,
         }),
-      ).toMatchSnapshot();
+      );
     });
 
-    it('searches values inside a scan window', () => {
-      expect(
+    file.section('searches values inside a scan window', () => {
+      file.add(
+        'rows',
         sql.rows({
           formId: FORM,
           filters: { q: 'Ünïcode 100%_!' },
@@ -83,11 +97,12 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
           through: THROUGH,
           limit: 500,
         }),
-      ).toMatchSnapshot();
+      );
     });
 
-    it('finds the end of a search window on the index', () => {
-      expect(
+    file.section('finds the end of a search window on the index', () => {
+      file.add(
+        'rows',
         sql.rows({
           formId: FORM,
           filters: {},
@@ -97,11 +112,12 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
           limit: 1,
           offset: 9999,
         }),
-      ).toMatchSnapshot();
+      );
     });
 
-    it('reads ids oldest first for a bulk delete', () => {
-      expect(
+    file.section('reads ids oldest first for a bulk delete', () => {
+      file.add(
+        'rows',
         sql.rows({
           formId: FORM,
           filters: { to: TO },
@@ -109,37 +125,45 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
           columns: ['id'],
           limit: 1000,
         }),
-      ).toMatchSnapshot();
+      );
+    });
+
+    file.section('reads every column of one submission', () => {
+      file.add('findOne', sql.findOne(FORM, POSITION.id));
     });
 
     it('reads every column of one submission', () => {
-      expect(sql.findOne(FORM, POSITION.id)).toMatchSnapshot();
       expect(sql.findOne(FORM, POSITION.id).sql).toContain(
         ALL_COLUMNS.map((c) => sql.e(c)).join(', '),
       );
     });
 
-    it('reads listed submissions of any form, every column or some', () => {
-      expect(sql.findMany([POSITION.id, THROUGH.id])).toMatchSnapshot();
-      expect(
-        sql.findMany([POSITION.id], ['id', 'formId', 'createdAt']),
-      ).toMatchSnapshot();
+    file.section(
+      'reads listed submissions of any form, every column or some',
+      () => {
+        file.add('findMany', sql.findMany([POSITION.id, THROUGH.id]));
+        file.add(
+          'findMany',
+          sql.findMany([POSITION.id], ['id', 'formId', 'createdAt']),
+        );
+      },
+    );
+
+    file.section('deletes listed submissions of a form', () => {
+      file.add('deleteIds', sql.deleteIds(FORM, [POSITION.id, THROUGH.id]));
     });
 
-    it('deletes listed submissions of a form', () => {
-      expect(sql.deleteIds(FORM, [POSITION.id, THROUGH.id])).toMatchSnapshot();
+    file.section('counts submissions per form', () => {
+      file.add('countByForms', sql.countByForms([FORM, 'other']));
     });
 
-    it('counts submissions per form', () => {
-      expect(sql.countByForms([FORM, 'other'])).toMatchSnapshot();
+    file.section('counts submissions per UTC day', () => {
+      file.add('dailyCounts', sql.dailyCounts(FORM, FROM));
     });
 
-    it('counts submissions per UTC day', () => {
-      expect(sql.dailyCounts(FORM, FROM)).toMatchSnapshot();
-    });
-
-    it('reads the spam folder', () => {
-      expect(
+    file.section('reads the spam folder', () => {
+      file.add(
+        'rows',
         sql.rows({
           formId: FORM,
           filters: { spam: true, to: TO },
@@ -147,39 +171,58 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
           columns: ['id'],
           limit: 500,
         }),
-      ).toMatchSnapshot();
-      expect(sql.countByForms([FORM], true)).toMatchSnapshot();
+      );
+      file.add('countByForms', sql.countByForms([FORM], true));
     });
 
-    it("reads a form's recent clean data from one IP, a bounded range", () => {
-      expect(sql.recentFromIp(FORM, '203.0.113.9', FROM)).toMatchSnapshot();
+    file.section(
+      "reads a form's recent clean data from one IP, a bounded range",
+      () => {
+        file.add('recentFromIp', sql.recentFromIp(FORM, '203.0.113.9', FROM));
+      },
+    );
+
+    file.section(
+      'moves a submission into or out of the spam folder only from the other one',
+      () => {
+        file.add(
+          'moveToFolder',
+          sql.moveToFolder(FORM, POSITION.id, true, '["marked-by-owner"]'),
+        );
+        file.add(
+          'moveToFolder',
+          sql.moveToFolder(FORM, POSITION.id, false, null),
+        );
+      },
+    );
+
+    file.section('counts submissions in a range', () => {
+      file.add('countInRange', sql.countInRange(FORM, { from: FROM, to: TO }));
+      file.add('countInRange', sql.countInRange(FORM, {}));
     });
 
-    it('moves a submission into or out of the spam folder only from the other one', () => {
-      expect(
-        sql.moveToFolder(FORM, POSITION.id, true, '["marked-by-owner"]'),
-      ).toMatchSnapshot();
-      expect(
-        sql.moveToFolder(FORM, POSITION.id, false, null),
-      ).toMatchSnapshot();
+    file.section(
+      'scans a window for an address (erasure), ASCII and not',
+      () => {
+        file.add(
+          'addressWindow',
+          sql.addressWindow(FORM, false, undefined, 500, 'ada@example.com'),
+        );
+        file.add(
+          'addressWindow',
+          sql.addressWindow(FORM, true, POSITION, 2000, 'zoë@exämple.com'),
+        );
+      },
+    );
+
+    file.section('reads every column of listed submissions', () => {
+      file.add('rowsByIds', sql.rowsByIds(FORM, [POSITION.id, THROUGH.id]));
     });
 
-    it('counts submissions in a range', () => {
-      expect(sql.countInRange(FORM, { from: FROM, to: TO })).toMatchSnapshot();
-      expect(sql.countInRange(FORM, {})).toMatchSnapshot();
-    });
-
-    it('scans a window for an address (erasure), ASCII and not', () => {
-      expect(
-        sql.addressWindow(FORM, false, undefined, 500, 'ada@example.com'),
-      ).toMatchSnapshot();
-      expect(
-        sql.addressWindow(FORM, true, POSITION, 2000, 'zoë@exämple.com'),
-      ).toMatchSnapshot();
-    });
-
-    it('reads every column of listed submissions', () => {
-      expect(sql.rowsByIds(FORM, [POSITION.id, THROUGH.id])).toMatchSnapshot();
+    it('builds every statement as __sql__/submission.<dialect>.sql holds it', async () => {
+      await expect(file.text()).toMatchFileSnapshot(
+        `./__sql__/submission.${dialect}.sql`,
+      );
     });
   },
 );

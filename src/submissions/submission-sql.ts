@@ -4,7 +4,8 @@
 // search and a UTC day are written. SubmissionRepository runs what this builds.
 import type { SubmissionPosition } from './cursor.js';
 import type { SubmissionFilters } from './submission-filters.js';
-import { sqlDatetime, type SubmissionRow } from './submission-rows.js';
+import { sqlDatetime } from '../common/database/sql-dates.js';
+import { type SubmissionRow } from './submission-rows.js';
 import {
   jsonStringContent,
   LIKE_ESCAPE,
@@ -17,6 +18,7 @@ import type {
   SqlDialect,
   SqlStatement,
 } from '../common/database/sql-statement.js';
+import { quoteIdentifier } from '../common/database/sql-identifier.js';
 
 export type { SqlDialect, SqlStatement };
 
@@ -70,15 +72,13 @@ export class SubmissionSql {
 
   /** Quotes an identifier the way the TypeORM driver of the dialect does. */
   e(name: string): string {
-    return this.dialect === 'sqlite'
-      ? `"${name.replaceAll('"', '""')}"`
-      : '`' + name.replaceAll('`', '``') + '`';
+    return quoteIdentifier(this.dialect, name);
   }
 
   /**
    * The one query behind list, export and bulk delete: formId equality, createdAt
-   * bounds, the keyset position and the search, ordered along
-   * IDX_submission_form_created_id (formId, createdAt, id) with a LIMIT — never OFFSET.
+   * bounds, the keyset position and the search, ordered along the keyset index (its name
+   * and columns are the entity's, submission.entity.ts) with a LIMIT — never OFFSET.
    * On MySQL/MariaDB the index is forced: without the hint MariaDB reads the keyset
    * predicate as a `ref` on formId plus a filter, walking (and fetching) every row
    * newer than the cursor, so deep pages would cost O(depth). With it, the OR below

@@ -1,6 +1,6 @@
 // Every read of stored submissions (the submit path writes them; submission-deletion.ts
 // deletes them). Bulk reads (list, search, export, bulk delete, erasure) are keyset
-// queries along IDX_submission_form_created_id, and a `q` search is confined to a fixed
+// queries along the keyset index (submission.entity.ts), and a `q` search is confined to a fixed
 // window of rows. On SQLite, whose driver runs each statement on the event loop from start to
 // end, a search window is examined in small chunks that take turns with the rest of
 // the server (see common/event-loop-turns.ts). The SQL text comes from SubmissionSql.
@@ -20,9 +20,9 @@ import {
 } from './counters/form-counters.js';
 import type { SubmissionPosition } from './cursor.js';
 import type { SubmissionFilters } from './submission-filters.js';
+import { toDate } from '../common/database/sql-dates.js';
 import {
   positionOf,
-  toDate,
   type RowBatch,
   type SubmissionRow,
 } from './submission-rows.js';

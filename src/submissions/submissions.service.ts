@@ -37,10 +37,10 @@ import {
   parseFilters,
   type SubmissionFilterInput,
 } from './submission-filters.js';
+import { toDate } from '../common/database/sql-dates.js';
 import {
   positionOf,
   toData,
-  toDate,
   toReasons,
   type SubmissionRow,
 } from './submission-rows.js';

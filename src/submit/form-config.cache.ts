@@ -20,7 +20,7 @@ import {
 import { storedFields } from '../forms/stored-fields.js';
 import { parseAbsoluteHttpUrl, bareHostname } from '../forms/redirect-url.js';
 import type { RedirectPolicy } from './submit-navigation.js';
-import { NotificationTargets } from '../notifications/notification-targets.js';
+import { NotificationTargets } from '../notifications/outbox/notification-targets.js';
 import { storedCaptcha, storedSpamFilter } from '../forms/spam-settings.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { AppConfig } from '../config/app-config.js';

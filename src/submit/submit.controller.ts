@@ -15,7 +15,7 @@ import {
   REPLAYED_HEADER,
 } from '../idempotency/idempotency-key.js';
 import { markVerdict } from '../metrics/submission-outcome.js';
-import { ApiSubmitRoute } from './dto/submit-openapi.js';
+import { ApiSubmitRoute } from './submit.openapi.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
 import { UnreadMultipart } from './multipart-parser.js';
 import { SubmitThrottlerGuard } from './rate-limit/submit-throttler.guard.js';

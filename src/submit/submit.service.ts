@@ -22,7 +22,7 @@ import {
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
 import { decideOrigin } from '../domain-verification/origin-policy.js';
 import { FORM_NOT_FOUND } from '../forms/forms.service.js';
-import { outboxEntry } from '../notifications/outbox.js';
+import { outboxEntry } from '../notifications/outbox/outbox-entry.js';
 import {
   CommitQueue,
   IdempotencyKeyTakenError,

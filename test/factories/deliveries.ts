@@ -2,8 +2,8 @@
 // (waiting, due later, leased by a worker), for the routes that read and retry them.
 import { ulid } from 'ulid';
 import { Form } from '../../src/forms/form.entity.js';
-import { Delivery } from '../../src/notifications/delivery.entity.js';
-import { DeliveryAttempt } from '../../src/notifications/delivery-attempt.entity.js';
+import { Delivery } from '../../src/notifications/deliveries/delivery.entity.js';
+import { DeliveryAttempt } from '../../src/notifications/deliveries/delivery-attempt.entity.js';
 import type { TestApp } from '../support/test-app.js';
 
 export async function insertDelivery(

@@ -38,8 +38,9 @@ export async function fetchChallenge(
     `${baseUrl}/api/submit/${formId}/challenge`,
     { headers: { 'x-forwarded-for': `198.51.100.${randomBytes(1)[0]}` } },
   );
-  if (res.status !== 200)
+  if (res.status !== 200) {
     throw new Error(`challenge: ${res.status} ${res.text}`);
+  }
   return res.body;
 }
 

@@ -73,8 +73,9 @@ function runNode(
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code === 0) resolveRun(out);
-      else
+      else {
         reject(new Error(`${script} ${args.join(' ')} exited ${code}: ${err}`));
+      }
     });
   });
 }

@@ -90,14 +90,16 @@ async function main(): Promise<number> {
     lines.push(
       `| ${version} | ${figures.coldStartMs} ms | ${figures.rss1sMb} MB | ${figures.rss30sMb} MB |`,
     );
-    if (figures.coldStartMs >= BOOT_TARGETS.coldStartMs)
+    if (figures.coldStartMs >= BOOT_TARGETS.coldStartMs) {
       misses.push(
         `${version}: cold start ${figures.coldStartMs} ms (target < ${BOOT_TARGETS.coldStartMs} ms)`,
       );
-    if (figures.rss30sMb >= BOOT_TARGETS.idleRssMb)
+    }
+    if (figures.rss30sMb >= BOOT_TARGETS.idleRssMb) {
       misses.push(
         `${version}: idle RSS ${figures.rss30sMb} MB (target < ${BOOT_TARGETS.idleRssMb} MB)`,
       );
+    }
   }
   console.log(lines.join('\n'));
   console.log(`BENCH_JSON ${JSON.stringify(summary)}`);

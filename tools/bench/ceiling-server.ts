@@ -18,8 +18,8 @@
 import { createRequire } from 'node:module';
 import type { Database } from 'better-sqlite3';
 import { sqliteDriverModule } from '../../src/database/sqlite-driver.js';
-import { sqlDatetime } from '../../src/submissions/submission-rows.js';
-import { IDEMPOTENCY_COLUMNS } from '../../src/idempotency/idempotency.store.js';
+import { sqlDatetime } from '../../src/common/database/sql-dates.js';
+import { IDEMPOTENCY_COLUMNS } from '../../src/idempotency/idempotency-record-sql.js';
 import { benchPool, formFields } from '../shared/mysql.js';
 import type { FieldDefinition } from '../../src/forms/form.entity.js';
 import {

@@ -16,7 +16,7 @@ import {
   CounterChanges,
   writeCounterChanges,
 } from '../../src/submissions/counters/form-counters.js';
-import { sqlDatetime } from '../../src/submissions/submission-rows.js';
+import { sqlDatetime } from '../../src/common/database/sql-dates.js';
 import {
   SearchIndexer,
   GRACE_MS,

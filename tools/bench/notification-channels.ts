@@ -177,8 +177,9 @@ export async function everyChannel(deps: ChannelsDeps) {
       none,
     ]).flat();
     const results: Array<{ rate: number; cpuUs: number }> = [];
-    for (const formId of runs)
+    for (const formId of runs) {
       results.push(await rate(server, formId, deps.seconds));
+    }
     const mean = (
       id: string,
       pick: (t: { rate: number; cpuUs: number }) => number,

@@ -83,24 +83,28 @@ export function intervals(
 export function missedTargets(outcome: Outcome): string[] {
   const missed: string[] = [];
   if (outcome.lost > 0) missed.push(`${outcome.lost} deliveries lost`);
-  if (outcome.duplicates > 0)
+  if (outcome.duplicates > 0) {
     missed.push(`${outcome.duplicates} deliveries received twice`);
-  if (outcome.refused > 0)
+  }
+  if (outcome.refused > 0) {
     missed.push(`${outcome.refused} submissions not acknowledged`);
+  }
   const first = outcome.intervals[0]?.p99Ms ?? NaN;
   outcome.intervals.forEach((interval, k) => {
-    if (interval.p99Ms > TARGETS.p99Ms)
+    if (interval.p99Ms > TARGETS.p99Ms) {
       missed.push(`interval ${k + 1}: p99 ${interval.p99Ms} ms > 100 ms`);
-    else if (k > 0 && interval.p99Ms > TARGETS.p99VsFirst * first)
+    } else if (k > 0 && interval.p99Ms > TARGETS.p99VsFirst * first) {
       missed.push(
         `interval ${k + 1}: p99 ${interval.p99Ms} ms > 2× the first's ${first} ms`,
       );
+    }
   });
   const above = outcome.idle.rssMb - outcome.firstMinuteRssMb;
-  if (!(above <= TARGETS.idleRssAboveFirstMinuteMb))
+  if (!(above <= TARGETS.idleRssAboveFirstMinuteMb)) {
     missed.push(
       `idle RSS ${round(outcome.idle.rssMb)} MiB is ${round(above)} MiB above the first minute's ${round(outcome.firstMinuteRssMb)} MiB (target +${TARGETS.idleRssAboveFirstMinuteMb})`,
     );
+  }
   return missed;
 }
 
@@ -184,7 +188,8 @@ export function replaceSection(
   const block = `${open}\n${text}\n${close}`;
   const from = doc.indexOf(open);
   const to = doc.indexOf(close);
-  if (from >= 0 && to > from)
+  if (from >= 0 && to > from) {
     return doc.slice(0, from) + block + doc.slice(to + close.length);
+  }
   return `${doc.trimEnd()}\n\n${block}\n`;
 }

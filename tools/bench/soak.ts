@@ -127,8 +127,9 @@ async function api(url: string, key: string, body?: unknown) {
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (response.status >= 300)
+  if (response.status >= 300) {
     throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  }
   return (await response.json()) as Record<string, unknown>;
 }
 
@@ -176,8 +177,9 @@ async function prepare(
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: '',
   });
-  if (confirmed.status !== 200)
+  if (confirmed.status !== 200) {
     throw new Error(`confirming the recipient: ${confirmed.status}`);
+  }
   return { apiKey, hooked, mailed };
 }
 

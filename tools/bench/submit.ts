@@ -301,50 +301,59 @@ async function main(): Promise<number> {
 
     const misses: string[] = [];
     const maria = result['formgate-mariadb'];
-    if (summary.ratios.mariadb < TARGETS.mariadbRatio)
+    if (summary.ratios.mariadb < TARGETS.mariadbRatio) {
       misses.push(
         `MariaDB ${summary.ratios.mariadb}x the floor (target ${TARGETS.mariadbRatio}x)`,
       );
-    if (summary.ratios.mariadbP99 > TARGETS.mariadbP99Ratio)
+    }
+    if (summary.ratios.mariadbP99 > TARGETS.mariadbP99Ratio) {
       misses.push(
         `MariaDB p99 ${summary.ratios.mariadbP99}x the floor's (target ≤ ${TARGETS.mariadbP99Ratio}x)`,
       );
-    if (maria.non2xx + maria.errors > 0)
+    }
+    if (maria.non2xx + maria.errors > 0) {
       misses.push(`MariaDB answered ${maria.non2xx + maria.errors} non-2xx`);
-    if (summary.ratios.mariadbCeiling < TARGETS.mariadbCeilingRatio)
+    }
+    if (summary.ratios.mariadbCeiling < TARGETS.mariadbCeilingRatio) {
       misses.push(
         `MariaDB ${summary.ratios.mariadbCeiling}x its ceiling (target ${TARGETS.mariadbCeilingRatio}x)`,
       );
-    if (summary.ratios.sqliteCeiling < TARGETS.sqliteCeilingRatio)
+    }
+    if (summary.ratios.sqliteCeiling < TARGETS.sqliteCeilingRatio) {
       misses.push(
         `SQLite ${summary.ratios.sqliteCeiling}x its ceiling (target ${TARGETS.sqliteCeilingRatio}x)`,
       );
-    if (summary.ratios.sqlite < TARGETS.sqliteRatio)
+    }
+    if (summary.ratios.sqlite < TARGETS.sqliteRatio) {
       misses.push(
         `SQLite ${summary.ratios.sqlite}x the floor (target ${TARGETS.sqliteRatio}x)`,
       );
+    }
     const sqliteRun = result['formgate-sqlite'];
-    if (sqliteRun.non2xx + sqliteRun.errors > 0)
+    if (sqliteRun.non2xx + sqliteRun.errors > 0) {
       misses.push(
         `SQLite answered ${sqliteRun.non2xx + sqliteRun.errors} non-2xx`,
       );
+    }
     for (const [database, value] of [
       ['MariaDB', summary.ratios.formspreeMariadb],
       ['SQLite', summary.ratios.formspreeSqlite],
     ] as const) {
-      if (value < TARGETS.formspreeRatio)
+      if (value < TARGETS.formspreeRatio) {
         misses.push(
           `/f on ${database} ${value}x /api/submit (target ${TARGETS.formspreeRatio}x)`,
         );
+      }
     }
     for (const [database, value] of [
       ['MariaDB', summary.ratios.idempotencyCeilingMariadb],
       ['SQLite', summary.ratios.idempotencyCeilingSqlite],
     ] as const) {
-      if (value < TARGETS.idempotencyCeilingRatio)
+      if (value < TARGETS.idempotencyCeilingRatio) {
         misses.push(
           `Idempotency-Key on ${database} ${value}x the keyed ceiling (target ${TARGETS.idempotencyCeilingRatio}x)`,
         );
+      }
     }
     for (const name of [
       'formgate-mariadb /f',
@@ -359,17 +368,20 @@ async function main(): Promise<number> {
       'ceiling-sqlite +key',
     ]) {
       const run = result[name];
-      if (run.non2xx + run.errors > 0)
+      if (run.non2xx + run.errors > 0) {
         misses.push(`${name} answered ${run.non2xx + run.errors} non-2xx`);
+      }
     }
-    if (settledRss.sqlite >= TARGETS.idleRssMb)
+    if (settledRss.sqlite >= TARGETS.idleRssMb) {
       misses.push(
         `idle RSS on SQLite ${settledRss.sqlite} MB (target < ${TARGETS.idleRssMb} MB)`,
       );
-    if (coldStart >= TARGETS.coldStartMs)
+    }
+    if (coldStart >= TARGETS.coldStartMs) {
       misses.push(
         `cold start ${coldStart} ms (target < ${TARGETS.coldStartMs} ms)`,
       );
+    }
     for (const miss of misses) log(`target missed: ${miss}`);
     return misses.length === 0 ? 0 : 1;
   } finally {

@@ -220,22 +220,26 @@ async function main(): Promise<number> {
     );
     console.log(`BENCH_JSON ${JSON.stringify(summary)}`);
     const misses: string[] = [];
-    if (rssGrowth > TARGETS.rssGrowthMb)
+    if (rssGrowth > TARGETS.rssGrowthMb) {
       misses.push(
         `RSS grew ${rssGrowth} MB (target ≤ ${TARGETS.rssGrowthMb} MB)`,
       );
-    if (ratio < TARGETS.throughputRatio)
+    }
+    if (ratio < TARGETS.throughputRatio) {
       misses.push(
         `throughput ${ratio}x the raw pipeline (target ≥ ${TARGETS.throughputRatio}x)`,
       );
-    if (whole !== acknowledged || stored.length !== acknowledged)
+    }
+    if (whole !== acknowledged || stored.length !== acknowledged) {
       misses.push(
         `${acknowledged} uploads acknowledged, ${stored.length} files stored, ${whole} of them whole`,
       );
-    if (failures.length > 0)
+    }
+    if (failures.length > 0) {
       misses.push(
         `${failures.length} uploads not answered 200 (${[...new Set(failures)].join(', ')})`,
       );
+    }
     for (const miss of misses) log(`target missed: ${miss}`);
     return misses.length === 0 ? 0 : 1;
   } finally {

@@ -32,8 +32,9 @@ export async function ensureDatabase(
   name: string,
   { recreate = false }: { recreate?: boolean } = {},
 ): Promise<string> {
-  if (!/^[A-Za-z0-9_]+$/.test(name))
+  if (!/^[A-Za-z0-9_]+$/.test(name)) {
     throw new Error(`Unusable database name "${name}"`);
+  }
   const parsed = new URL(url);
   parsed.pathname = '/';
   const connection = await createConnection(

@@ -54,8 +54,9 @@ export async function waitFor(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child && child.exitCode !== null)
+    if (child && child.exitCode !== null) {
       throw new Error(`Server exited with ${child.exitCode}`);
+    }
     try {
       const response = await fetch(url);
       await response.arrayBuffer();

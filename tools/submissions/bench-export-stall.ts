@@ -112,8 +112,9 @@ async function readExport(
       let at = buffer.indexOf(10);
       at !== -1;
       at = buffer.indexOf(10, at + 1)
-    )
+    ) {
       lines++;
+    }
   }
   return {
     format,

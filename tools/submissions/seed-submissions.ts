@@ -17,7 +17,7 @@ import { ulid } from 'ulid';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { buildDataSourceOptions } from '../../src/database/database-options.js';
 import type { FieldDefinition } from '../../src/forms/form.entity.js';
-import { sqlDatetime } from '../../src/submissions/submission-rows.js';
+import { sqlDatetime } from '../../src/common/database/sql-dates.js';
 import {
   ALL_COLUMNS,
   SubmissionSql,
@@ -136,11 +136,13 @@ function parseArgs(argv: string[]): SeedOptions {
   const args = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i];
-    if (!name.startsWith('--'))
+    if (!name.startsWith('--')) {
       throw new Error(`Unexpected argument "${name}"`);
+    }
     const value = argv[i + 1];
-    if (value === undefined || value.startsWith('--'))
+    if (value === undefined || value.startsWith('--')) {
       throw new Error(`${name} needs a value`);
+    }
     args.set(name.slice(2), value);
     i++;
   }
@@ -154,10 +156,11 @@ function parseArgs(argv: string[]): SeedOptions {
       if (fallback === undefined) throw new Error(`--${name} is required`);
       return fallback;
     }
-    if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) {
       throw new Error(
         `--${name} must be a positive whole number, got "${raw}"`,
       );
+    }
     return Number(raw);
   };
   const formId = args.get('form');

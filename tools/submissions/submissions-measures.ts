@@ -50,18 +50,20 @@ export async function measureInterleaved(
   const rows: Record<string, number> = {};
   for (const [name, url] of Object.entries(scenarios)) {
     const first = await timed(url, apiKey);
-    if (first.status !== 200)
+    if (first.status !== 200) {
       throw new Error(
         `${name}: HTTP ${first.status} ${first.body.slice(0, 200)}`,
       );
+    }
     rows[name] = (JSON.parse(first.body) as { data: unknown[] }).data.length;
     samples[name] = [];
   }
   for (let round = -3; round < runs; round++) {
     for (const [name, url] of Object.entries(scenarios)) {
       const result = await timed(url, apiKey);
-      if (result.status !== 200)
+      if (result.status !== 200) {
         throw new Error(`${name}: HTTP ${result.status}`);
+      }
       if (round >= 0) samples[name].push(result.ms); // rounds -3..-1 warm up
     }
   }
@@ -161,8 +163,9 @@ export async function explainDeepPage(
       Variable_name: string;
       Value: string;
     }>) {
-      if (Number(row.Value) > 0)
+      if (Number(row.Value) > 0) {
         handlerReads[row.Variable_name] = Number(row.Value);
+      }
     }
     return { plan, handlerReads };
   } finally {

@@ -7,7 +7,7 @@ const BROWSERS: readonly [RegExp, string][] = [
   [/\bFirefox\/|\bFxiOS\//, 'Firefox'],
   [/\bHeadlessChrome\//, 'Headless Chrome'],
   [/\bChrom(?:e|ium)\/|\bCriOS\//, 'Chrome'],
-  [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
+  [/\bVersion\/[\d.]+ (?:Mobile\/\w+ )?Safari\//, 'Safari'],
   [/^curl\//, 'curl'],
 ];
 

@@ -29,7 +29,6 @@ import { normalizeAddress } from '../../erasure/address-match.js';
 import type { AccountApiKey } from '../../accounts/account-api-key.entity.js';
 import { ErasureService } from '../../erasure/erasure.service.js';
 import { passwordProblems } from '../../accounts/password.js';
-import { ValidationFailedException } from '../../common/errors.js';
 import { isEmailAddress } from '../../common/email-address.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { isChecked, textOf } from '../form-body.js';
@@ -45,7 +44,7 @@ import {
   sessionClientOf,
 } from '../session/dashboard-sessions.service.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
-import { PageErrors, sentence } from '../page-errors.js';
+import { addValidationErrors, PageErrors, sentence } from '../page-errors.js';
 import { SignInLimits, waitMessage } from '../session/sign-in-limits.js';
 import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
 import { plural } from '../view-helpers.js';
@@ -263,10 +262,11 @@ export class DashboardAccountController {
         by: memberPrincipal(context),
       });
     } catch (error) {
-      if (!(error instanceof ValidationFailedException)) throw error;
-      const errors = new PageErrors();
-      error.errors.forEach((message) =>
-        errors.add(sentence(message.replace(/^name\b/, 'key name')), 'keyName'),
+      const errors = addValidationErrors(
+        new PageErrors(),
+        error,
+        'keyName',
+        (message) => sentence(message.replace(/^name\b/, 'key name')),
       );
       return this.page(context, reply, 400, {
         keyName,

@@ -94,8 +94,9 @@ export function describeRange(
     if (!date) return text;
     return PLAIN_DATE.test(text) ? calendarDay(date) : dateTime(date);
   };
-  if (values.from && values.to)
+  if (values.from && values.to) {
     return `from ${day(values.from)} to ${day(values.to)}`;
+  }
   if (values.from) return `since ${day(values.from)}`;
   if (values.to) return `until ${day(values.to)}`;
   return '';

@@ -1,6 +1,5 @@
 import {
   Body,
-  ConflictException,
   Controller,
   Get,
   Param,
@@ -12,10 +11,7 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import {
-  ValidationFailedException,
-  type ErrorIssue,
-} from '../../common/errors.js';
+import { type ErrorIssue } from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
 import { DomainsService } from '../../domain-verification/domains.service.js';
@@ -34,7 +30,7 @@ import { redirectToForm } from './form-links.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { readEditorPost } from './form-editor-post.js';
 import { OwnedForm } from './owned-form.decorator.js';
-import { PageErrors, sentence } from '../page-errors.js';
+import { addRefusal, PageErrors, sentence } from '../page-errors.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import {
   FormSettingsPageBuilder,
@@ -89,7 +85,6 @@ export class DashboardFormSettingsController {
   @Get('settings')
   @Requires('forms.read')
   settings(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Query('done') done?: string,
@@ -102,9 +97,9 @@ export class DashboardFormSettingsController {
   @Post('settings')
   @Requires('forms.write')
   async save(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
+    @Dashboard() context: DashboardContext,
     @Body() body: unknown,
   ) {
     const post = await readEditorPost(body, 'patch');
@@ -133,9 +128,9 @@ export class DashboardFormSettingsController {
   @Post('settings/after-submit')
   @Requires('forms.write')
   async saveAfterSubmit(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
+    @Dashboard() context: DashboardContext,
     @Body() body: unknown,
   ) {
     const redirectUrl = textOf(body, 'redirectUrl');
@@ -173,9 +168,9 @@ export class DashboardFormSettingsController {
   @Post('settings/verification')
   @Requires('domains.manage')
   async setVerification(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
+    @Dashboard() context: DashboardContext,
     @Body() body: unknown,
   ) {
     const enabled = isChecked(body, 'domainVerification');
@@ -195,9 +190,9 @@ export class DashboardFormSettingsController {
   @Post('domains')
   @Requires('domains.manage')
   async addDomain(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
+    @Dashboard() context: DashboardContext,
     @Body() body: unknown,
   ) {
     const domain = textOf(body, 'domain').trim();
@@ -208,15 +203,7 @@ export class DashboardFormSettingsController {
       try {
         await this.domains.add(form, { domain }, memberPrincipal(context));
       } catch (error) {
-        if (error instanceof ValidationFailedException) {
-          error.errors.forEach((message) =>
-            errors.add(sentence(message), 'domain'),
-          );
-        } else if (error instanceof ConflictException) {
-          errors.add(error.message, 'domain');
-        } else {
-          throw error;
-        }
+        addRefusal(errors, error, 'domain');
       }
     }
     if (errors.any) {
@@ -232,9 +219,9 @@ export class DashboardFormSettingsController {
   @Post('domains/:domain/verify')
   @Requires('domains.manage')
   async verifyDomain(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
+    @Dashboard() context: DashboardContext,
     @Param('domain') domain: string,
   ) {
     const result = await this.domains.verify(
@@ -256,9 +243,9 @@ export class DashboardFormSettingsController {
   @Post('domains/:domain/delete')
   @Requires('domains.manage')
   async removeDomain(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
+    @Dashboard() context: DashboardContext,
     @Param('domain') domain: string,
   ) {
     await this.domains.remove(form, domain, memberPrincipal(context));
@@ -271,11 +258,7 @@ export class DashboardFormSettingsController {
 
   @Get('regenerate-key')
   @Requires('keys.manage')
-  async confirmRegenerate(
-    @Dashboard() context: DashboardContext,
-    @Res() reply: FastifyReply,
-    @OwnedForm() form: Form,
-  ) {
+  async confirmRegenerate(@Res() reply: FastifyReply, @OwnedForm() form: Form) {
     return reply.view('form-regenerate', {
       form: await this.forms.describe(form),
     } satisfies RegeneratePageView);
@@ -285,9 +268,9 @@ export class DashboardFormSettingsController {
   @Post('regenerate-key')
   @Requires('keys.manage')
   async regenerate(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
+    @Dashboard() context: DashboardContext,
     @Body() body: unknown,
   ) {
     const overlap = textOf(body, 'overlap') === '24h';
@@ -304,20 +287,16 @@ export class DashboardFormSettingsController {
 
   @Get('delete')
   @Requires('forms.delete')
-  async confirmDelete(
-    @Dashboard() context: DashboardContext,
-    @Res() reply: FastifyReply,
-    @OwnedForm() form: Form,
-  ) {
+  async confirmDelete(@Res() reply: FastifyReply, @OwnedForm() form: Form) {
     return this.deletePage(reply, form, 200, {});
   }
 
   @Post('delete')
   @Requires('forms.delete')
   async remove(
-    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
+    @Dashboard() context: DashboardContext,
     @Body() body: unknown,
   ) {
     const confirmName = textOf(body, 'confirmName');

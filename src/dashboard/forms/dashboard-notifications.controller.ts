@@ -19,14 +19,10 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
-import {
-  TooManyRequestsError,
-  ValidationFailedException,
-  type ErrorIssue,
-} from '../../common/errors.js';
+import { TooManyRequestsError, type ErrorIssue } from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { FormsService } from '../../forms/forms.service.js';
-import { DeliveriesService } from '../../notifications/deliveries.service.js';
+import { DeliveriesService } from '../../notifications/deliveries/deliveries.service.js';
 import {
   WEBHOOK_URL_UNREACHABLE,
   WebhooksService,
@@ -40,7 +36,7 @@ import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { redirectToForm } from './form-links.js';
 import { OwnedForm } from './owned-form.decorator.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
-import { PageErrors, sentence } from '../page-errors.js';
+import { addRefusal, PageErrors, sentence } from '../page-errors.js';
 import {
   NOTIFICATIONS_NOTICES,
   NotificationsPageBuilder,
@@ -189,13 +185,7 @@ export class DashboardNotificationsController {
           secret: { webhookId: created.id, value: created.secret },
         });
       } catch (error) {
-        if (error instanceof ValidationFailedException) {
-          error.errors.forEach((message, index) =>
-            errors.add(urlSentence(message, error.issues?.[index]), 'url'),
-          );
-        } else if (error instanceof ConflictException) {
-          errors.add(error.message, 'url');
-        } else throw error;
+        addRefusal(errors, error, 'url', urlSentence);
       }
     }
     return this.render(reply, form, 400, {

@@ -41,8 +41,9 @@ export function readWorkPost(body: unknown): InboxChange {
   if (has(body, 'assigneeId')) {
     change.assigneeId = textOf(body, 'assigneeId') || null;
   }
-  if (textOf(body, 'labelsShown') === '1')
+  if (textOf(body, 'labelsShown') === '1') {
     change.labels = listOf(body, 'labels');
+  }
   if (Object.keys(change).length === 0) {
     throw new BadRequestException('Choose a status or an assignee to save');
   }

@@ -3,7 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationFailedException } from '../../common/errors.js';
 import { FormsService } from '../../forms/forms.service.js';
-import { DeliveriesService } from '../../notifications/deliveries.service.js';
+import { DeliveriesService } from '../../notifications/deliveries/deliveries.service.js';
 import { RecipientsSectionBuilder } from '../../notifications/email/recipients-section.js';
 import { WebhooksService } from '../../notifications/webhooks/webhooks.service.js';
 import { ChatChannelsService } from '../../notifications/chat/chat-channels.service.js';
@@ -13,7 +13,7 @@ import type { Form } from '../../forms/form.entity.js';
 import type {
   DeliveryAttemptDto,
   DeliveryResponseDto,
-} from '../../notifications/dto/delivery-response.dto.js';
+} from '../../notifications/deliveries/dto/delivery-response.dto.js';
 import type { RecipientsSection } from '../../notifications/email/recipients-section.js';
 import type { WebhookResponseDto } from '../../notifications/webhooks/dto/webhook-response.dto.js';
 import type { PageErrors } from '../page-errors.js';

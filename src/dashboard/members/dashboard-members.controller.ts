@@ -30,7 +30,7 @@ import {
 } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
-import { PageErrors, sentence } from '../page-errors.js';
+import { addValidationErrors, PageErrors, sentence } from '../page-errors.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import {
   MembersPageBuilder,
@@ -142,9 +142,7 @@ export class DashboardMembersController {
         memberPrincipal(context),
       );
     } catch (error) {
-      if (!(error instanceof ValidationFailedException)) throw error;
-      const errors = new PageErrors();
-      error.errors.forEach((message) => errors.add(sentence(message), 'name'));
+      const errors = addValidationErrors(new PageErrors(), error, 'name');
       return this.render(context, reply, 400, { nameInput: name, errors });
     }
     return reply.redirect('/dashboard/members?done=renamed', 303);

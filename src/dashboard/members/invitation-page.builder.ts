@@ -113,8 +113,9 @@ export class InvitationPageBuilder {
   /** After joining: the session works in the account joined. */
   async workIn(request: FastifyRequest, accountId: string): Promise<void> {
     const session = await this.sessions.find(cookieOf(request, SESSION_COOKIE));
-    if (session)
+    if (session) {
       await this.sessions.switchAccount(session.tokenHash, accountId);
+    }
   }
 
   /**

@@ -17,12 +17,11 @@ import { ssoSignInPath } from '../session/sso-sign-in.controller.js';
 import { AccountsService } from '../../accounts/accounts.service.js';
 import { Public, SignedIn } from '../../auth/route-access.decorator.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { ValidationFailedException } from '../../common/errors.js';
 import { InvitationLinksService } from '../../members/invitation-links.service.js';
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
-import { PageErrors, sentence } from '../page-errors.js';
+import { addValidationErrors, PageErrors } from '../page-errors.js';
 import {
   DashboardSessionsService,
   sessionClientOf,
@@ -170,12 +169,10 @@ export class InvitationPageController {
     try {
       joined = await this.links.signUp(token, password);
     } catch (error) {
-      if (!(error instanceof ValidationFailedException)) throw error;
-      const errors = new PageErrors();
-      error.errors.forEach((message) =>
-        errors.add(sentence(message), 'password'),
+      return refused(
+        400,
+        addValidationErrors(new PageErrors(), error, 'password'),
       );
-      return refused(400, errors);
     }
     const user = { id: joined.userId, email };
     if (await this.sso.passwordRefused(user)) {

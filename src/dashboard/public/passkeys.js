@@ -19,7 +19,7 @@
     }).then(function (answer) {
       return answer.json().then(function (json) {
         if (!answer.ok)
-          throw new Error(json.error || 'The passkey did not work.');
+          {throw new Error(json.error || 'The passkey did not work.');}
         return json;
       });
     });

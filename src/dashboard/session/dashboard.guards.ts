@@ -165,7 +165,7 @@ export class SignedInGuard implements CanActivate {
     });
     const access = routeAccessOf(this.reflector, context);
     if (access === undefined || access.kind === 'public') {
-      // Fails closed: a signed-in page must say what it needs (test/route-access.e2e-spec.ts).
+      // Fails closed: a signed-in page must say what it needs (test/e2e/api/route-access.e2e-spec.ts).
       throw new ForbiddenException(PAGE_WITHOUT_PERMISSION);
     }
     if (

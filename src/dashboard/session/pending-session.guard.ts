@@ -71,8 +71,9 @@ export class PendingSessionGuard implements CanActivate {
 export const Pending = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext): PendingSignIn => {
     const pending = ctx.switchToHttp().getRequest<WithPending>()[PENDING];
-    if (!pending)
+    if (!pending) {
       throw new Error('Second-step route without PendingSessionGuard');
+    }
     return pending;
   },
 );

@@ -26,7 +26,7 @@ import type {
   PreparedAttempt,
   SubmissionNotice,
 } from '../notification-channel.js';
-import { SUBMISSION_CREATED } from '../outbox.js';
+import { SUBMISSION_CREATED } from '../outbox/outbox-entry.js';
 import { autoresponseMail } from './autoresponse-mail.js';
 import {
   addressHash,

@@ -15,7 +15,7 @@ import { Requires } from '../../auth/route-access.decorator.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { AccessibleForm } from '../../forms/accessible-form.decorator.js';
 import type { Form } from '../../forms/form.entity.js';
-import { DeliveryResponseDto } from '../dto/delivery-response.dto.js';
+import { DeliveryResponseDto } from '../deliveries/dto/delivery-response.dto.js';
 import {
   CreateChatChannelDocs,
   DeleteChatChannelDocs,

@@ -15,7 +15,7 @@ import {
 } from '@nestjs/swagger';
 import { ErrorDto, ValidationErrorDto } from '../../common/dto/error.dto.js';
 import { FORM_ID_PARAM } from '../../forms/form-route.openapi.js';
-import { DeliveryResponseDto } from '../dto/delivery-response.dto.js';
+import { DeliveryResponseDto } from '../deliveries/dto/delivery-response.dto.js';
 import {
   TESTS_PER_WEBHOOK,
   tooManyTestsMessage,

@@ -17,11 +17,11 @@ import { AppConfig } from '../../config/app-config.js';
 import type { ChatKind } from '../../config/reach-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
-import { DeliveriesService } from '../deliveries.service.js';
-import { DeliveryCleanup } from '../delivery-cleanup.js';
-import { Delivery } from '../delivery.entity.js';
-import { DeliverySignal } from '../delivery-signal.js';
-import type { DeliveryResponseDto } from '../dto/delivery-response.dto.js';
+import { DeliveriesService } from '../deliveries/deliveries.service.js';
+import { DeliveryCleanup } from '../deliveries/delivery-cleanup.js';
+import { Delivery } from '../deliveries/delivery.entity.js';
+import { DeliverySignal } from '../deliveries/delivery-signal.js';
+import type { DeliveryResponseDto } from '../deliveries/dto/delivery-response.dto.js';
 import { NotificationLimits } from '../notification-limits.js';
 import {
   BlockedAddressError,
@@ -239,8 +239,9 @@ export class ChatChannelsService {
           'cannot be used: TELEGRAM_API_URL is not on a host CHAT_ALLOWED_HOSTS allows',
         );
       }
-      if (!input.botToken)
+      if (!input.botToken) {
         throw invalid('botToken', 'is required for telegram');
+      }
       if (!input.chatId) throw invalid('chatId', 'is required for telegram');
       await this.reachable('botToken', new URL(reach.telegramApiUrl), kind);
       return { botToken: input.botToken, chatId: input.chatId };

@@ -17,7 +17,7 @@ import type {
   PreparedAttempt,
   SubmissionNotice,
 } from '../notification-channel.js';
-import { SUBMISSION_CREATED } from '../outbox.js';
+import { SUBMISSION_CREATED } from '../outbox/outbox-entry.js';
 import { postWebhook } from '../webhooks/http-sender.js';
 import { ChatChannel } from './chat-channel.entity.js';
 import { overridden, readAnswer, telegramUrl } from './chat-hosts.js';

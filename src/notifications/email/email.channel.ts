@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
 import { FormRepository } from '../../forms/form.repository.js';
 import { storedFields } from '../../forms/stored-fields.js';
-import { SUBMISSION_CREATED } from '../outbox.js';
+import { SUBMISSION_CREATED } from '../outbox/outbox-entry.js';
 import type {
   AttemptOutcome,
   ChannelItem,

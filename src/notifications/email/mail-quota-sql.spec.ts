@@ -1,3 +1,4 @@
+import { SqlFile } from '../../../test/support/sql-file.js';
 import type { SqlDialect } from '../../common/database/sql-statement.js';
 import { MailQuotaSql, quotaDay } from './mail-quota-sql.js';
 
@@ -15,20 +16,28 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
   'mail caps SQL on %s',
   (dialect) => {
     const sql = new MailQuotaSql(dialect);
+    const file = new SqlFile('MailQuotaSql');
 
-    it('creates a row, reserves, releases and resets with one statement each', () => {
-      expect(sql.ensure(RULE.subject)).toMatchSnapshot();
-      expect(sql.reserve(RULE, NOW)).toMatchSnapshot();
-      expect(sql.release(RULE.subject, NOW)).toMatchSnapshot();
-      expect(sql.answered(RULE.subject)).toMatchSnapshot();
-    });
+    file.section(
+      'creates a row, reserves, releases and resets with one statement each',
+      () => {
+        file.add('ensure', sql.ensure(RULE.subject));
+        file.add('reserve', sql.reserve(RULE, NOW));
+        file.add('release', sql.release(RULE.subject, NOW));
+        file.add('answered', sql.answered(RULE.subject));
+      },
+    );
 
-    it('finds and deletes rows that cap nothing any more, in batches', () => {
-      expect(sql.outlived(NOW, 500)).toMatchSnapshot();
-      expect(
-        sql.deleteOutlived(['account:a', 'address:b@example.com'], NOW),
-      ).toMatchSnapshot();
-    });
+    file.section(
+      'finds and deletes rows that cap nothing any more, in batches',
+      () => {
+        file.add('outlived', sql.outlived(NOW, 500));
+        file.add(
+          'deleteOutlived',
+          sql.deleteOutlived(['account:a', 'address:b@example.com'], NOW),
+        );
+      },
+    );
 
     it('counts by UTC day and starts the quiet month at the last mail', () => {
       expect(quotaDay(new Date('2026-03-01T23:59:59.999Z'))).toBe('2026-03-01');
@@ -45,6 +54,12 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
         3,
         '2026-01-30 12:00:00.123',
       ]);
+    });
+
+    it('builds every statement as __sql__/mail-quota.<dialect>.sql holds it', async () => {
+      await expect(file.text()).toMatchFileSnapshot(
+        `./__sql__/mail-quota.${dialect}.sql`,
+      );
     });
   },
 );

@@ -6,7 +6,8 @@ import type {
   SqlDialect,
   SqlStatement,
 } from '../../common/database/sql-statement.js';
-import { sqlDatetime } from '../../submissions/submission-rows.js';
+import { sqlDatetime } from '../../common/database/sql-dates.js';
+import { quoteIdentifier } from '../../common/database/sql-identifier.js';
 
 /** A cap on one subject's mail. */
 export interface QuotaRule {
@@ -28,9 +29,7 @@ export class MailQuotaSql {
   constructor(readonly dialect: SqlDialect) {}
 
   private e(name: string): string {
-    return this.dialect === 'sqlite'
-      ? `"${name.replaceAll('"', '""')}"`
-      : '`' + name.replaceAll('`', '``') + '`';
+    return quoteIdentifier(this.dialect, name);
   }
 
   /** Creates the subject's row unless it exists (its counters start at zero). */

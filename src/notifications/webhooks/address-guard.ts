@@ -163,7 +163,8 @@ export async function resolvePublic(
 ): Promise<ResolvedAddress[]> {
   const addresses = await resolveHost(host, servers);
   const blocked = addresses.find((a) => !isPublicAddress(a.address));
-  if (blocked !== undefined)
+  if (blocked !== undefined) {
     throw new BlockedAddressError(host, blocked.address);
+  }
   return addresses;
 }

@@ -40,7 +40,12 @@ describe('postWebhook', () => {
     const worker = new AbortController();
     for (let i = 0; i < 20; i += 1) {
       const result = await post(worker.signal);
-      expect(result).toEqual({ statusCode: 204, body: '', error: null });
+      expect(result).toEqual({
+        statusCode: 204,
+        body: '',
+        error: null,
+        retryAfter: null,
+      });
     }
     expect(getEventListeners(worker.signal, 'abort')).toHaveLength(0);
   });

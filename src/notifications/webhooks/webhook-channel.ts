@@ -18,7 +18,7 @@ import {
   type PreparedAttempt,
   type SubmissionNotice,
 } from '../notification-channel.js';
-import { SUBMISSION_CREATED, WEBHOOK_TEST } from '../outbox.js';
+import { SUBMISSION_CREATED, WEBHOOK_TEST } from '../outbox/outbox-entry.js';
 import { Webhook } from './webhook.entity.js';
 import { postWebhook } from './http-sender.js';
 import { signedHeaders } from './signing.js';

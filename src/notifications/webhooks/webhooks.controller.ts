@@ -16,12 +16,12 @@ import type { ApiPrincipal } from '../../auth/principal.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { AccessibleForm } from '../../forms/accessible-form.decorator.js';
 import type { Form } from '../../forms/form.entity.js';
-import { DeliveriesService } from '../deliveries.service.js';
+import { DeliveriesService } from '../deliveries/deliveries.service.js';
 import {
   DeliveryListResponseDto,
   DeliveryResponseDto,
   ListDeliveriesQueryDto,
-} from '../dto/delivery-response.dto.js';
+} from '../deliveries/dto/delivery-response.dto.js';
 import { CreateWebhookDto, PatchWebhookDto } from './dto/webhook-input.dto.js';
 import {
   CreatedWebhookResponseDto,

@@ -18,7 +18,7 @@ import { FORM_ID_PARAM } from '../../forms/form-route.openapi.js';
 import {
   DeliveryListResponseDto,
   DeliveryResponseDto,
-} from '../dto/delivery-response.dto.js';
+} from '../deliveries/dto/delivery-response.dto.js';
 import { CreateWebhookDto, PatchWebhookDto } from './dto/webhook-input.dto.js';
 import {
   CreatedWebhookResponseDto,

@@ -19,15 +19,15 @@ import { ValidationFailedException } from '../../common/errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
 import { newUlid } from '../../common/ulid.js';
-import { DeliveriesService } from '../deliveries.service.js';
+import { DeliveriesService } from '../deliveries/deliveries.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
-import { DeliveryCleanup } from '../delivery-cleanup.js';
+import { DeliveryCleanup } from '../deliveries/delivery-cleanup.js';
 import { NotificationLimits } from '../notification-limits.js';
-import { DeliveryRepository } from '../delivery.repository.js';
-import { Delivery } from '../delivery.entity.js';
-import { DeliverySignal } from '../delivery-signal.js';
-import type { DeliveryResponseDto } from '../dto/delivery-response.dto.js';
-import { WEBHOOK_TEST } from '../outbox.js';
+import { DeliveryRepository } from '../deliveries/delivery.repository.js';
+import { Delivery } from '../deliveries/delivery.entity.js';
+import { DeliverySignal } from '../deliveries/delivery-signal.js';
+import type { DeliveryResponseDto } from '../deliveries/dto/delivery-response.dto.js';
+import { WEBHOOK_TEST } from '../outbox/outbox-entry.js';
 import { Webhook } from './webhook.entity.js';
 import {
   BlockedAddressError,

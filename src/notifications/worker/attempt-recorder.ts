@@ -2,8 +2,8 @@
 // time, and the attempts that end shortly after one another or while it commits are
 // recorded together: one commit for many deliveries.
 import { newUlid } from '../../common/ulid.js';
-import type { DeliveryRepository } from '../delivery.repository.js';
-import type { Delivery } from '../delivery.entity.js';
+import type { DeliveryRepository } from '../deliveries/delivery.repository.js';
+import type { Delivery } from '../deliveries/delivery.entity.js';
 import type { AttemptOutcome } from '../notification-channel.js';
 import type { NextStep } from './backoff.js';
 import type { DeliveryTelemetry } from './delivery-telemetry.js';

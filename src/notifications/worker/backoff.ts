@@ -1,6 +1,6 @@
 // What becomes of a delivery after an attempt: its next status and when it is due again.
 import type { AttemptOutcome } from '../notification-channel.js';
-import type { DeliveryStatus } from '../delivery.entity.js';
+import type { DeliveryStatus } from '../deliveries/delivery.entity.js';
 
 export const JITTER = 0.1;
 

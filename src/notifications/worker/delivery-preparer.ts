@@ -2,7 +2,7 @@
 // one go — their submissions, and through each channel's prepare() their webhooks and
 // secrets, or their forms and confirmed recipients — so a free slot starts a send at once.
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Delivery } from '../delivery.entity.js';
+import type { Delivery } from '../deliveries/delivery.entity.js';
 import {
   NOTIFICATION_CHANNELS,
   type AttemptOutcome,
@@ -10,7 +10,7 @@ import {
   type NotificationChannel,
   type PreparedAttempt,
 } from '../notification-channel.js';
-import { parsePayload } from '../outbox.js';
+import { parsePayload } from '../outbox/outbox-entry.js';
 import { DeliveryTelemetry } from './delivery-telemetry.js';
 import { SubmissionNotices } from './submission-notices.js';
 

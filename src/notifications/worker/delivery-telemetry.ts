@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ulidTime } from '../../common/ulid.js';
 import { Metrics } from '../../metrics/metrics.js';
 import { TRACING, type Tracing } from '../../tracing/tracing.js';
-import type { Delivery } from '../delivery.entity.js';
+import type { Delivery } from '../deliveries/delivery.entity.js';
 import type {
   AttemptOutcome,
   PreparedAttempt,

@@ -21,9 +21,12 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppConfig } from '../../config/app-config.js';
 import { DatabaseStateService } from '../../common/database/database-state.service.js';
-import { DeliveryRepository, LEASE_MS } from '../delivery.repository.js';
-import { DeliverySignal } from '../delivery-signal.js';
-import type { Delivery } from '../delivery.entity.js';
+import {
+  DeliveryRepository,
+  LEASE_MS,
+} from '../deliveries/delivery.repository.js';
+import { DeliverySignal } from '../deliveries/delivery-signal.js';
+import type { Delivery } from '../deliveries/delivery.entity.js';
 import type { AttemptOutcome } from '../notification-channel.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { BackgroundExpansion } from './background-expansion.js';
@@ -34,7 +37,8 @@ import {
   failedOutcome,
   type Ready,
 } from './delivery-preparer.js';
-import { nextSend, planClaim, type DueGroup } from './fair-share.js';
+import type { DueGroup } from '../deliveries/delivery-rows.js';
+import { nextSend, planClaim } from './fair-share.js';
 import { OutboxExpander } from './outbox-expander.js';
 import { LeaseClock } from './lease-clock.js';
 import { SendSlots } from './send-slots.js';

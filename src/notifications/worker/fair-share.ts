@@ -10,6 +10,7 @@
 //   accounts, an account no more than its share of the slots while another waits, a target
 //   (a webhook, an address) never more than MAX_PER_TARGET at once, and an account whose
 //   sends are slow never every slot.
+import type { DueGroup } from '../deliveries/delivery-rows.js';
 
 /** Sends in flight to one target (a webhook, an address) at most. */
 export const MAX_PER_TARGET = 2;
@@ -24,12 +25,6 @@ export const FAST_HELD_PER_TARGET = 24 * MAX_PER_TARGET;
 export const FAST_BATCH = 8 * MAX_PER_TARGET;
 /** A send running longer than this makes its account "slow" (see nextSend). */
 export const SLOW_SEND_MS = 1000;
-
-/** An (account, target) pair with deliveries due, as a claim finds it. */
-export interface DueGroup {
-  accountId: string;
-  target: string;
-}
 
 /** How many deliveries the worker holds, per account and per target. */
 export interface Holdings {

@@ -6,10 +6,13 @@
 // (submission, channel, target) keeps the first.
 import { Injectable } from '@nestjs/common';
 import { SubmissionRepository } from '../../submissions/submission.repository.js';
-import { toDate } from '../../submissions/submission-rows.js';
-import { DeliveryRepository } from '../delivery.repository.js';
-import { NotificationTargets } from '../notification-targets.js';
-import { submissionDeliveries, type NewDelivery } from '../outbox.js';
+import { toDate } from '../../common/database/sql-dates.js';
+import { DeliveryRepository } from '../deliveries/delivery.repository.js';
+import { NotificationTargets } from '../outbox/notification-targets.js';
+import {
+  submissionDeliveries,
+  type NewDelivery,
+} from '../outbox/outbox-entry.js';
 
 /** Submissions read per statement. */
 const READ_CHUNK = 500;

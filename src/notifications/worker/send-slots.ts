@@ -3,7 +3,7 @@
 // An account is slow while one of its sends has run past SLOW_SEND_MS, when its last send
 // took longer, or before any has ended: a flood at a slow endpoint never takes every
 // slot, and neither do an account's first sends until one has ended quickly.
-import type { Delivery } from '../delivery.entity.js';
+import type { Delivery } from '../deliveries/delivery.entity.js';
 import { SLOW_SEND_MS, type Holdings, type Sending } from './fair-share.js';
 
 /** Accounts whose last send time is remembered at most (the oldest are forgotten). */

@@ -7,7 +7,8 @@ import { mayHoldFiles, withDownloadLinks } from '../../files/file-links.js';
 import { StoredFileRepository } from '../../files/stored-file.repository.js';
 import { FormRepository } from '../../forms/form.repository.js';
 import { SubmissionRepository } from '../../submissions/submission.repository.js';
-import { toData, toDate } from '../../submissions/submission-rows.js';
+import { toDate } from '../../common/database/sql-dates.js';
+import { toData } from '../../submissions/submission-rows.js';
 import type { SubmissionNotice } from '../notification-channel.js';
 
 @Injectable()

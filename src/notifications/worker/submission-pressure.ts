@@ -2,7 +2,7 @@
 // sees it: sampled every so often from the event loop's utilisation and the submissions the
 // commit queue has committed since the last sample (DeliverySignal).
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
-import type { DeliverySignal } from '../delivery-signal.js';
+import type { DeliverySignal } from '../deliveries/delivery-signal.js';
 
 /**
  * Event-loop utilisation above which, with submissions committed in the same interval, the

@@ -4,7 +4,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { sqlDatetime, toDate } from '../submission-rows.js';
+import { sqlDatetime, toDate } from '../../common/database/sql-dates.js';
 import type { SubmissionStatus } from '../submission.entity.js';
 import {
   FormCounterSql,

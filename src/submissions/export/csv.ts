@@ -18,8 +18,9 @@ export const CSV_LINE_END = '\r\n';
  */
 export function csvValue(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number')
+  if (typeof value === 'number') {
     return Number.isFinite(value) ? String(value) : '';
+  }
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return FORMULA_START.test(text) ? `'${text}` : text;

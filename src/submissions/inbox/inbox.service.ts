@@ -103,8 +103,9 @@ export class InboxService {
           String(change.assigneeId),
         );
         const rows = await this.dataSource.query<unknown[]>(sql, params);
-        if (rows.length === 0)
+        if (rows.length === 0) {
           throw new BadRequestException(ASSIGNEE_NOT_MEMBER);
+        }
       }
       resolved.assigneeId = change.assigneeId;
     }
@@ -278,8 +279,9 @@ export class InboxService {
         noteCount: counts.get(row.id) ?? 0,
       });
     }
-    for (const label of labels)
+    for (const label of labels) {
       fields.get(label.submissionId)?.labels.push(label.name);
+    }
     return fields;
   }
 

@@ -14,7 +14,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import { takeTurn } from '../../common/event-loop-turns.js';
 import { AppConfig } from '../../config/app-config.js';
-import { sqlDatetime } from '../submission-rows.js';
+import { sqlDatetime } from '../../common/database/sql-dates.js';
 import { SearchIndexSql } from './search-index-sql.js';
 import { searchText } from './search-text.js';
 

@@ -6,27 +6,18 @@ import {
   Param,
   UseGuards,
 } from '@nestjs/common';
-import {
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { ErrorDto } from '../../common/dto/error.dto.js';
 import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
 import { Altcha } from '../../spam/altcha.js';
 import { FormConfigCache } from '../form-config.cache.js';
 import { AltchaChallengeDto } from './altcha-challenge.dto.js';
+import { ChallengeRateLimitGuard } from './challenge-rate-limit.guard.js';
 import {
-  ChallengeRateLimitGuard,
-  tooManyChallengesMessage,
-} from './challenge-rate-limit.guard.js';
+  AltchaChallengeDocs,
+  NOT_AN_ALTCHA_FORM,
+} from './altcha-challenge.openapi.js';
 import { Public } from '../../auth/route-access.decorator.js';
-
-export const NOT_AN_ALTCHA_FORM = 'This form does not use ALTCHA';
 
 /** Form ids are URL-safe and at most 32 characters: anything else cannot exist. */
 const FORM_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -49,33 +40,7 @@ export class AltchaChallengeController {
   @Get(':formId/challenge')
   @UseGuards(ChallengeRateLimitGuard)
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({
-    summary: 'An ALTCHA challenge for a form',
-    description:
-      "Public, any origin may call it (CORS `*`). The `altcha` widget fetches one from this address (its `challenge` attribute) and solves it in the visitor's browser; the solution travels with the submission in the `altcha` field and is accepted once. Challenges expire after ALTCHA_MAX_AGE_SECONDS (600 s). At most 60 a minute per client address.",
-  })
-  @ApiParam({
-    name: 'formId',
-    description: 'The form identifier.',
-  })
-  @ApiOkResponse({ type: AltchaChallengeDto })
-  @ApiNotFoundResponse({
-    type: ErrorDto,
-    description: 'No such form, or the form does not use ALTCHA.',
-    example: { error: NOT_AN_ALTCHA_FORM },
-  })
-  @ApiTooManyRequestsResponse({
-    type: ErrorDto,
-    description:
-      'More than 60 challenges a minute from one address; retry after `Retry-After` seconds.',
-    example: { error: tooManyChallengesMessage(42) },
-    headers: {
-      'Retry-After': {
-        description: 'Seconds until the window resets.',
-        schema: { type: 'integer' },
-      },
-    },
-  })
+  @AltchaChallengeDocs()
   async challenge(
     @Param('formId') formId: string,
   ): Promise<AltchaChallengeDto> {

@@ -1,7 +1,7 @@
 import { NotFoundException } from '@nestjs/common';
 import { ServiceUnavailableError } from '../../common/errors.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { DeliverySignal } from '../../notifications/delivery-signal.js';
+import { DeliverySignal } from '../../notifications/deliveries/delivery-signal.js';
 import { CommitQueue, MAX_BATCH, QueueFullError } from './commit-queue.js';
 import type {
   CommitBatch,

@@ -19,7 +19,7 @@ import { DB_DEADLINE_MS } from '../../common/database/database-deadline.js';
 import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
 import { Metrics } from '../../metrics/metrics.js';
 import { NO_TRACING, TRACING, type Tracing } from '../../tracing/tracing.js';
-import { DeliverySignal } from '../../notifications/delivery-signal.js';
+import { DeliverySignal } from '../../notifications/deliveries/delivery-signal.js';
 import { SubmissionWriters } from './submission-writers.js';
 import type { CommitItem, SubmissionWriter } from './submission-writer.js';
 

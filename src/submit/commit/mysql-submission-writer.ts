@@ -16,7 +16,7 @@ import {
   storedFileValues,
   STORED_FILE_COLUMNS,
 } from '../../files/stored-file-sql.js';
-import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency.store.js';
+import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency-record-sql.js';
 import { FormCounterSql } from '../../submissions/counters/form-counter-sql.js';
 import {
   storedEntries,

@@ -11,9 +11,9 @@ import {
   storedFileValues,
   StoredFileSql,
 } from '../../files/stored-file-sql.js';
-import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency.store.js';
+import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency-record-sql.js';
 import { FormCounterSql } from '../../submissions/counters/form-counter-sql.js';
-import { sqlDatetime } from '../../submissions/submission-rows.js';
+import { sqlDatetime } from '../../common/database/sql-dates.js';
 import {
   storedEntries,
   type CommitBatch,

@@ -8,7 +8,7 @@
 // writer in the batch's transaction after the submissions it belongs to.
 import type { StoredFileRow } from '../../files/stored-file-sql.js';
 import type { NewIdempotencyRecord } from '../../idempotency/idempotency.store.js';
-import type { OutboxEntry } from '../../notifications/outbox.js';
+import type { OutboxEntry } from '../../notifications/outbox/outbox-entry.js';
 import { CounterChanges } from '../../submissions/counters/form-counters.js';
 
 /** A submission row as the submission table stores it. */

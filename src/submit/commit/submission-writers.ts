@@ -4,7 +4,7 @@ import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSq
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver.js';
 import { DB_DEADLINE_MS } from '../../common/database/database-deadline.js';
 import { DatabaseStateService } from '../../common/database/database-state.service.js';
-import { DeliveryRepository } from '../../notifications/delivery.repository.js';
+import { DeliveryRepository } from '../../notifications/deliveries/delivery.repository.js';
 import {
   MYSQL_PARALLEL_BATCHES,
   MysqlSubmissionWriter,

@@ -11,7 +11,7 @@ import {
   thankYouPage,
 } from '../pages/submit-pages.js';
 import { FORM_ID } from '../submit.service.js';
-import { ApiFormspreeThanks } from './formspree-openapi.js';
+import { ApiFormspreeThanks } from './formspree.openapi.js';
 import { Public } from '../../auth/route-access.decorator.js';
 
 /**

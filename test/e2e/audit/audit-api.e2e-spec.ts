@@ -27,8 +27,9 @@ describe('audit events API (e2e)', () => {
     owner = await createAccount(t);
     other = await createAccount(t);
     forms = [];
-    for (let i = 0; i < 3; i++)
+    for (let i = 0; i < 3; i++) {
       forms.push(await createForm(t, owner.account.id));
+    }
     await createForm(t, other.account.id);
     // Twelve changes through the API, so the events have an actor and a client.
     for (let i = 0; i < 12; i++) {

@@ -4,7 +4,7 @@
 // reply with one-click unsubscribe; spam, the honeypot and a replay send nothing; the
 // unsubscribe page stops it; the caps per address (across accounts) and per account hold
 // when many submissions race.
-import { Delivery } from '../../../src/notifications/delivery.entity.js';
+import { Delivery } from '../../../src/notifications/deliveries/delivery.entity.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
 import {

@@ -5,8 +5,8 @@
 // gone turned off with the reason.
 import { DataSource } from 'typeorm';
 import { ChatChannel } from '../../../src/notifications/chat/chat-channel.entity.js';
-import { Delivery } from '../../../src/notifications/delivery.entity.js';
-import { DeliveryAttempt } from '../../../src/notifications/delivery-attempt.entity.js';
+import { Delivery } from '../../../src/notifications/deliveries/delivery.entity.js';
+import { DeliveryAttempt } from '../../../src/notifications/deliveries/delivery-attempt.entity.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
 import {

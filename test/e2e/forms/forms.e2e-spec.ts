@@ -1,0 +1,352 @@
+// /api/v1/forms: creating, listing and reading forms, and the least privilege of form keys.
+// Updates, deletion and keys, validation and the OpenAPI description are in forms-*.e2e-spec.ts.
+import { FORM_KEY_CREATED_WARNING } from '../../../src/forms/forms.service.js';
+import { SecretBox } from '../../../src/auth/secret-box.js';
+import { FormsService } from '../../../src/forms/forms.service.js';
+import { createAccount, type TestAccount } from '../../factories/accounts.js';
+import {
+  CONTACT_FIELDS,
+  createForm,
+  type TestForm,
+} from '../../factories/forms.js';
+import { request } from '../../support/http.js';
+import { createTestApp, type TestApp } from '../../support/test-app.js';
+import { FORM_NOT_FOUND } from '../../support/errors.js';
+import {
+  FORM_KEYS,
+  formsApi,
+  ISO_MS,
+  NO_VERIFIED_DOMAIN,
+  sha256,
+  DEFAULT_SPAM_FILTER,
+  NO_REDIRECT,
+} from '../../support/forms-api.js';
+
+describe('forms API (e2e)', () => {
+  let t: TestApp;
+  let owner: TestAccount;
+  let stranger: TestAccount;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await createAccount(t);
+    stranger = await createAccount(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const { forms, formUrl, stored, post } = formsApi(() => t);
+
+  describe('POST /api/v1/forms', () => {
+    it('creates a form in the account of an account key and returns its new key once', async () => {
+      const fields = [
+        { id: 'name', type: 'text', label: 'Name', required: true },
+        { id: 'email', type: 'email', required: true, maxLength: 320 },
+        { id: 'topic', type: 'select', options: ['sales', 'support'] },
+        { id: 'agree', type: 'checkbox' },
+      ];
+      const res = await post(owner.apiKey, {
+        name: '  Contact us  ',
+        fields,
+        domainVerification: true,
+      });
+      expect(res.status).toBe(201);
+      expect(Object.keys(res.body).sort()).toEqual(
+        [...FORM_KEYS, 'apiKey', 'warning'].sort(),
+      );
+      const { id, apiKey, createdAt } = res.body;
+      expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(apiKey).toMatch(/^fgk_[A-Za-z0-9_-]{43}$/);
+      expect(createdAt).toMatch(ISO_MS);
+      expect(res.body).toEqual({
+        id,
+        name: 'Contact us',
+        fields,
+        domainVerification: true,
+        ...NO_REDIRECT,
+        retentionDays: null,
+        notifyEmails: [],
+        notifyEmailStatus: {},
+        captcha: null,
+        autoresponse: null,
+        spamFilter: DEFAULT_SPAM_FILTER,
+        notifyEmailErrors: {},
+        apiKeyPrefix: apiKey.slice(0, 12),
+        apiKeyLastUsedAt: null,
+        previousApiKey: null,
+        createdAt,
+        updatedAt: createdAt,
+        apiKey,
+        warning: NO_VERIFIED_DOMAIN,
+      });
+
+      const row = await stored(id);
+      expect(row).toMatchObject({
+        accountId: owner.account.id,
+        name: 'Contact us',
+        fields,
+        domainVerification: true,
+        apiKeyHash: sha256(apiKey),
+        apiKeyPrefix: apiKey.slice(0, 12),
+      });
+      // Only an encrypted copy of the key is stored, and it opens to the key.
+      expect(row!.apiKeyEncrypted).not.toContain(apiKey.slice(4));
+      expect(t.app.get(SecretBox).decrypt(row!.apiKeyEncrypted)).toBe(apiKey);
+      expect(
+        await t.app.get(FormsService).revealApiKey(owner.account.id, id),
+      ).toBe(apiKey);
+
+      // The new key works at once, for the new form.
+      const read = await request(formUrl(id), { apiKey });
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual({
+        ...res.body,
+        apiKey: undefined,
+        // Reading it used the key.
+        apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
+      });
+    });
+
+    it('defaults fields to none and domain verification to off', async () => {
+      const res = await post(owner.apiKey, { name: 'Bare' });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        name: 'Bare',
+        fields: [],
+        domainVerification: false,
+      });
+      expect(await stored(res.body.id)).toMatchObject({
+        fields: [],
+        domainVerification: false,
+      });
+    });
+
+    it('lets a form key create a sibling form in its account, with its own key', async () => {
+      const parent = await createForm(t, owner.account.id);
+      const res = await post(parent.apiKey, { name: 'Sibling' });
+      expect(res.status).toBe(201);
+      expect(res.body.apiKey).toMatch(/^fgk_/);
+      expect(res.body.apiKey).not.toBe(parent.apiKey);
+      // The answer warns that the key which created the form cannot reach it.
+      expect(res.body.warning).toBe(FORM_KEY_CREATED_WARNING);
+      expect(await stored(res.body.id)).toMatchObject({
+        accountId: owner.account.id,
+        name: 'Sibling',
+      });
+      // Each key keeps reaching only its own form.
+      const own = await request(formUrl(res.body.id), {
+        apiKey: res.body.apiKey,
+      });
+      expect(own.status).toBe(200);
+      const other = await request(formUrl(res.body.id), {
+        apiKey: parent.apiKey,
+      });
+      expect(other.status).toBe(404);
+      expect(other.body).toEqual(FORM_NOT_FOUND);
+    });
+
+    it('warns only when a form key creates the form, not an account key', async () => {
+      const res = await post(owner.apiKey, { name: 'By the account key' });
+      expect(res.status).toBe(201);
+      expect(res.body).not.toHaveProperty('warning');
+    });
+
+    it('gives every form a distinct random identifier', async () => {
+      const ids = new Set<string>();
+      for (let i = 0; i < 5; i++) {
+        const res = await post(owner.apiKey, { name: `Form ${i}` });
+        ids.add(res.body.id);
+      }
+      expect(ids.size).toBe(5);
+    });
+  });
+
+  describe('GET /api/v1/forms', () => {
+    it('lists every form of the account for an account key, and none of another account', async () => {
+      const account = await createAccount(t);
+      const a = await createForm(t, account.account.id, { name: 'A' });
+      const b = await createForm(t, account.account.id, { name: 'B' });
+      await createForm(t, stranger.account.id, { name: 'Not yours' });
+      const res = await request(forms(), { apiKey: account.apiKey });
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body)).toEqual(['data']);
+      const service = t.app.get(FormsService);
+      expect(
+        [...res.body.data].sort((x: { name: string }, y: { name: string }) =>
+          x.name.localeCompare(y.name),
+        ),
+      ).toEqual([service.toResponse(a.form), service.toResponse(b.form)]);
+      for (const form of res.body.data) {
+        expect(Object.keys(form).sort()).toEqual([...FORM_KEYS].sort());
+      }
+    });
+
+    it('lists just its own form for a form key', async () => {
+      const mine = await createForm(t, owner.account.id, { name: 'Mine' });
+      await createForm(t, owner.account.id, { name: 'Sibling' });
+      const res = await request(forms(), { apiKey: mine.apiKey });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        data: [
+          {
+            id: mine.form.id,
+            name: 'Mine',
+            fields: CONTACT_FIELDS,
+            domainVerification: false,
+            ...NO_REDIRECT,
+            retentionDays: null,
+            notifyEmails: [],
+            notifyEmailStatus: {},
+            captcha: null,
+            autoresponse: null,
+            spamFilter: DEFAULT_SPAM_FILTER,
+            notifyEmailErrors: {},
+            apiKeyPrefix: mine.apiKey.slice(0, 12),
+            // The key was just used to ask.
+            apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
+            previousApiKey: null,
+            createdAt: mine.form.createdAt.toISOString(),
+            updatedAt: mine.form.updatedAt.toISOString(),
+          },
+        ],
+      });
+    });
+
+    it('answers an empty list for an account without forms', async () => {
+      const empty = await createAccount(t);
+      const res = await request(forms(), { apiKey: empty.apiKey });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ data: [] });
+    });
+  });
+
+  describe('GET /api/v1/forms/:id', () => {
+    it('reads a form with its form key and with the account key', async () => {
+      const form = await createForm(t, owner.account.id);
+      const expected = {
+        id: form.form.id,
+        name: 'Contact',
+        fields: CONTACT_FIELDS,
+        domainVerification: false,
+        ...NO_REDIRECT,
+        retentionDays: null,
+        notifyEmails: [],
+        notifyEmailStatus: {},
+        captcha: null,
+        autoresponse: null,
+        spamFilter: DEFAULT_SPAM_FILTER,
+        notifyEmailErrors: {},
+        apiKeyPrefix: form.apiKey.slice(0, 12),
+        // The form key was used for the first read; the account key's read shows that.
+        apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
+        previousApiKey: null,
+        createdAt: form.form.createdAt.toISOString(),
+        updatedAt: form.form.updatedAt.toISOString(),
+      };
+      for (const apiKey of [form.apiKey, owner.apiKey]) {
+        const res = await request(formUrl(form.form.id), { apiKey });
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual(expected);
+      }
+    });
+
+    it('answers 404 for an unknown id and for odd ids', async () => {
+      for (const id of ['no-such-form', 'x'.repeat(150), "' OR 1=1 --", '%']) {
+        const res = await request(formUrl(id), { apiKey: owner.apiKey });
+        expect(res.status, id).toBe(404);
+        expect(res.body).toEqual(FORM_NOT_FOUND);
+      }
+    });
+
+    it("answers 404 for another account's form, as if it did not exist", async () => {
+      const theirs = await createForm(t, stranger.account.id);
+      const res = await request(formUrl(theirs.form.id), {
+        apiKey: owner.apiKey,
+      });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual(FORM_NOT_FOUND);
+    });
+  });
+
+  describe('least privilege of form keys', () => {
+    let mine: TestForm;
+    let sibling: TestForm;
+
+    beforeEach(async () => {
+      mine = await createForm(t, owner.account.id, { name: 'Mine' });
+      sibling = await createForm(t, owner.account.id, { name: 'Sibling' });
+    });
+
+    it('cannot read, change, regenerate or delete a sibling form (404)', async () => {
+      const attempts: Array<[string, string, unknown]> = [
+        ['GET', formUrl(sibling.form.id), undefined],
+        ['PUT', formUrl(sibling.form.id), { name: 'Hijacked' }],
+        ['PATCH', formUrl(sibling.form.id), { name: 'Hijacked' }],
+        ['DELETE', formUrl(sibling.form.id), undefined],
+        ['POST', `${formUrl(sibling.form.id)}/api-key`, undefined],
+      ];
+      for (const [method, url, json] of attempts) {
+        const res = await request(url, { method, json, apiKey: mine.apiKey });
+        expect(res.status, `${method} ${url}`).toBe(404);
+        expect(res.body).toEqual(FORM_NOT_FOUND);
+      }
+      const row = await stored(sibling.form.id);
+      expect(row).toMatchObject({
+        name: 'Sibling',
+        apiKeyHash: sha256(sibling.apiKey),
+      });
+      expect((await request(forms(), { apiKey: sibling.apiKey })).status).toBe(
+        200,
+      );
+    });
+
+    it('while the account key can do all of it', async () => {
+      const url = formUrl(sibling.form.id);
+      const read = await request(url, { apiKey: owner.apiKey });
+      expect(read.status).toBe(200);
+      const put = await request(url, {
+        method: 'PUT',
+        apiKey: owner.apiKey,
+        json: { name: 'Renamed' },
+      });
+      expect(put.status).toBe(200);
+      const patch = await request(url, {
+        method: 'PATCH',
+        apiKey: owner.apiKey,
+        json: { domainVerification: true },
+      });
+      expect(patch.status).toBe(200);
+      const key = await request(`${url}/api-key`, {
+        method: 'POST',
+        apiKey: owner.apiKey,
+      });
+      expect(key.status).toBe(200);
+      const del = await request(url, {
+        method: 'DELETE',
+        apiKey: owner.apiKey,
+      });
+      expect(del.status).toBe(204);
+      expect(await stored(sibling.form.id)).toBeUndefined();
+    });
+
+    it("cannot reach another account's form either, with either kind of key", async () => {
+      const theirs = await createForm(t, stranger.account.id);
+      for (const apiKey of [mine.apiKey, owner.apiKey]) {
+        const del = await request(formUrl(theirs.form.id), {
+          method: 'DELETE',
+          apiKey,
+        });
+        expect(del.status).toBe(404);
+        expect(del.body).toEqual(FORM_NOT_FOUND);
+        const patch = await request(formUrl(theirs.form.id), {
+          method: 'PATCH',
+          apiKey,
+          json: { name: 'Hijacked' },
+        });
+        expect(patch.status).toBe(404);
+      }
+      expect(await stored(theirs.form.id)).toMatchObject({ name: 'Contact' });
+    });
+  });
+});
