@@ -1,3 +1,4 @@
+import { SqlFile } from '../../../test/support/sql-file.js';
 import type { SqlDialect } from '../../common/database/sql-statement.js';
 import { FormCounterSql } from './form-counter-sql.js';
 import { CounterChanges } from './form-counters.js';
@@ -8,19 +9,26 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
   'form counter SQL on %s',
   (dialect) => {
     const sql = new FormCounterSql(dialect);
+    const file = new SqlFile('FormCounterSql');
 
-    it('adds deltas to forms and days with one upsert each', () => {
-      expect(sql.adjust(2)).toMatchSnapshot();
-      expect(sql.adjustDays(1)).toMatchSnapshot();
-      expect(sql.adjustWith('?')).toMatchSnapshot();
+    file.section('adds deltas to forms and days with one upsert each', () => {
+      file.add('adjust', sql.adjust(2));
+      file.add('adjustDays', sql.adjustDays(1));
+      file.add('adjustWith', sql.adjustWith('?'));
     });
 
-    it('reads counters, days and a full recount', () => {
-      expect(sql.countersOf(['f1', 'f2'])).toMatchSnapshot();
-      expect(sql.daysOf('f1', '2026-11-03')).toMatchSnapshot();
-      expect(sql.fullCount('f1')).toMatchSnapshot();
-      expect(sql.fullDays('f1')).toMatchSnapshot();
-      expect(sql.replaceCounter()).toMatchSnapshot();
+    file.section('reads counters, days and a full recount', () => {
+      file.add('countersOf', sql.countersOf(['f1', 'f2']));
+      file.add('daysOf', sql.daysOf('f1', '2026-11-03'));
+      file.add('fullCount', sql.fullCount('f1'));
+      file.add('fullDays', sql.fullDays('f1'));
+      file.add('replaceCounter', sql.replaceCounter());
+    });
+
+    it('builds every statement as __sql__/form_counter.<dialect>.sql holds it', async () => {
+      await expect(file.text()).toMatchFileSnapshot(
+        `./__sql__/form_counter.${dialect}.sql`,
+      );
     });
   },
 );

@@ -1,3 +1,4 @@
+import { SqlFile } from '../../../test/support/sql-file.js';
 import type { SqlDialect } from '../../common/database/sql-statement.js';
 import { InboxSql } from './inbox-sql.js';
 import { mayEditNote, type InboxActor } from './inbox-actor.js';
@@ -6,24 +7,34 @@ import { mayEditNote, type InboxActor } from './inbox-actor.js';
 // listed rows (locked first on MySQL/MariaDB), reads keyed by the page's ids.
 describe.each<SqlDialect>(['mysql', 'sqlite'])('inbox SQL on %s', (dialect) => {
   const sql = new InboxSql(dialect);
+  const file = new SqlFile('InboxSql');
 
-  it('locks, sets a status and an assignee on listed rows of a form', () => {
-    expect(sql.lockRows('f', ['a', 'b'])).toMatchSnapshot();
-    expect(sql.setStatus('f', ['a', 'b'], 'closed')).toMatchSnapshot();
-    expect(sql.setAssignee('f', ['a'], null)).toMatchSnapshot();
+  file.section(
+    'locks, sets a status and an assignee on listed rows of a form',
+    () => {
+      file.add('lockRows', sql.lockRows('f', ['a', 'b']));
+      file.add('setStatus', sql.setStatus('f', ['a', 'b'], 'closed'));
+      file.add('setAssignee', sql.setAssignee('f', ['a'], null));
+    },
+  );
+
+  file.section('adds and removes labels', () => {
+    file.add('addLabels', sql.addLabels(['a', 'b'], ['l1']));
+    file.add('removeLabels', sql.removeLabels(['a'], ['l1']));
+    file.add('removeLabels', sql.removeLabels(['a'], undefined, ['l2']));
   });
 
-  it('adds and removes labels', () => {
-    expect(sql.addLabels(['a', 'b'], ['l1'])).toMatchSnapshot();
-    expect(sql.removeLabels(['a'], ['l1'])).toMatchSnapshot();
-    expect(sql.removeLabels(['a'], undefined, ['l2'])).toMatchSnapshot();
+  file.section('reads what a page shows', () => {
+    file.add('labelsOf', sql.labelsOf(['a']));
+    file.add('noteCounts', sql.noteCounts(['a', 'b']));
+    file.add('usersOf', sql.usersOf(['u']));
+    file.add('membership', sql.membership('acc', 'u'));
   });
 
-  it('reads what a page shows', () => {
-    expect(sql.labelsOf(['a'])).toMatchSnapshot();
-    expect(sql.noteCounts(['a', 'b'])).toMatchSnapshot();
-    expect(sql.usersOf(['u'])).toMatchSnapshot();
-    expect(sql.membership('acc', 'u')).toMatchSnapshot();
+  it('builds every statement as __sql__/inbox.<dialect>.sql holds it', async () => {
+    await expect(file.text()).toMatchFileSnapshot(
+      `./__sql__/inbox.${dialect}.sql`,
+    );
   });
 });
 

@@ -1,3 +1,4 @@
+import { SqlFile } from '../../../test/support/sql-file.js';
 import { SearchIndexSql } from './search-index-sql.js';
 import { matchQuery, searchText, searchWords } from './search-text.js';
 
@@ -37,23 +38,32 @@ describe.each(['mysql', 'sqlite'] as const)(
   'search index SQL on %s',
   (dialect) => {
     const sql = new SearchIndexSql(dialect);
+    const file = new SqlFile('SearchIndexSql');
 
-    it('reads and saves the indexer position, and the next rows by id', () => {
-      expect(sql.state()).toMatchSnapshot();
-      expect(sql.saveState('01J')).toMatchSnapshot();
-      expect(
-        sql.pending('01J', '2026-12-01 10:00:00.000', 200),
-      ).toMatchSnapshot();
+    file.section(
+      'reads and saves the indexer position, and the next rows by id',
+      () => {
+        file.add('state', sql.state());
+        file.add('saveState', sql.saveState('01J'));
+        file.add('pending', sql.pending('01J', '2026-12-01 10:00:00.000', 200));
+      },
+    );
+
+    file.section('finds candidates of a form and empties the index', () => {
+      file.add('candidates', sql.candidates('f', 'q', 5001));
+      file.add('clear', sql.clear());
+      if (dialect === 'sqlite') {
+        file.add('sqliteKey', sql.sqliteKey());
+        file.add('sqliteText', sql.sqliteText());
+      } else {
+        file.add('mysqlText', sql.mysqlText(2));
+      }
     });
 
-    it('finds candidates of a form and empties the index', () => {
-      expect(sql.candidates('f', 'q', 5001)).toMatchSnapshot();
-      expect(sql.clear()).toMatchSnapshot();
-      expect(
-        dialect === 'sqlite'
-          ? [sql.sqliteKey(), sql.sqliteText()]
-          : sql.mysqlText(2),
-      ).toMatchSnapshot();
+    it('builds every statement as __sql__/submission_search.<dialect>.sql holds it', async () => {
+      await expect(file.text()).toMatchFileSnapshot(
+        `./__sql__/submission_search.${dialect}.sql`,
+      );
     });
   },
 );
