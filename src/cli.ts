@@ -82,24 +82,24 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
       `the database did not answer within ${CONNECT_TIMEOUT_MS / 1000} s; check DATABASE_URL`,
     );
     if (isRebuild(command)) {
-      const [{ FormCounters }, { SearchIndexer }, { DataSource }] =
+      const [{ FormCounters }, { SearchIndexer }, { FormRepository }] =
         await Promise.all([
           import('./submissions/counters/form-counters.js'),
           import('./submissions/search/search-indexer.js'),
-          import('typeorm'),
+          import('./forms/form.repository.js'),
         ]);
       const counters = context.get(FormCounters);
       const search = context.get(SearchIndexer);
-      const dataSource = context.get(DataSource);
+      const forms = context.get(FormRepository);
       return await runRebuild(command, {
-        formIds: async () =>
-          (
-            await dataSource.query<Array<{ id: string }>>(
-              dataSource.options.type === 'better-sqlite3'
-                ? 'SELECT "id" FROM "form"'
-                : 'SELECT `id` FROM `form`',
-            )
-          ).map((row) => row.id),
+        formIds: async () => {
+          const ids: string[] = [];
+          for (;;) {
+            const page = await forms.idsAfter(ids.at(-1) ?? '', 500);
+            ids.push(...page);
+            if (page.length < 500) return ids;
+          }
+        },
         rebuildCounters: (formId) => counters.rebuild(formId),
         rebuildSearch: () => search.rebuild(),
       });

@@ -10,8 +10,9 @@ import { TracingModule } from '../tracing/tracing.module.js';
 import { SweepsModule } from '../sweeps/sweeps.module.js';
 import { FormCounters } from '../submissions/counters/form-counters.js';
 import { SearchIndexModule } from '../submissions/search/search-index.module.js';
+import { FormRepositoryModule } from '../forms/form-repository.module.js';
 
-/** Just what the operator commands need: configuration, the database, accounts and second factors. */
+/** Just what the operator commands need: configuration, the database, accounts, second factors, the counters and the search index. */
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -27,7 +28,8 @@ export class CliModule {
         SweepsModule.forRoot({ schedule: false }),
         AuditLogModule,
         AccountsModule,
-        // counters:rebuild and search:rebuild.
+        // counters:rebuild (every form, through its repository) and search:rebuild.
+        FormRepositoryModule,
         SearchIndexModule,
         SecondFactorsModule,
       ],
