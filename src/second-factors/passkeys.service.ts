@@ -1,15 +1,11 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransportFuture,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransportFuture,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { createHash } from 'node:crypto';
 import { LessThan, MoreThan, Repository } from 'typeorm';
@@ -46,6 +42,17 @@ function sha256(value: string): string {
 export function passkeyName(typed: string): string {
   const name = typed.trim().slice(0, 100);
   return name || 'Passkey';
+}
+
+type WebAuthnLibrary = typeof import('@simplewebauthn/server');
+let library: Promise<WebAuthnLibrary> | undefined;
+
+/**
+ * The WebAuthn library, loaded at the first passkey ceremony rather than at boot: with its
+ * ASN.1 and CBOR dependencies it is some 250 modules a start need not read.
+ */
+function webauthn(): Promise<WebAuthnLibrary> {
+  return (library ??= import('@simplewebauthn/server'));
 }
 
 /**
@@ -93,7 +100,9 @@ export class PasskeysService {
       select: { credentialId: true, transports: true },
       where: { userId: user.id },
     });
-    const options = await generateRegistrationOptions({
+    const options = await (
+      await webauthn()
+    ).generateRegistrationOptions({
       rpName: party.name,
       rpID: party.id,
       userName: user.email,
@@ -126,7 +135,9 @@ export class PasskeysService {
     }
     let verified;
     try {
-      verified = await verifyRegistrationResponse({
+      verified = await (
+        await webauthn()
+      ).verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         expectedChallenge: () => true, // taken above: it was ours, unused and fresh
         expectedOrigin: party.origin,
@@ -176,7 +187,9 @@ export class PasskeysService {
           where: { userId },
         })
       : [];
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await webauthn()
+    ).generateAuthenticationOptions({
       rpID: party.id,
       userVerification: userId ? 'preferred' : 'required',
       allowCredentials: allow.map((row) => ({
@@ -212,7 +225,9 @@ export class PasskeysService {
     if (!row || (userId && row.userId !== userId)) return null;
     let verified;
     try {
-      verified = await verifyAuthenticationResponse({
+      verified = await (
+        await webauthn()
+      ).verifyAuthenticationResponse({
         response: response as AuthenticationResponseJSON,
         expectedChallenge: () => true, // taken above
         expectedOrigin: party.origin,

@@ -1,6 +1,5 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import QRCode from 'qrcode';
 import { IsNull, Not, Repository } from 'typeorm';
 import { SecretBox } from '../auth/secret-box.js';
 import { newUlid } from '../common/ulid.js';
@@ -198,7 +197,10 @@ export class TotpService {
     return {
       secret,
       uri,
-      qrSvg: await QRCode.toString(uri, { type: 'svg', margin: 1 }),
+      // Loaded when a set-up is shown, not at boot (with its PNG encoder, some 60 modules).
+      qrSvg: await (
+        await import('qrcode')
+      ).default.toString(uri, { type: 'svg', margin: 1 }),
     };
   }
 }
