@@ -224,6 +224,7 @@ describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
       });
       expect(schemas.CreateFormDto.required).toEqual(['name']);
       expect(Object.keys(schemas.CreateFormDto.properties).sort()).toEqual([
+        'autoresponse',
         'captcha',
         'domainVerification',
         'fields',
@@ -272,7 +273,7 @@ describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
         Object.entries(doc.paths).filter(
           ([path]) =>
             path.startsWith('/api/v1/forms') &&
-            !/submissions|domains|webhooks|deliveries/.test(path),
+            !/submissions|domains|webhooks|deliveries|chat-channels/.test(path),
         ),
       );
       expect(Object.keys(formsPaths).sort()).toEqual([

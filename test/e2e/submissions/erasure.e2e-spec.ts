@@ -274,6 +274,10 @@ describe('erasure and data-subject export (e2e)', () => {
         'meta',
         'spam',
         'spamReasons',
+        'status',
+        'assignee',
+        'labels',
+        'noteCount',
       ]);
       expect([contact.form.id, feedback.form.id]).toContain(line.formId);
     }
