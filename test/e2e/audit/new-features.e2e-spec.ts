@@ -18,7 +18,7 @@ import {
 } from '../../support/chat-receiver.js';
 import type { DashboardClient } from '../../support/dashboard-client.js';
 import { request } from '../../support/http.js';
-import { SECURITY, setUpTotp, totpCode } from '../../support/second-factors.js';
+import { SECURITY, setUpTotp } from '../../support/second-factors.js';
 import {
   addDomain,
   saveSettings,
