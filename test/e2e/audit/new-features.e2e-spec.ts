@@ -4,6 +4,8 @@
 // removed in the dashboard, reset by the operator). Each change is exactly one event with
 // its actor, target and details, never a secret; a refused change is none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUlid } from '../../../src/common/ulid.js';
+import { Passkey } from '../../../src/second-factors/passkey.entity.js';
 import { SecondFactorsService } from '../../../src/second-factors/second-factors.service.js';
 import {
   createAccount,
@@ -440,5 +442,46 @@ describe('audit events of chat channels, SSO and second factors (e2e)', () => {
       world.t.app.get(SecondFactorsService).resetAll(owner.user.id),
     );
     expect(nothing).toEqual([]);
+  });
+
+  it('records a passkey removed by its member; another one’s (404) is none', async () => {
+    const id = newUlid();
+    await world.t.dataSource.getRepository(Passkey).insert({
+      id,
+      userId: owner.user.id,
+      credentialId: `credential-${id}`,
+      publicKey: 'cHVibGljLWtleQ',
+      counter: 0,
+      transports: 'internal',
+      name: 'Phone',
+      createdAt: new Date(),
+      lastUsedAt: null,
+    });
+    const unknown = await eventsOf(async () => {
+      const page = await client.post(
+        `${SECURITY}/passkeys/${newUlid()}/remove`,
+        {},
+        { from: SECURITY },
+      );
+      expect(page.status).toBe(404);
+    });
+    expect(unknown).toEqual([]);
+    const removed = await eventsOf(async () => {
+      const page = await client.post(
+        `${SECURITY}/passkeys/${id}/remove`,
+        {},
+        { from: SECURITY },
+      );
+      expect(page.status).toBe(303);
+    });
+    expect(removed).toHaveLength(1);
+    expect(removed[0]).toMatchObject({
+      action: 'member.second_factor_removed',
+      actorType: 'member',
+      actorId: owner.user.id,
+      targetType: 'member',
+      targetId: owner.user.id,
+      details: { kind: 'passkey', passkeyId: id },
+    });
   });
 });
