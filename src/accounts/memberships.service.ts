@@ -6,7 +6,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { Repository, type EntityManager } from 'typeorm';
 import type { Role } from '../auth/permissions.js';
 import { Account } from './account.entity.js';
 import {
@@ -102,14 +102,20 @@ export class MembershipsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Makes the user a member with this role (or changes their role), and says so. */
-  async put(accountId: string, userId: string, role: Role): Promise<void> {
+  async put(
+    accountId: string,
+    userId: string,
+    role: Role,
+    manager: EntityManager = this.memberships.manager,
+  ): Promise<void> {
     const now = new Date();
-    const updated = await this.memberships.update(
+    const updated = await manager.update(
+      Membership,
       { accountId, userId },
       { role, updatedAt: now },
     );
     if (!updated.affected) {
-      await this.memberships.insert({
+      await manager.insert(Membership, {
         accountId,
         userId,
         role,

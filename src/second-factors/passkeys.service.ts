@@ -11,6 +11,8 @@ import { createHash } from 'node:crypto';
 import { LessThan, MoreThan, Repository } from 'typeorm';
 import { newUlid } from '../common/ulid.js';
 import { AppConfig } from '../config/app-config.js';
+import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
+import { FactorAudit, type FactorActor } from './factor-audit.js';
 import { Passkey } from './passkey.entity.js';
 import {
   type ChallengePurpose,
@@ -69,6 +71,7 @@ export class PasskeysService {
     @InjectRepository(WebauthnChallenge)
     private readonly challenges: Repository<WebauthnChallenge>,
     config: AppConfig,
+    private readonly audit: FactorAudit,
   ) {
     this.party = relyingPartyOf(config.publicUrl);
   }
@@ -127,6 +130,7 @@ export class PasskeysService {
     userId: string,
     response: unknown,
     name: string,
+    actor: FactorActor = SYSTEM_ACTOR,
   ): Promise<PasskeyView | null> {
     const party = this.requireParty();
     if (!(await this.takeChallenge(response, 'register', userId))) return null;
@@ -161,7 +165,13 @@ export class PasskeysService {
       lastUsedAt: null,
     };
     try {
-      await this.passkeys.insert(row);
+      await this.audit.recorded(
+        userId,
+        actor,
+        'member.second_factor_added',
+        { kind: 'passkey', passkeyId: row.id, name: row.name },
+        (manager) => manager.insert(Passkey, row).then(() => true),
+      );
     } catch {
       return null; // the same credential registered twice
     }
@@ -265,9 +275,20 @@ export class PasskeysService {
   }
 
   /** Factor removed: one passkey. */
-  async remove(userId: string, id: string): Promise<void> {
-    const done = await this.passkeys.delete({ id, userId });
-    if (!done.affected) {
+  async remove(
+    userId: string,
+    id: string,
+    actor: FactorActor = SYSTEM_ACTOR,
+  ): Promise<void> {
+    const done = await this.audit.recorded(
+      userId,
+      actor,
+      'member.second_factor_removed',
+      { kind: 'passkey', passkeyId: id },
+      async (manager) =>
+        Boolean((await manager.delete(Passkey, { id, userId })).affected),
+    );
+    if (!done) {
       throw new NotFoundException('There is no such passkey.');
     }
   }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '../auth/secret-box.js';
 import { AccountSecurityPolicy } from './account-security-policy.entity.js';
+import { FactorAudit } from './factor-audit.js';
 import { Passkey } from './passkey.entity.js';
 import { PasskeysService } from './passkeys.service.js';
 import { RecoveryCode } from './recovery-code.entity.js';
@@ -24,6 +25,7 @@ import { WebauthnChallenge } from './webauthn-challenge.entity.js';
   ],
   providers: [
     SecretBox,
+    FactorAudit,
     TotpService,
     PasskeysService,
     SecondFactorsService,

@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { CLI_ACTOR } from '../audit/audit-actor.js';
+import { FactorAudit, type FactorActor } from './factor-audit.js';
+import { Passkey } from './passkey.entity.js';
 import { PasskeysService, type PasskeyView } from './passkeys.service.js';
+import { RecoveryCode } from './recovery-code.entity.js';
 import { TotpService } from './totp.service.js';
+import { UserTotp } from './user-totp.entity.js';
 
 /** Which second factors a user has. */
 export interface FactorsOf {
@@ -22,6 +27,7 @@ export class SecondFactorsService {
   constructor(
     private readonly totp: TotpService,
     private readonly passkeys: PasskeysService,
+    private readonly audit: FactorAudit,
   ) {}
 
   async of(userId: string): Promise<FactorsOf> {
@@ -49,13 +55,32 @@ export class SecondFactorsService {
   }
 
   /** Factor removed: every factor of the user (`users:reset-2fa`, for a locked-out owner). */
-  async resetAll(userId: string): Promise<FactorReset> {
-    const [totp, recoveryCodes] = await Promise.all([
+  async resetAll(
+    userId: string,
+    actor: FactorActor = CLI_ACTOR,
+  ): Promise<FactorReset> {
+    const [totp, recoveryCodes, passkeys] = await Promise.all([
       this.totp.isOn(userId),
       this.totp.unusedRecoveryCodes(userId),
+      this.passkeys.list(userId).then((rows) => rows.length),
     ]);
-    await this.totp.turnOff(userId);
-    const passkeys = await this.passkeys.removeAll(userId);
-    return { totp, recoveryCodes, passkeys };
+    const kinds = [
+      ...(totp ? ['totp'] : []),
+      ...(passkeys > 0 ? ['passkey'] : []),
+    ];
+    let removed = 0;
+    await this.audit.recorded(
+      userId,
+      actor,
+      'member.second_factor_removed',
+      { kind: kinds.join(','), passkeys, via: 'reset' },
+      async (manager) => {
+        await manager.delete(UserTotp, { userId });
+        await manager.delete(RecoveryCode, { userId });
+        removed = (await manager.delete(Passkey, { userId })).affected ?? 0;
+        return kinds.length > 0;
+      },
+    );
+    return { totp, recoveryCodes, passkeys: removed };
   }
 }

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
+import { AuditLog } from '../audit/audit-log.service.js';
 import { AccountSecurityPolicy } from './account-security-policy.entity.js';
+import type { FactorActor } from './factor-audit.js';
 
 /** An account's sign-in policy: "members must use a second factor". */
 @Injectable()
@@ -9,6 +12,7 @@ export class SecurityPolicyService {
   constructor(
     @InjectRepository(AccountSecurityPolicy)
     private readonly policies: Repository<AccountSecurityPolicy>,
+    private readonly auditLog: AuditLog,
   ) {}
 
   async requiresSecondFactor(accountId: string): Promise<boolean> {
@@ -16,14 +20,28 @@ export class SecurityPolicyService {
     return row?.requireSecondFactor ?? false;
   }
 
-  /** Policy changed. */
+  /** Policy changed (`security_policy.updated`, before → after; no change is no event). */
   async setRequireSecondFactor(
     accountId: string,
     required: boolean,
+    actor: FactorActor = SYSTEM_ACTOR,
   ): Promise<void> {
-    await this.policies.upsert(
-      { accountId, requireSecondFactor: required, updatedAt: new Date() },
-      ['accountId'],
-    );
+    await this.auditLog.transaction(async (manager) => {
+      const row = await manager.findOneBy(AccountSecurityPolicy, { accountId });
+      const before = row?.requireSecondFactor ?? false;
+      await manager.upsert(
+        AccountSecurityPolicy,
+        { accountId, requireSecondFactor: required, updatedAt: new Date() },
+        ['accountId'],
+      );
+      if (before === required) return;
+      await this.auditLog.record(manager, {
+        accountId,
+        actor,
+        action: 'security_policy.updated',
+        target: { type: 'account', id: accountId },
+        details: { requireSecondFactor: { before, after: required } },
+      });
+    });
   }
 }

@@ -4,6 +4,8 @@ import { IsNull, Not, Repository } from 'typeorm';
 import { SecretBox } from '../auth/secret-box.js';
 import { newUlid } from '../common/ulid.js';
 import { AppConfig } from '../config/app-config.js';
+import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
+import { FactorAudit, type FactorActor } from './factor-audit.js';
 import { RecoveryCode } from './recovery-code.entity.js';
 import {
   hashRecoveryCode,
@@ -40,6 +42,7 @@ export class TotpService {
     private readonly codes: Repository<RecoveryCode>,
     private readonly box: SecretBox,
     private readonly config: AppConfig,
+    private readonly audit: FactorAudit,
   ) {}
 
   /** Whether the user has a confirmed authenticator. */
@@ -101,16 +104,29 @@ export class TotpService {
     userId: string,
     code: string,
     now = Date.now(),
+    actor: FactorActor = SYSTEM_ACTOR,
   ): Promise<string[] | null> {
     const row = await this.sealed(userId);
     if (!row || row.confirmedAt) return null;
     const step = totpCodeStep(this.box.decrypt(row.secretSealed), code, now);
     if (step === null) return null;
-    const done = await this.totps.update(
-      { userId, confirmedAt: IsNull() },
-      { confirmedAt: new Date(now), lastStep: step },
+    const done = await this.audit.recorded(
+      userId,
+      actor,
+      'member.second_factor_added',
+      { kind: 'totp' },
+      async (manager) =>
+        Boolean(
+          (
+            await manager.update(
+              UserTotp,
+              { userId, confirmedAt: IsNull() },
+              { confirmedAt: new Date(now), lastStep: step },
+            )
+          ).affected,
+        ),
     );
-    if (!done.affected) return null;
+    if (!done) return null;
     return this.replaceRecoveryCodes(userId);
   }
 
@@ -174,9 +190,25 @@ export class TotpService {
   }
 
   /** Factor removed: the authenticator and the recovery codes go. */
-  async turnOff(userId: string): Promise<void> {
-    await this.totps.delete({ userId });
-    await this.codes.delete({ userId });
+  async turnOff(
+    userId: string,
+    actor: FactorActor = SYSTEM_ACTOR,
+  ): Promise<void> {
+    await this.audit.recorded(
+      userId,
+      actor,
+      'member.second_factor_removed',
+      { kind: 'totp' },
+      async (manager) => {
+        const on = await manager.existsBy(UserTotp, {
+          userId,
+          confirmedAt: Not(IsNull()),
+        });
+        await manager.delete(UserTotp, { userId });
+        await manager.delete(RecoveryCode, { userId });
+        return on; // a set-up never confirmed was no factor
+      },
+    );
   }
 
   private sealed(userId: string): Promise<UserTotp | null> {

@@ -97,4 +97,12 @@ export class SsoRefusal extends HttpException {
     const { status, message } = REFUSALS[problem];
     super(detail ? `${message} (${detail})` : message, status);
   }
+
+  /** The proven address the refusal is for, when known (its sign-in.failed event). */
+  email?: string;
+
+  of(email: string): this {
+    this.email ??= email;
+    return this;
+  }
 }

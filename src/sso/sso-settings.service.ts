@@ -6,7 +6,9 @@ import {
 import { InjectRepository } from '@nestjs/typeorm';
 import { withoutTrailingSlashes } from '../common/trailing-slashes.js';
 import { randomBytes } from 'node:crypto';
-import { Repository } from 'typeorm';
+import { Repository, type EntityManager } from 'typeorm';
+import type { AuditDetails } from '../audit/audit-hash.js';
+import { AuditLog } from '../audit/audit-log.service.js';
 import type { Role } from '../auth/permissions.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
@@ -19,7 +21,12 @@ import {
   txtNames,
   txtValue,
 } from '../domain-verification/txt-verification.js';
-import { issuerUrlProblem } from './oidc-client.js';
+import {
+  auditedSsoChange,
+  savedDetails,
+  settingsProblems,
+  type SsoActor,
+} from './sso-audit.js';
 import { SsoDomain } from './sso-domain.entity.js';
 import { SsoSettings } from './sso-settings.entity.js';
 import {
@@ -50,6 +57,7 @@ export class SsoSettingsService {
     private readonly domains: Repository<SsoDomain>,
     private readonly box: SecretBox,
     private readonly config: AppConfig,
+    private readonly auditLog: AuditLog,
   ) {}
 
   /** Per account: the verified SSO domains that require SSO (empty when it is not required). */
@@ -102,33 +110,29 @@ export class SsoSettingsService {
   }
 
   /** Saves the settings (SSO settings changed). Bad input → ValidationFailedException. */
-  async save(accountId: string, input: SsoSettingsInput): Promise<void> {
-    const errors: string[] = [];
+  async save(
+    accountId: string,
+    input: SsoSettingsInput,
+    by?: SsoActor,
+  ): Promise<void> {
     const issuerUrl = input.issuerUrl.trim();
     const clientId = input.clientId.trim();
     const clientSecret = input.clientSecret.trim();
     const existing = await this.settings.findOne({
       where: { accountId },
-      select: { accountId: true, clientSecretEncrypted: true },
+      select: {
+        accountId: true,
+        clientSecretEncrypted: true,
+        issuerUrl: true,
+        clientId: true,
+        defaultRole: true,
+        requireSso: true,
+      },
     });
-    const issuerProblem = issuerUrl
-      ? issuerUrlProblem(issuerUrl)
-      : 'Issuer URL is required';
-    if (issuerProblem) errors.push(issuerProblem);
-    else if (issuerUrl.length > 500) {
-      errors.push('Issuer URL must be at most 500 characters long');
-    }
-    if (!clientId) errors.push('Client id is required');
-    else if (clientId.length > 255) {
-      errors.push('Client id must be at most 255 characters long');
-    }
-    if (!clientSecret && !existing) errors.push('Client secret is required');
-    if (clientSecret.length > 500) {
-      errors.push('Client secret must be at most 500 characters long');
-    }
-    if (!isJoinRole(input.defaultRole)) {
-      errors.push('Role for new members must be viewer, editor or developer');
-    }
+    const errors = settingsProblems(
+      { issuerUrl, clientId, clientSecret, defaultRole: input.defaultRole },
+      existing !== null,
+    );
     if (input.requireSso) {
       const verified = await this.domains.countBy({
         accountId,
@@ -151,30 +155,43 @@ export class SsoSettingsService {
         ? { clientSecretEncrypted: this.box.encrypt(clientSecret) }
         : {}),
     };
-    if (existing) {
-      await this.settings.update({ accountId }, values);
-    } else {
-      await this.settings.insert(
-        this.settings.create({
-          accountId,
-          ...values,
-          clientSecretEncrypted: this.box.encrypt(clientSecret),
-        }),
-      );
-    }
+    const details = savedDetails(existing, values, Boolean(clientSecret));
+    await this.audited(accountId, by, async (manager) => {
+      if (existing) {
+        await manager.update(SsoSettings, { accountId }, values);
+      } else {
+        await manager.insert(
+          SsoSettings,
+          this.settings.create({
+            accountId,
+            ...values,
+            clientSecretEncrypted: this.box.encrypt(clientSecret),
+          }),
+        );
+      }
+      return details;
+    });
   }
 
   /** Turns SSO off (SSO settings changed): the settings go; the domains stay proven. */
-  async remove(accountId: string): Promise<void> {
+  async remove(accountId: string, by?: SsoActor): Promise<void> {
     this.requirements.delete(accountId);
-    await this.settings.delete({ accountId });
+    await this.audited(accountId, by, async (manager) =>
+      (await manager.delete(SsoSettings, { accountId })).affected
+        ? { change: 'removed' }
+        : null,
+    );
   }
 
   /**
    * Claims a domain for SSO (SSO settings changed): pending until its TXT record is
    * verified; until then it routes no one.
    */
-  async addDomain(accountId: string, text: string): Promise<SsoDomain> {
+  async addDomain(
+    accountId: string,
+    text: string,
+    by?: SsoActor,
+  ): Promise<SsoDomain> {
     const normalised = normaliseDomain(text);
     if (!normalised.ok) {
       throw new ValidationFailedException([normalised.problem]);
@@ -195,7 +212,11 @@ export class SsoSettingsService {
       lastError: null,
     });
     try {
-      await this.domains.insert(row);
+      await this.audited(accountId, by, (manager) =>
+        manager
+          .insert(SsoDomain, row)
+          .then(() => ({ domainAdded: row.domain })),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new ConflictException(
@@ -211,8 +232,13 @@ export class SsoSettingsService {
    * Looks up the domain's TXT record (SSO settings changed when it becomes verified).
    * A domain another account has already proven is refused: a domain routes to one account.
    */
-  async verifyDomain(accountId: string, id: string): Promise<SsoDomain> {
+  async verifyDomain(
+    accountId: string,
+    id: string,
+    by?: SsoActor,
+  ): Promise<SsoDomain> {
     const row = await this.ownDomain(accountId, id);
+    const wasVerified = row.status === 'verified';
     const check = await checkTxt(row.domain, row.token, this.config.dnsServers);
     row.lastCheckedAt = new Date();
     this.requirements.delete(accountId);
@@ -231,23 +257,44 @@ export class SsoSettingsService {
     } else {
       row.lastError = check.error.slice(0, 500);
     }
-    await this.domains.update(
-      { id: row.id },
-      {
-        status: row.status,
-        verifiedAt: row.verifiedAt,
-        lastCheckedAt: row.lastCheckedAt,
-        lastError: row.lastError,
-      },
-    );
+    await this.audited(accountId, by, async (manager) => {
+      await manager.update(
+        SsoDomain,
+        { id: row.id },
+        {
+          status: row.status,
+          verifiedAt: row.verifiedAt,
+          lastCheckedAt: row.lastCheckedAt,
+          lastError: row.lastError,
+        },
+      );
+      const verified = !wasVerified && row.status === 'verified';
+      return verified ? { domainVerified: row.domain } : null; // else a check alone
+    });
     return row;
   }
 
   /** Removes an SSO domain (SSO settings changed). */
-  async removeDomain(accountId: string, id: string): Promise<void> {
+  async removeDomain(
+    accountId: string,
+    id: string,
+    by?: SsoActor,
+  ): Promise<void> {
     this.requirements.delete(accountId);
     const row = await this.ownDomain(accountId, id);
-    await this.domains.delete({ id: row.id });
+    await this.audited(accountId, by, async (manager) =>
+      (await manager.delete(SsoDomain, { id: row.id })).affected
+        ? { domainRemoved: row.domain }
+        : null,
+    );
+  }
+
+  private audited(
+    accountId: string,
+    by: SsoActor | undefined,
+    change: (manager: EntityManager) => Promise<AuditDetails | null>,
+  ): Promise<void> {
+    return auditedSsoChange(this.auditLog, accountId, by, change);
   }
 
   private async ownDomain(accountId: string, id: string): Promise<SsoDomain> {

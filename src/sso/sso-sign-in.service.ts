@@ -7,6 +7,8 @@ import {
   normalizeEmail,
 } from '../accounts/accounts.service.js';
 import { MembershipsService } from '../accounts/memberships.service.js';
+import { memberActor } from '../audit/audit-actor.js';
+import { AuditLog } from '../audit/audit-log.service.js';
 import type { User } from '../accounts/user.entity.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { isEmailAddress } from '../common/email-address.js';
@@ -37,6 +39,7 @@ export interface SsoStarted {
 
 export interface SsoSignedIn {
   userId: string;
+  email: string;
   accountId: string;
   /** The person joined the account just now (JIT). */
   joined: boolean;
@@ -68,6 +71,7 @@ export class SsoSignInService {
     private readonly accounts: AccountsService,
     private readonly memberships: MembershipsService,
     private readonly config: AppConfig,
+    private readonly auditLog: AuditLog,
   ) {}
 
   /** Finds the account for the address and starts an authorization at its provider. */
@@ -145,9 +149,13 @@ export class SsoSignInService {
     const email = normalizeEmail(identity.email);
     if (!isEmailAddress(email)) throw new SsoRefusal('email-unverified');
     if (!route.domains.includes(domainOfEmail(email))) {
-      throw new SsoRefusal('foreign-domain');
+      throw new SsoRefusal('foreign-domain').of(email);
     }
-    return this.signIn(route, email);
+    try {
+      return await this.signIn(route, email);
+    } catch (error) {
+      throw error instanceof SsoRefusal ? error.of(email) : error;
+    }
   }
 
   /** The user of a proven address, made the first time, and a member of the account. */
@@ -168,8 +176,12 @@ export class SsoSignInService {
       route.accountId,
     );
     if (!member) await this.join(route.accountId, user, route.defaultRole);
-    await this.accounts.recordSignIn(user.id);
-    return { userId: user.id, accountId: route.accountId, joined: !member };
+    return {
+      userId: user.id,
+      email: user.email,
+      accountId: route.accountId,
+      joined: !member,
+    };
   }
 
   /**
@@ -181,7 +193,16 @@ export class SsoSignInService {
     if ((await this.memberships.countMembers(accountId)) >= max) {
       throw new SsoRefusal('account-full');
     }
-    await this.memberships.put(accountId, user.id, role);
+    await this.auditLog.transaction(async (manager) => {
+      await this.memberships.put(accountId, user.id, role, manager);
+      await this.auditLog.record(manager, {
+        accountId,
+        actor: memberActor(user.id, user.email),
+        action: 'member.joined',
+        target: { type: 'member', id: user.id },
+        details: { email: user.email, role, via: 'sso' },
+      });
+    });
   }
 
   /**

@@ -22,7 +22,11 @@ import {
   type SsoSettingsInput,
   type SsoSettingsView,
 } from '../../sso/sso-settings.types.js';
-import { Dashboard, type DashboardContext } from '../dashboard-context.js';
+import {
+  Dashboard,
+  memberPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { isChecked, textOf } from '../form-body.js';
 import { PageErrors, sentence } from '../page-errors.js';
@@ -102,7 +106,7 @@ export class DashboardSsoController {
       requireSso: isChecked(body, 'requireSso'),
     };
     try {
-      await this.sso.save(context.account.id, input);
+      await this.sso.save(context.account.id, input, memberPrincipal(context));
     } catch (error) {
       if (!(error instanceof ValidationFailedException)) throw error;
       const errors = new PageErrors();
@@ -121,7 +125,7 @@ export class DashboardSsoController {
     @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
   ) {
-    await this.sso.remove(context.account.id);
+    await this.sso.remove(context.account.id, memberPrincipal(context));
     return reply.redirect('/dashboard/account/sso?done=removed', 303);
   }
 
@@ -134,7 +138,11 @@ export class DashboardSsoController {
   ) {
     const domain = textOf(body, 'domain').slice(0, 300);
     try {
-      await this.sso.addDomain(context.account.id, domain);
+      await this.sso.addDomain(
+        context.account.id,
+        domain,
+        memberPrincipal(context),
+      );
     } catch (error) {
       let status = 400;
       let messages: string[];
@@ -163,7 +171,11 @@ export class DashboardSsoController {
     @Res() reply: FastifyReply,
     @Param('id') id: string,
   ) {
-    const row = await this.sso.verifyDomain(context.account.id, id);
+    const row = await this.sso.verifyDomain(
+      context.account.id,
+      id,
+      memberPrincipal(context),
+    );
     const done =
       row.status === 'verified' ? 'domain-verified' : 'domain-not-verified';
     return reply.redirect(`/dashboard/account/sso?done=${done}`, 303);
@@ -176,7 +188,11 @@ export class DashboardSsoController {
     @Res() reply: FastifyReply,
     @Param('id') id: string,
   ) {
-    await this.sso.removeDomain(context.account.id, id);
+    await this.sso.removeDomain(
+      context.account.id,
+      id,
+      memberPrincipal(context),
+    );
     return reply.redirect('/dashboard/account/sso?done=domain-removed', 303);
   }
 

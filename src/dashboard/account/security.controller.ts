@@ -19,7 +19,11 @@ import { PasskeysService } from '../../second-factors/passkeys.service.js';
 import { SecondFactorsService } from '../../second-factors/second-factors.service.js';
 import { SecurityPolicyService } from '../../second-factors/security-policy.service.js';
 import { TotpService } from '../../second-factors/totp.service.js';
-import { Dashboard, type DashboardContext } from '../dashboard-context.js';
+import {
+  Dashboard,
+  memberPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { isChecked, textOf } from '../form-body.js';
 import { PageErrors } from '../page-errors.js';
@@ -101,6 +105,8 @@ export class SecurityController {
     const codes = await this.totp.confirmSetup(
       context.user.id,
       textOf(body, 'code'),
+      Date.now(),
+      memberPrincipal(context),
     );
     if (!codes) {
       const setup = await this.totp.pendingSetup(
@@ -156,7 +162,7 @@ export class SecurityController {
       await this.limits.passwordCheckFailed(context.user.id);
       return this.render(context, reply, 400, { errors });
     }
-    await this.totp.turnOff(context.user.id);
+    await this.totp.turnOff(context.user.id, memberPrincipal(context));
     return reply.redirect(`${SECURITY_PATH}?done=totp-off`, 303);
   }
 
@@ -211,6 +217,7 @@ export class SecurityController {
           context.user.id,
           response,
           textOf(body, 'name'),
+          memberPrincipal(context),
         )
       : null;
     if (!added) {
@@ -242,7 +249,7 @@ export class SecurityController {
     @Res() reply: FastifyReply,
     @Param('id') id: string,
   ) {
-    await this.passkeys.remove(context.user.id, id);
+    await this.passkeys.remove(context.user.id, id, memberPrincipal(context));
     return reply.redirect(`${SECURITY_PATH}?done=passkey-removed`, 303);
   }
 
@@ -256,6 +263,7 @@ export class SecurityController {
     await this.policy.setRequireSecondFactor(
       context.account.id,
       isChecked(body, 'requireSecondFactor'),
+      memberPrincipal(context),
     );
     return reply.redirect(`${SECURITY_PATH}?done=policy-saved`, 303);
   }

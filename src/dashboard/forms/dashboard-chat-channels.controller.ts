@@ -19,6 +19,11 @@ import {
 import { CHAT_KINDS, type ChatKind } from '../../config/reach-config.js';
 import type { Form } from '../../forms/form.entity.js';
 import { ChatChannelsService } from '../../notifications/chat/chat-channels.service.js';
+import {
+  Dashboard,
+  memberPrincipal,
+  type DashboardContext,
+} from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
 import { sentence } from '../page-errors.js';
@@ -42,6 +47,7 @@ export class DashboardChatChannelsController {
   @Post()
   @Requires('notifications.manage')
   async create(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
@@ -67,6 +73,7 @@ export class DashboardChatChannelsController {
               chatId: textOf(body, 'chatId').trim(),
             }
           : { kind, name, url: textOf(body, 'chatUrl').trim() },
+        { accountId: form.accountId, actor: memberPrincipal(context) },
       );
     } catch (error) {
       if (error instanceof ValidationFailedException) {
@@ -118,11 +125,15 @@ export class DashboardChatChannelsController {
   @Post(':channelId/delete')
   @Requires('notifications.manage')
   async remove(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('channelId') channelId: string,
   ) {
-    await this.channels.remove(form.id, channelId);
+    await this.channels.remove(form.id, channelId, {
+      accountId: form.accountId,
+      actor: memberPrincipal(context),
+    });
     return redirectToForm(reply, form.id, {
       page: 'notifications',
       done: 'chat-deleted',

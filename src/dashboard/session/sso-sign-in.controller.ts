@@ -28,12 +28,9 @@ import {
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
 import { PageErrors } from '../page-errors.js';
-import {
-  DashboardSessionsService,
-  sessionClientOf,
-} from './dashboard-sessions.service.js';
 import { SignedOutCsrfGuard } from './dashboard.guards.js';
-import { setSessionCookie } from './session-cookie.js';
+import { SignInAudit } from './sign-in-audit.js';
+import { SignInFlow } from './sign-in-flow.js';
 
 /** The state of this browser's SSO sign-in under way (the callback must bring it back). */
 export const SSO_STATE_COOKIE = 'dashboard_sso';
@@ -61,7 +58,8 @@ export interface SsoSignInPageView {
 export class SsoSignInController {
   constructor(
     private readonly sso: SsoSignInService,
-    private readonly sessions: DashboardSessionsService,
+    private readonly flow: SignInFlow,
+    private readonly audit: SignInAudit,
   ) {}
 
   @Get()
@@ -119,14 +117,23 @@ export class SsoSignInController {
     );
     const at = request.url.indexOf('?');
     const query = at === -1 ? '' : request.url.slice(at + 1, at + 1 + 8192);
-    const signedIn = await this.sso.finish(query, state);
-    const { token } = await this.sessions.start(
-      signedIn.userId,
+    let signedIn;
+    try {
+      signedIn = await this.sso.finish(query, state);
+    } catch (error) {
+      // A refused sign-in of a known user is theirs to see in the audit log.
+      if (error instanceof SsoRefusal && error.email !== undefined) {
+        await this.audit.failed(error.email, request, `sso: ${error.problem}`);
+      }
+      throw error;
+    }
+    await this.flow.succeeded(
+      request,
+      reply,
+      { id: signedIn.userId, email: signedIn.email },
       signedIn.accountId,
       'sso',
-      sessionClientOf(request),
     );
-    setSessionCookie(request, reply, token);
     return reply.redirect(
       signedIn.joined
         ? '/dashboard/forms?done=joined-by-sso'

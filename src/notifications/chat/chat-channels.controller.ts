@@ -10,7 +10,8 @@ import {
   Post,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiKeyAuth } from '../../auth/api-key-auth.decorator.js';
+import { ApiKeyAuth, Principal } from '../../auth/api-key-auth.decorator.js';
+import type { ApiPrincipal } from '../../auth/principal.js';
 import { Requires } from '../../auth/route-access.decorator.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import { AccessibleForm } from '../../forms/accessible-form.decorator.js';
@@ -52,21 +53,29 @@ export class ChatChannelsController {
   @HttpCode(HttpStatus.CREATED)
   @CreateChatChannelDocs()
   create(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Body() body: CreateChatChannelDto,
   ): Promise<ChatChannelResponseDto> {
-    return this.channels.create(form.id, body);
+    return this.channels.create(form.id, body, {
+      accountId: form.accountId,
+      actor: principal,
+    });
   }
 
   @Patch(':channelId')
   @Requires('notifications.manage')
   @PatchChatChannelDocs()
   patch(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Param('channelId') channelId: string,
     @Body() body: PatchChatChannelDto,
   ): Promise<ChatChannelResponseDto> {
-    return this.channels.patch(form.id, channelId, body);
+    return this.channels.patch(form.id, channelId, body, {
+      accountId: form.accountId,
+      actor: principal,
+    });
   }
 
   @Delete(':channelId')
@@ -74,10 +83,14 @@ export class ChatChannelsController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @DeleteChatChannelDocs()
   async remove(
+    @Principal() principal: ApiPrincipal,
     @AccessibleForm() form: Form,
     @Param('channelId') channelId: string,
   ): Promise<void> {
-    await this.channels.remove(form.id, channelId);
+    await this.channels.remove(form.id, channelId, {
+      accountId: form.accountId,
+      actor: principal,
+    });
   }
 
   @Post(':channelId/test')

@@ -10,6 +10,9 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { SYSTEM_ACTOR } from '../../audit/audit-actor.js';
+import type { AuditDetails } from '../../audit/audit-hash.js';
+import { AuditLog } from '../../audit/audit-log.service.js';
 import { SecretBox } from '../../auth/secret-box.js';
 import { ValidationFailedException } from '../../common/errors.js';
 import { newUlid } from '../../common/ulid.js';
@@ -29,6 +32,11 @@ import {
   resolvePublic,
 } from '../webhooks/address-guard.js';
 import { ChatChannel } from './chat-channel.entity.js';
+import {
+  updatedDetails,
+  type ChatAction,
+  type ChatChannelActor,
+} from './chat-channel-audit.js';
 import { CHAT_TEST, type ChatSecret } from './chat-delivery-channel.js';
 import {
   checkChatUrl,
@@ -64,6 +72,7 @@ export class ChatChannelsService {
     private readonly signal: DeliverySignal,
     private readonly cleanup: DeliveryCleanup,
     private readonly limits: NotificationLimits,
+    private readonly auditLog: AuditLog,
   ) {}
 
   /** The one place a row becomes what the API shows (never its secret). */
@@ -108,9 +117,29 @@ export class ChatChannelsService {
   async create(
     formId: string,
     input: CreateChatChannelDto,
-    manager: EntityManager = this.manager,
+    by?: ChatChannelActor,
+    manager?: EntityManager,
   ): Promise<ChatChannelResponseDto> {
     const secret = await this.checkedSecret(input.kind, input);
+    return this.audited(formId, by, manager, async (m) => {
+      const row = await this.insert(formId, input, secret, m);
+      const response = this.toResponse(row);
+      const { kind, name, enabled } = response;
+      return [
+        response,
+        row.id,
+        'chat_channel.created',
+        { kind, name, enabled },
+      ];
+    });
+  }
+
+  private async insert(
+    formId: string,
+    input: CreateChatChannelDto,
+    secret: ChatSecret,
+    manager: EntityManager,
+  ): Promise<ChatChannel> {
     const count = await manager.countBy(ChatChannel, { formId });
     if (count >= MAX_CHAT_CHANNELS_PER_FORM) {
       throw new ConflictException(
@@ -130,15 +159,15 @@ export class ChatChannelsService {
       lastDeliveryAt: null,
     } satisfies ChatChannel);
     await manager.insert(ChatChannel, row);
-    this.changes.changed(formId);
-    return this.toResponse(row);
+    return row;
   }
 
   async patch(
     formId: string,
     channelId: string,
     input: PatchChatChannelDto,
-    manager: EntityManager = this.manager,
+    by?: ChatChannelActor,
+    manager?: EntityManager,
   ): Promise<ChatChannelResponseDto> {
     const row = await this.find(formId, channelId, manager);
     const changes: Partial<ChatChannel> = {};
@@ -148,7 +177,7 @@ export class ChatChannelsService {
         ? input.botToken !== undefined || input.chatId !== undefined
         : input.url !== undefined;
     if (newSecret) {
-      const stored = await manager
+      const stored = await (manager ?? this.manager)
         .createQueryBuilder(ChatChannel, 'chat')
         .addSelect('chat.secretEncrypted')
         .where({ id: row.id })
@@ -168,24 +197,76 @@ export class ChatChannelsService {
       changes.enabled = input.enabled;
       if (input.enabled) changes.disabledReason = null;
     }
-    if (Object.keys(changes).length > 0) {
-      await manager.update(ChatChannel, { id: row.id }, changes);
-      this.changes.changed(formId);
-    }
-    delete changes.secretEncrypted;
-    return this.toResponse(Object.assign(row, changes));
+    const details = updatedDetails(row, changes, input);
+    return this.audited(formId, by, manager, async (m) => {
+      if (Object.keys(changes).length > 0) {
+        await m.update(ChatChannel, { id: row.id }, changes);
+      }
+      delete changes.secretEncrypted;
+      const response = this.toResponse(Object.assign(row, changes));
+      return [
+        response,
+        row.id,
+        details && 'chat_channel.updated',
+        details ?? {},
+      ];
+    });
   }
 
   /** Deletes the channel and its deliveries (with their attempts). */
   async remove(
     formId: string,
     channelId: string,
-    manager: EntityManager = this.manager,
+    by?: ChatChannelActor,
+    manager?: EntityManager,
   ): Promise<void> {
-    const row = await this.find(formId, channelId, manager);
-    await manager.delete(ChatChannel, { id: row.id });
+    await this.audited(formId, by, manager, async (m) => {
+      const row = await this.find(formId, channelId, m);
+      await m.delete(ChatChannel, { id: row.id });
+      const { kind, name } = row;
+      const details = { kind, name, enabled: Boolean(row.enabled) };
+      return [undefined, row.id, 'chat_channel.deleted', details];
+    });
+    await this.cleanup.deleteOfWebhook(channelId, 'chat');
+  }
+
+  /**
+   * Runs `change` (in `manager`'s transaction, or a new one) with its audit event: the
+   * change answers what to return, the channel's id, the action (null: nothing changed,
+   * no event) and the details. The form's change is announced once it is done.
+   */
+  private async audited<T>(
+    formId: string,
+    by: ChatChannelActor | undefined,
+    manager: EntityManager | undefined,
+    change: (
+      manager: EntityManager,
+    ) => Promise<[T, string, ChatAction | null, AuditDetails]>,
+  ): Promise<T> {
+    const accountId =
+      by?.accountId ??
+      (await this.forms.summaries([formId])).get(formId)?.accountId;
+    if (accountId === undefined) {
+      throw new NotFoundException(CHAT_CHANNEL_NOT_FOUND);
+    }
+    const run = async (m: EntityManager): Promise<T> => {
+      const [result, id, action, details] = await change(m);
+      if (action !== null) {
+        await this.auditLog.record(m, {
+          accountId,
+          actor: by?.actor ?? SYSTEM_ACTOR,
+          action,
+          target: { type: 'chat_channel', id },
+          details: { formId, ...details },
+        });
+      }
+      return result;
+    };
+    const result = await (manager
+      ? run(manager)
+      : this.auditLog.transaction(run));
     this.changes.changed(formId);
-    await this.cleanup.deleteOfWebhook(row.id, 'chat');
+    return result;
   }
 
   /** Queues a test message, due now (refused while off, and past 10 a minute). */
