@@ -79,7 +79,13 @@ describe('read-only account keys on every route (e2e)', () => {
   const values: Record<string, string> = {};
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    t = await createTestApp({
+      env: {
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        // A chat channel on loopback (nothing listens: the key must never reach it).
+        CHAT_ALLOWED_HOSTS: 'slack=127.0.0.1:9',
+      },
+    });
     owner = await createAccount(t);
     form = await createForm(t, owner.account.id);
     const [submission] = await insertSubmissions(t, form.form.id, [
@@ -101,6 +107,27 @@ describe('read-only account keys on every route (e2e)', () => {
       target: webhook.body.id,
       status: 'dead',
     });
+    const label = await request(`${t.url}/api/v1/account/labels`, {
+      apiKey: owner.apiKey,
+      json: { name: 'Hot lead', color: 'red' },
+    });
+    expect(label.status).toBe(201);
+    const note = await request(
+      `${t.url}/api/v1/forms/${form.form.id}/submissions/${submission.id}/notes`,
+      { apiKey: owner.apiKey, json: { text: 'Called back' } },
+    );
+    expect(note.status).toBe(201);
+    const channel = await request(
+      `${t.url}/api/v1/forms/${form.form.id}/chat-channels`,
+      {
+        apiKey: owner.apiKey,
+        json: {
+          kind: 'slack',
+          url: 'http://127.0.0.1:9/services/T0001/B0001/secret0001',
+        },
+      },
+    );
+    expect(channel.status).toBe(201);
     const created = await t.app
       .get(AccountsService)
       .createApiKey(owner.account.id, 'Reports', { readOnly: true });
@@ -129,6 +156,9 @@ describe('read-only account keys on every route (e2e)', () => {
       webhookId: webhook.body.id,
       deliveryId: delivery.id,
       keyId: created.key.id,
+      labelId: label.body.id,
+      noteId: note.body.id,
+      channelId: channel.body.id,
     });
   });
   afterAll(async () => {
@@ -149,6 +179,10 @@ describe('read-only account keys on every route (e2e)', () => {
       'account_api_key',
       'membership',
       'invitation',
+      'label',
+      'submission_label',
+      'submission_note',
+      'chat_channel',
     ];
     const counts: Record<string, number> = {};
     for (const table of tables) {

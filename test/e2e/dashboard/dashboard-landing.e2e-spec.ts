@@ -120,6 +120,7 @@ describe('dashboard: where pages land (e2e)', () => {
         'after-submit',
         'retention',
         'spam',
+        'autoresponse',
         'domains',
         'api-key',
       ]);
