@@ -61,6 +61,7 @@ export class ErasureController {
     const stream = await this.erasure.openExport(
       principal.accountId,
       query.email,
+      principal,
     );
     return new StreamableFile(stream, {
       type: 'application/x-ndjson; charset=utf-8',

@@ -149,8 +149,25 @@ export class ErasureService {
    * form by form, oldest first), produced window by window as the stream is read. The
    * forms are read before this resolves, so a database failure still becomes a status.
    */
-  async openExport(accountId: string, email: string): Promise<Readable> {
+  async openExport(
+    accountId: string,
+    email: string,
+    by: ApiPrincipal | AuditActor = SYSTEM_ACTOR,
+  ): Promise<Readable> {
     const formIds = await this.forms.idsOfAccount(accountId);
+    // Handing a person's data out is an export: that it was asked for is the event (the
+    // address only as its HMAC, as for an erasure).
+    await this.auditLog.recordAlone({
+      accountId,
+      actor: by,
+      action: 'submissions.exported',
+      target: { type: 'account', id: accountId },
+      details: {
+        format: 'ndjson',
+        dataSubject: true,
+        addressHmac: this.addressHmac(email),
+      },
+    });
     return Readable.from(this.exportChunks(accountId, formIds, email), {
       objectMode: true,
       highWaterMark: 4,

@@ -167,6 +167,7 @@ export class DashboardAccountController {
     const stream = await this.erasure.openExport(
       context.account.id,
       email.address,
+      memberPrincipal(context),
     );
     return reply
       .status(200)

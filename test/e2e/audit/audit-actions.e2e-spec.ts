@@ -299,6 +299,30 @@ describe('audit events of keys, members, domains, submissions and sign-ins (e2e)
     expect(await rawEvents(t)).not.toContain(address);
   });
 
+  it('records a data-subject export with an HMAC of the address, never the address', async () => {
+    const address = 'export-me-please@example.org';
+    await insertSubmissions(t, contact.form.id, [
+      { createdAt: new Date('2026-02-03T00:00:00Z'), data: { email: address } },
+    ]);
+    const events = await eventsOf(async () => {
+      const res = await request(
+        api(`/erasure/export?email=${encodeURIComponent(address)}`),
+        { apiKey: owner.apiKey },
+      );
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(address);
+    });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      action: 'submissions.exported',
+      actorType: 'account-key',
+      targetId: owner.account.id,
+      details: { format: 'ndjson', dataSubject: true },
+    });
+    expect(events[0].details.addressHmac).toMatch(/^[0-9a-f]{64}$/);
+    expect(await rawEvents(t)).not.toContain(address);
+  });
+
   it('records sign-ins, failed and succeeded, in the accounts of the user', async () => {
     const client = new DashboardClient(t.url);
     const failed = await eventsOf(async () => {
