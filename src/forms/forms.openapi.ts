@@ -22,7 +22,7 @@ import {
 import { PatchFormDto } from './dto/patch-form.dto.js';
 import { RegenerateKeyDto } from './dto/regenerate-key.dto.js';
 import { UpdateFormDto } from './dto/update-form.dto.js';
-import { tooManyFormsMessage } from './forms.service.js';
+import { tooManyFormsMessage } from './form-created.js';
 import {
   FORM_ID_PARAM,
   FORM_NOT_FOUND_RESPONSE,

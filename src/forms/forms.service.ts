@@ -19,7 +19,7 @@ import { AppConfig } from '../config/app-config.js';
 import type { FormResponseDto } from './dto/form-response.dto.js';
 import { previousKeyColumns } from './previous-key.js';
 import { FormChangesService } from './form-changes.service.js';
-import { checkedFields, storedFields } from './stored-fields.js';
+import { checkedFields } from './stored-fields.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import type { Form } from './form.entity.js';
 import { FormRepository, type FormChanges } from './form.repository.js';
@@ -27,6 +27,11 @@ import { formChangeEvent, formCreatedDetails } from './form-audit.js';
 import { formResponse } from './form-response.js';
 import { REPLACED_ON_PATCH, type FormInput } from './form-input.js';
 import { FORM_WARNINGS, type FormWarnings } from './form-warnings.js';
+import {
+  FORM_KEY_CREATED_WARNING,
+  tooManyFormsMessage,
+  type CreatedForm,
+} from './form-created.js';
 import { captchaColumns } from './captcha-input.js';
 import {
   DEFAULT_SPAM_FILTER,
@@ -34,7 +39,7 @@ import {
   storedCaptcha,
   storedSpamFilter,
 } from './spam-settings.js';
-import { autoresponseColumn } from './autoresponse-settings.js';
+import { autoresponseOfWrite } from './autoresponse-write.js';
 import {
   NOTIFY_EMAIL_CONFIRMATIONS,
   storedAddresses,
@@ -45,20 +50,6 @@ export const FORM_NOT_FOUND = 'Form not found';
 
 /** Who makes a change, as the audit log records it. */
 type Actor = ApiPrincipal | AuditActor;
-
-/** A form created with a form key: that key will not reach it. */
-export const FORM_KEY_CREATED_WARNING =
-  'This form has its own API key (apiKey): the form key used to create it cannot read or change it. Keep the new key, or manage both forms with an account key.';
-
-export function tooManyFormsMessage(max: number): string {
-  return `This account already has ${max} forms, the most it can have: delete one before creating another`;
-}
-
-export interface CreatedForm {
-  form: Form;
-  /** The full key, returned once at creation (the dashboard can decrypt it later). */
-  apiKey: string;
-}
 
 @Injectable()
 export class FormsService {
@@ -86,10 +77,7 @@ export class FormsService {
     return response;
   }
 
-  /**
-   * The one place a form becomes what the API shows (formResponse): new columns never leak
-   * by accident. `confirmed`: the account's confirmed addresses among the form's.
-   */
+  /** What the API shows of a form (formResponse); `confirmed`: its confirmed addresses. */
   toResponse(
     form: Form,
     confirmed: ReadonlySet<string> = new Set(),
@@ -348,24 +336,15 @@ export class FormsService {
     return this.forms.idsInAccount(accountId);
   }
 
-  /** The autoresponse column of a write, checked against the form it leaves. */
+  /** The autoresponse column of a write (autoresponse-write.ts). */
   private autoresponseOf(
     accountId: string,
     input: Pick<FormInput, 'autoresponse'>,
     form: Form | null,
     values: FormChanges | Form,
-  ): ReturnType<typeof autoresponseColumn> {
-    const pick = <K extends 'fields' | 'captcha' | 'notifyEmails'>(key: K) =>
-      values[key] !== undefined ? values[key] : form?.[key];
-    return autoresponseColumn(
-      input.autoresponse,
-      form?.autoresponse ?? null,
-      {
-        fields: storedFields(pick('fields') ?? []),
-        hasCaptcha: storedCaptcha(pick('captcha') ?? null) !== null,
-        notifyEmails: storedAddresses(pick('notifyEmails') ?? null),
-      },
-      (addresses) => this.recipients.confirmedAmong(accountId, addresses),
+  ): ReturnType<typeof autoresponseOfWrite> {
+    return autoresponseOfWrite(input, form, values, (addresses) =>
+      this.recipients.confirmedAmong(accountId, addresses),
     );
   }
 

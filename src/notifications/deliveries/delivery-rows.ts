@@ -4,7 +4,8 @@
 import { toDate } from '../../common/database/sql-dates.js';
 import type { SqliteStatements } from '../../common/database/sqlite-statements.js';
 import { CLAIMABLE } from './delivery-columns.js';
-import type { DeliverySql, GroupTake } from './delivery-sql.js';
+import type { DeliverySql } from './delivery-sql.js';
+import type { GroupTake } from './delivery-statement-inputs.js';
 import { Delivery } from './delivery.entity.js';
 
 export type Row = Record<string, unknown>;

@@ -16,34 +16,11 @@ import {
 import type { NewDelivery } from '../outbox/outbox-entry.js';
 import { quoteIdentifier } from '../../common/database/sql-identifier.js';
 
-/** One attempt as the delivery log keeps it. */
-export interface NewAttempt {
-  id: string;
-  deliveryId: string;
-  at: Date;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
-/** A delivery's state after an attempt, written only while `owner` holds its lease. */
-export interface AttemptResult {
-  id: string;
-  owner: string;
-  status: string;
-  nextAttemptAt: Date | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  lastDurationMs: number;
-  deliveredAt: Date | null;
-}
-
-/** Take up to `take` due deliveries of one account's target. */
-export interface GroupTake {
-  accountId: string;
-  target: string;
-  take: number;
-}
+import type {
+  AttemptResult,
+  GroupTake,
+  NewAttempt,
+} from './delivery-statement-inputs.js';
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 const at = (date: Date | null) => (date === null ? null : sqlDatetime(date));

@@ -1,7 +1,6 @@
 // The one owner of the outbox tables — delivery, delivery_attempt and outbox_event: the
 // commit queue's writers take the event's INSERT from here, the worker claims, records and
-// expands through here, and the API reads and retries through here. The SQL text comes
-// from DeliverySql (snapshot-tested per dialect).
+// expands, and the API reads and retries through here; the SQL comes from DeliverySql.
 //
 // On SQLite the worker's statements run straight on the connection, each write a short
 // synchronous transaction whose commit does not wait for the disk (SqliteStatements):
@@ -15,12 +14,12 @@ import type { SqlStatement } from '../../common/database/sql-statement.js';
 import { SqliteStatements } from '../../common/database/sqlite-statements.js';
 import { toDate } from '../../common/database/sql-dates.js';
 import { DeliveryAttempt } from './delivery-attempt.entity.js';
-import {
-  DeliverySql,
-  type AttemptResult,
-  type GroupTake,
-  type NewAttempt,
-} from './delivery-sql.js';
+import { DeliverySql } from './delivery-sql.js';
+import type {
+  AttemptResult,
+  GroupTake,
+  NewAttempt,
+} from './delivery-statement-inputs.js';
 import {
   chosen,
   dateOrNull,
@@ -35,6 +34,7 @@ import {
   parseEvent,
   type NewDelivery,
   type OutboxEntry,
+  type PendingEvent,
 } from '../outbox/outbox-entry.js';
 
 /** How long a claim lasts unless renewed. */
@@ -43,12 +43,6 @@ export const LEASE_MS = 10_000;
 const INSERT_CHUNK = 500;
 /** Deliveries whose new state one statement writes (MySQL/MariaDB). */
 const RECORD_CHUNK = 100;
-
-/** An outbox event as read back: its id and the submissions it lists. */
-export interface PendingEvent {
-  id: string;
-  entries: OutboxEntry[];
-}
 
 @Injectable()
 export class DeliveryRepository {

@@ -152,3 +152,9 @@ export function submissionDeliveries(
     createdAt: submission.createdAt,
   }));
 }
+
+/** An outbox event as read back: its id and the submissions it lists. */
+export interface PendingEvent {
+  id: string;
+  entries: OutboxEntry[];
+}

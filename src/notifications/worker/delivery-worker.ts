@@ -45,20 +45,15 @@ import { SendSlots } from './send-slots.js';
 import { WakeSignal } from './wake-signal.js';
 import { SubmissionPressure } from './submission-pressure.js';
 
-/** Longest the worker sleeps before looking for due deliveries again. */
-export const POLL_MS = 1000;
-/** How often the leases of deliveries being sent are extended. */
-const RENEW_MS = 3000;
-/** The least lease a send may start with: a renewal within RENEW_MS, and as long again. */
-const START_MARGIN_MS = 2 * RENEW_MS;
-/** Longest shutdown waits for sends in flight (a send gives up after 10 s). */
-const DRAIN_MS = 12_000;
-/** How often the worker looks at how busy its process is. */
-const PRESSURE_SAMPLE_MS = 250;
-/** Deliveries held (being sent or claimed ahead), as a multiple of the send slots. */
-const CLAIM_AHEAD = 6;
-/** While the process is saturated: one batch (its concurrency) this often, none ahead. */
-const STEP_BACK_MS = 500;
+import {
+  CLAIM_AHEAD,
+  DRAIN_MS,
+  POLL_MS,
+  PRESSURE_SAMPLE_MS,
+  RENEW_MS,
+  START_MARGIN_MS,
+  STEP_BACK_MS,
+} from './worker-timings.js';
 
 @Injectable()
 export class DeliveryWorker
