@@ -15,14 +15,14 @@ import type { AuditDetails } from '../../audit/audit-hash.js';
 import { AuditLog } from '../../audit/audit-log.service.js';
 import { SecretBox } from '../../auth/secret-box.js';
 import { ValidationFailedException } from '../../common/errors.js';
-import { newUlid } from '../../common/ulid.js';
 import { AppConfig } from '../../config/app-config.js';
 import type { ChatKind } from '../../config/reach-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
 import { DeliveriesService } from '../deliveries/deliveries.service.js';
 import { DeliveryCleanup } from '../deliveries/delivery-cleanup.js';
-import { Delivery } from '../deliveries/delivery.entity.js';
+import { DeliveryRepository } from '../deliveries/delivery.repository.js';
+import { testDelivery } from '../deliveries/test-delivery.js';
 import { DeliverySignal } from '../deliveries/delivery-signal.js';
 import type { DeliveryResponseDto } from '../deliveries/dto/delivery-response.dto.js';
 import { NotificationLimits } from '../notification-limits.js';
@@ -73,6 +73,7 @@ export class ChatChannelsService {
     private readonly cleanup: DeliveryCleanup,
     private readonly limits: NotificationLimits,
     private readonly auditLog: AuditLog,
+    private readonly deliveries: DeliveryRepository,
   ) {}
 
   /** The one place a row becomes what the API shows (never its secret). */
@@ -280,29 +281,14 @@ export class ChatChannelsService {
     await this.limits.spendTest(row.id);
     const form = (await this.forms.summaries([formId])).get(formId);
     if (form === undefined) throw new NotFoundException(CHAT_CHANNEL_NOT_FOUND);
-    const now = new Date();
-    const delivery = Object.assign(new Delivery(), {
-      id: newUlid(now.getTime()),
+    const delivery = testDelivery({
       formId,
       accountId: form.accountId,
-      submissionId: null,
       channel: 'chat',
       target: row.id,
       event: CHAT_TEST,
-      payload: null,
-      status: 'pending',
-      attempts: 0,
-      scheduleStart: 0,
-      nextAttemptAt: now,
-      leaseOwner: null,
-      leaseUntil: null,
-      lastStatusCode: null,
-      lastError: null,
-      lastDurationMs: null,
-      createdAt: now,
-      deliveredAt: null,
-    } satisfies Delivery);
-    await this.manager.insert(Delivery, delivery);
+    });
+    await this.deliveries.insert([delivery]);
     this.signal.committed();
     return this.log.toResponse(delivery);
   }

@@ -18,13 +18,12 @@ import { SecretBox } from '../../auth/secret-box.js';
 import { ValidationFailedException } from '../../common/errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/form-changes.service.js';
-import { newUlid } from '../../common/ulid.js';
 import { DeliveriesService } from '../deliveries/deliveries.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
 import { DeliveryCleanup } from '../deliveries/delivery-cleanup.js';
 import { NotificationLimits } from '../notification-limits.js';
 import { DeliveryRepository } from '../deliveries/delivery.repository.js';
-import { Delivery } from '../deliveries/delivery.entity.js';
+import { testDelivery } from '../deliveries/test-delivery.js';
 import { DeliverySignal } from '../deliveries/delivery-signal.js';
 import type { DeliveryResponseDto } from '../deliveries/dto/delivery-response.dto.js';
 import { WEBHOOK_TEST } from '../outbox/outbox-entry.js';
@@ -281,28 +280,13 @@ export class WebhooksService {
     await this.limits.spendTest(row.id);
     const form = (await this.forms.summaries([formId])).get(formId);
     if (form === undefined) throw new NotFoundException(WEBHOOK_NOT_FOUND);
-    const now = new Date();
-    const delivery = Object.assign(new Delivery(), {
-      id: newUlid(now.getTime()),
+    const delivery = testDelivery({
       formId,
       accountId: form.accountId,
-      submissionId: null,
       channel: 'webhook',
       target: row.id,
       event: WEBHOOK_TEST,
-      payload: null,
-      status: 'pending',
-      attempts: 0,
-      scheduleStart: 0,
-      nextAttemptAt: now,
-      leaseOwner: null,
-      leaseUntil: null,
-      lastStatusCode: null,
-      lastError: null,
-      lastDurationMs: null,
-      createdAt: now,
-      deliveredAt: null,
-    } satisfies Delivery);
+    });
     await this.deliveries.insert([delivery]);
     this.signal.committed();
     return this.log.toResponse(delivery);
