@@ -52,6 +52,8 @@ describeBrowser('dashboard: the account switcher (browser)', () => {
     );
     await switcher.selectOption(grace.account.id);
     await switched;
+    // The page before the switch has the same heading: wait for the other account's form.
+    await page.getByRole('link', { name: 'Grace orders' }).waitFor();
     await expectHeading(page, 'Forms');
     await expect(page.getByLabel('Account').inputValue()).resolves.toBe(
       grace.account.id,
@@ -64,11 +66,19 @@ describeBrowser('dashboard: the account switcher (browser)', () => {
     ).resolves.toBe(0);
     await screenshot(page, 'account-switcher');
 
-    // And back, with the button (as without JavaScript).
+    // And back. The page is already at /dashboard/forms, so waiting for that address would
+    // not wait at all: wait for the switch's answer and the new page instead.
+    const back = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/dashboard/account/switch') &&
+        response.status() === 303,
+      { timeout: 10_000 },
+    );
     await page
       .getByLabel('Account')
       .selectOption(ada.id, { noWaitAfter: true });
-    await page.waitForURL(`${t.url}/dashboard/forms`);
+    await back;
+    await page.getByRole('link', { name: 'Ada leads' }).waitFor();
     await expect(page.getByLabel('Account').inputValue()).resolves.toBe(ada.id);
     await expect(
       page.getByRole('link', { name: 'Ada leads' }).count(),
