@@ -5,12 +5,12 @@ import { AccountsModule } from './accounts/accounts.module.js';
 import { AuditLogModule } from './audit/audit-log.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
-import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import {
   ERROR_ANSWER_WRITERS,
   type ErrorAnswerWriter,
-} from './common/error-answer.js';
-import { AppValidationPipe } from './common/validation.pipe.js';
+} from './common/errors/error-answer.js';
+import { AppValidationPipe } from './common/http/validation.pipe.js';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
@@ -24,7 +24,7 @@ import { MembersModule } from './members/members.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
-import { SubmissionDeletionModule } from './submissions/submission-deletion.module.js';
+import { SubmissionDeletionModule } from './submissions/deletion/submission-deletion.module.js';
 import { SearchIndexModule } from './submissions/search/search-index.module.js';
 import { SubmissionsModule } from './submissions/submissions.module.js';
 import { submitErrorAnswers } from './submit/submit-answer.js';
@@ -33,7 +33,7 @@ import { SweepsModule } from './sweeps/sweeps.module.js';
 import { TracingModule } from './tracing/tracing.module.js';
 
 /**
- * The routes that answer their failures their own way (common/error-answer.ts): the
+ * The routes that answer their failures their own way (common/errors/error-answer.ts): the
  * exception filter and Fastify's framework errors (app.setup.ts) both ask these.
  */
 export const ERROR_WRITERS: readonly ErrorAnswerWriter[] = [submitErrorAnswers];

@@ -11,20 +11,20 @@ import {
   type FastifyRequest,
 } from 'fastify';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
-import { writeClientError } from './common/client-error.js';
-import { cutSlowHeaders } from './common/header-deadline.js';
-import { toErrorResponse } from './common/error-response.js';
-import { createLogger, PinoNestLogger } from './common/logger.js';
-import { configureManagementApiContent } from './common/management-api-content.js';
-import { setupSwagger } from './common/swagger.js';
+import { writeClientError } from './common/errors/client-error.js';
+import { cutSlowHeaders } from './common/http/header-deadline.js';
+import { toErrorResponse } from './common/errors/error-response.js';
+import { createLogger, PinoNestLogger } from './common/logging/logger.js';
+import { configureManagementApiContent } from './common/http/management-api-content.js';
+import { setupSwagger } from './common/openapi/swagger.js';
 import type { AppConfig, TrustProxy } from './config/app-config.js';
-import { sendErrorAnswer } from './common/error-answer.js';
+import { sendErrorAnswer } from './common/errors/error-answer.js';
 import { configureSubmit } from './submit/submit.setup.js';
 import {
   isPublicSubmitUrl,
   RATE_LIMITED_SUBMIT_ROUTES,
 } from './submit/submit-urls.js';
-import { SplitFastifyAdapter } from './common/split-fastify.adapter.js';
+import { SplitFastifyAdapter } from './common/http/split-fastify.adapter.js';
 import { AppModule, ERROR_WRITERS } from './app.module.js';
 import { configureDashboard } from './dashboard/dashboard.setup.js';
 import { instrumentHttp } from './metrics/http-telemetry.js';

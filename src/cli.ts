@@ -63,7 +63,7 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
   ] = await Promise.all([
     import('@nestjs/core'),
     import('pino'),
-    import('./common/logger.js'),
+    import('./common/logging/logger.js'),
     import('./cli/cli.module.js'),
     import('./accounts/accounts.service.js'),
     import('./common/database/database-state.service.js'),

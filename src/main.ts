@@ -9,9 +9,12 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { withEnvFile } from './config/env-file.js';
-import { logDestination } from './common/log-destination.js';
-import { compactHeap, holdWhileStarting } from './common/start-footprint.js';
-import { startIdleCompaction } from './common/idle-compaction.js';
+import { logDestination } from './common/logging/log-destination.js';
+import {
+  compactHeap,
+  holdWhileStarting,
+} from './common/runtime/start-footprint.js';
+import { startIdleCompaction } from './common/runtime/idle-compaction.js';
 
 const COMPACT_AFTER_READY_MS = 250;
 

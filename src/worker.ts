@@ -12,8 +12,8 @@ import {
   UNKNOWN_MIGRATIONS_EXIT_CODE,
   UnknownMigrationsError,
 } from './common/database/unknown-migrations.js';
-import { createLogger, PinoNestLogger } from './common/logger.js';
-import { logDestination } from './common/log-destination.js';
+import { createLogger, PinoNestLogger } from './common/logging/logger.js';
+import { logDestination } from './common/logging/log-destination.js';
 import {
   ConfigError,
   loadConfig,
@@ -27,7 +27,7 @@ import { DomainVerificationCoreModule } from './domain-verification/domain-verif
 import { FormsModule } from './forms/forms.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
-import { SubmissionDeletionModule } from './submissions/submission-deletion.module.js';
+import { SubmissionDeletionModule } from './submissions/deletion/submission-deletion.module.js';
 import { SearchIndexModule } from './submissions/search/search-index.module.js';
 import { SweepsModule } from './sweeps/sweeps.module.js';
 import { TracingModule } from './tracing/tracing.module.js';

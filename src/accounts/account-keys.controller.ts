@@ -12,7 +12,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import { roleOf, type ApiPrincipal } from '../auth/principal.js';
 import { keyExpiryOf } from './key-expiry.js';
-import { WithDeadline } from '../common/deadline.interceptor.js';
+import { WithDeadline } from '../common/http/deadline.interceptor.js';
 import {
   CreateAccountKeyDocs,
   ListAccountKeysDocs,

@@ -19,7 +19,7 @@ import {
   type Role,
 } from '../auth/permissions.js';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
-import { ValidationFailedException } from '../common/errors.js';
+import { ValidationFailedException } from '../common/errors/errors.js';
 import { AccountApiKey } from './account-api-key.entity.js';
 import { accountKeyResponse, newKeyProblems } from './account-key-rules.js';
 import type {
@@ -37,8 +37,8 @@ import {
   parseExpiry,
 } from './key-expiry.js';
 import { hashPassword, passwordProblems, verifyPassword } from './password.js';
-import { isEmailAddress } from '../common/email-address.js';
-import { newUlid } from '../common/ulid.js';
+import { isEmailAddress } from '../common/values/email-address.js';
+import { newUlid } from '../common/values/ulid.js';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();

@@ -3,7 +3,10 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { Requires } from '../auth/route-access.decorator.js';
-import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
+import {
+  NoDeadline,
+  WithDeadline,
+} from '../common/http/deadline.interceptor.js';
 import {
   ExportAuditEventsDocs,
   ListAuditEventsDocs,

@@ -2,7 +2,7 @@
 // export, the same filters streamed as NDJSON in batches that take turns on the event loop.
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import { ulidTime } from '../common/ulid.js';
+import { ulidTime } from '../common/values/ulid.js';
 import type { AuditEvent } from './audit-event.entity.js';
 import {
   AuditEventRepository,

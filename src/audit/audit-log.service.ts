@@ -6,7 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ApiPrincipal } from '../auth/principal.js';
 import type { SqlStatement } from '../common/database/sql-statement.js';
-import { newUlid } from '../common/ulid.js';
+import { newUlid } from '../common/values/ulid.js';
 import type { AuditAction } from './audit-actions.js';
 import {
   asActor,

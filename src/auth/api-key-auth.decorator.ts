@@ -15,7 +15,7 @@ import { ErrorDto } from '../common/dto/error.dto.js';
 import {
   API_KEY_HEADER_SCHEME,
   API_KEY_QUERY_SCHEME,
-} from '../common/swagger.js';
+} from '../common/openapi/swagger.js';
 import { AccountKeyGuard, ApiKeyGuard } from './api-key.guard.js';
 import { KeyedPostInterceptor } from './keyed-post.interceptor.js';
 import {

@@ -4,7 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import { LOG_FORMATS, type LogFormat } from '../common/log-destination.js';
+import {
+  LOG_FORMATS,
+  type LogFormat,
+} from '../common/logging/log-destination.js';
 import { ConfigError } from './config-error.js';
 import { read, wholeNumber, type Env } from './env-values.js';
 import { parseMail, parsePublicUrl, type MailConfig } from './mail-config.js';

@@ -1,6 +1,6 @@
 // Outgoing mail settings (SMTP_URL, MAIL_FROM) and the public address links point to
 // (PUBLIC_URL), checked at boot like every setting.
-import { isEmailAddress } from '../common/email-address.js';
+import { isEmailAddress } from '../common/values/email-address.js';
 import { ConfigError } from './config-error.js';
 
 /** Outgoing mail: notifications and confirmation links. */

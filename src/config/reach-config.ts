@@ -1,6 +1,6 @@
 // Reaching people beyond email and webhooks (docs/notifications.md): the hosts chat
 // channels may post to, Telegram's bot API, and the autoresponder's daily cap per account.
-import { withoutTrailingSlashes } from '../common/trailing-slashes.js';
+import { withoutTrailingSlashes } from '../common/values/trailing-slashes.js';
 import { ConfigError } from './config-error.js';
 import { read, wholeNumber, type Env } from './env-values.js';
 

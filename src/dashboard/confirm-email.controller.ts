@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Post, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { WithDeadline } from '../common/deadline.interceptor.js';
+import { WithDeadline } from '../common/http/deadline.interceptor.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
 import {
   CONFIRMATION_VALID_DAYS,

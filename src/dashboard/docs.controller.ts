@@ -13,7 +13,7 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/route-access.decorator.js';
-import { WithDeadline } from '../common/deadline.interceptor.js';
+import { WithDeadline } from '../common/http/deadline.interceptor.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
 
 /**

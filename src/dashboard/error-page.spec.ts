@@ -3,7 +3,7 @@ import {
   ServiceUnavailableError,
   TooManyRequestsError,
   ValidationFailedException,
-} from '../common/errors.js';
+} from '../common/errors/errors.js';
 import { errorPageOf } from './error-page.js';
 
 /** A FastifyError as its content-type parser raises it. */

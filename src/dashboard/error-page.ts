@@ -7,8 +7,8 @@ import { isDatabaseUnavailable } from '../common/database/driver-errors.js';
 import {
   toErrorResponse,
   type ErrorResponse,
-} from '../common/error-response.js';
-import { redactUrl } from '../common/logger.js';
+} from '../common/errors/error-response.js';
+import { redactUrl } from '../common/logging/logger.js';
 import { dashboardContextOf } from './dashboard-context.js';
 import {
   DashboardRedirectException,

@@ -1,4 +1,4 @@
-import { validateFormInput } from '../forms/form-input.validation.js';
+import { validateFormInput } from '../forms/input/form-input.validation.js';
 import { formInputErrors, PageErrors } from './page-errors.js';
 
 describe('page errors', () => {

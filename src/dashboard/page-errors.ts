@@ -3,8 +3,8 @@ import { ConflictException } from '@nestjs/common';
 import {
   ValidationFailedException,
   type ErrorIssue,
-} from '../common/errors.js';
-import { ownEntry } from '../common/own-entry.js';
+} from '../common/errors/errors.js';
+import { ownEntry } from '../common/values/own-entry.js';
 
 export interface SummaryItem {
   text: string;

@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { WithDeadline } from '../common/deadline.interceptor.js';
+import { WithDeadline } from '../common/http/deadline.interceptor.js';
 import { DASHBOARD_PREFIX } from './dashboard-paths.js';
 import { Public } from '../auth/route-access.decorator.js';
 

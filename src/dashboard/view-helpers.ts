@@ -1,7 +1,7 @@
 // Formatting helpers every template can call as `it.h.<name>(...)`. They return plain
 // text; templates still output it escaped.
-import { ownEntry } from '../common/own-entry.js';
-import { safeName } from '../common/safe-name.js';
+import { ownEntry } from '../common/values/own-entry.js';
+import { safeName } from '../common/values/safe-name.js';
 
 const MONTHS = [
   'Jan',

@@ -10,7 +10,7 @@ import { SsoDomain } from '../sso/sso-domain.entity.js';
 import { SsoSettings } from '../sso/sso-settings.entity.js';
 import { DashboardSession } from '../dashboard/session/dashboard-session.entity.js';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
-import { StorageReservation } from '../files/storage-reservation.entity.js';
+import { StorageReservation } from '../files/reservations/storage-reservation.entity.js';
 import { StoredFile } from '../files/stored-file.entity.js';
 import { FormDomain } from '../domain-verification/form-domain.entity.js';
 import { Form } from '../forms/form.entity.js';

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { FormChangesModule } from '../forms/form-changes.module.js';
-import { FORM_WARNINGS } from '../forms/form-warnings.js';
+import { FormChangesModule } from '../forms/changes/form-changes.module.js';
+import { FORM_WARNINGS } from '../forms/answers/form-warnings.js';
 import { DomainVerificationService } from './domain-verification.service.js';
 import { FormDomain } from './form-domain.entity.js';
 

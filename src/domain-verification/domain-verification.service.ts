@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { FormChangesService } from '../forms/form-changes.service.js';
+import { FormChangesService } from '../forms/changes/form-changes.service.js';
 import type { Form } from '../forms/form.entity.js';
-import type { FormWarnings } from '../forms/form-warnings.js';
+import type { FormWarnings } from '../forms/answers/form-warnings.js';
 import { FormDomain } from './form-domain.entity.js';
 
 export const NO_VERIFIED_DOMAIN_WARNING =

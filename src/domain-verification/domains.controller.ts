@@ -29,7 +29,7 @@ import {
   VERIFICATIONS_PER_ACCOUNT,
   VERIFICATIONS_PER_FORM,
 } from './domains.service.js';
-import { AccessibleForm } from '../forms/accessible-form.decorator.js';
+import { AccessibleForm } from '../forms/routes/accessible-form.decorator.js';
 import type { Form } from '../forms/form.entity.js';
 import { AddDomainDto } from './dto/add-domain.dto.js';
 import {
@@ -39,8 +39,8 @@ import {
 import {
   FORM_ID_PARAM,
   FORM_NOT_FOUND_RESPONSE,
-} from '../forms/form-route.openapi.js';
-import { WithDeadline } from '../common/deadline.interceptor.js';
+} from '../forms/routes/form-route.openapi.js';
+import { WithDeadline } from '../common/http/deadline.interceptor.js';
 import { Requires } from '../auth/route-access.decorator.js';
 
 const DOMAIN_PARAM = {

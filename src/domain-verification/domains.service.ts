@@ -14,7 +14,7 @@ import { Repository, type EntityManager } from 'typeorm';
 import {
   TooManyRequestsError,
   ValidationFailedException,
-} from '../common/errors.js';
+} from '../common/errors/errors.js';
 import { AppConfig } from '../config/app-config.js';
 import type { Form } from '../forms/form.entity.js';
 import {

@@ -12,7 +12,10 @@ import {
 import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../auth/principal.js';
-import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
+import {
+  NoDeadline,
+  WithDeadline,
+} from '../common/http/deadline.interceptor.js';
 import {
   ErasureExportQueryDto,
   ErasureRequestDto,

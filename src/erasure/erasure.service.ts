@@ -2,7 +2,7 @@
 // email address (address-match.ts), found by walking each form's submissions along the
 // keyset index in windows. On SQLite each window's statement runs on the event loop, so
 // windows are sized to take a few milliseconds and each waits for its own turn
-// (common/event-loop-turns.ts); a million submissions are searched without holding the
+// (common/runtime/event-loop-turns.ts); a million submissions are searched without holding the
 // loop. The address never reaches the log: only that an erasure ran, and its counts.
 import { Injectable, Logger } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
@@ -11,13 +11,13 @@ import { AuditLog, type AuditRecord } from '../audit/audit-log.service.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { AppConfig } from '../config/app-config.js';
 import { Readable } from 'node:stream';
-import { takeTurn } from '../common/event-loop-turns.js';
+import { takeTurn } from '../common/runtime/event-loop-turns.js';
 import { FormsService } from '../forms/forms.service.js';
-import type { SubmissionPosition } from '../submissions/cursor.js';
+import type { SubmissionPosition } from '../submissions/queries/cursor.js';
 import { ndjsonLine } from '../submissions/export/submission-export.js';
-import { SubmissionDeletion } from '../submissions/submission-deletion.js';
+import { SubmissionDeletion } from '../submissions/deletion/submission-deletion.js';
 import { toDate } from '../common/database/sql-dates.js';
-import { toData } from '../submissions/submission-rows.js';
+import { toData } from '../submissions/queries/submission-rows.js';
 import { SubmissionRepository } from '../submissions/submission.repository.js';
 import { dataHoldsAddress, normalizeAddress } from './address-match.js';
 

@@ -6,12 +6,15 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyAuth } from '../auth/api-key-auth.decorator.js';
-import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
-import { AccessibleForm } from '../forms/accessible-form.decorator.js';
+import {
+  NoDeadline,
+  WithDeadline,
+} from '../common/http/deadline.interceptor.js';
+import { AccessibleForm } from '../forms/routes/accessible-form.decorator.js';
 import type { Form } from '../forms/form.entity.js';
-import { FORM_ID_PARAM } from '../forms/form-route.openapi.js';
+import { FORM_ID_PARAM } from '../forms/routes/form-route.openapi.js';
 import { UNAVAILABLE_RESPONSE } from '../submissions/submissions.openapi.js';
-import { sendDownload } from './download-reply.js';
+import { sendDownload } from './downloads/download-reply.js';
 import { DownloadFileDocs } from './files.openapi.js';
 import { FilesService } from './files.service.js';
 import { Requires } from '../auth/route-access.decorator.js';

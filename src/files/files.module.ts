@@ -1,19 +1,19 @@
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
-import { ClamavScanner } from './clamav-scanner.js';
-import { DownloadLinks } from './download-links.js';
-import { FileExportLinks } from './file-export-links.js';
+import { ClamavScanner } from './uploads/clamav-scanner.js';
+import { DownloadLinks } from './downloads/download-links.js';
+import { FileExportLinks } from './downloads/file-export-links.js';
 import { EXPORT_FILE_LINKS } from '../submissions/export/export-file-links.js';
-import { FormChangesModule } from '../forms/form-changes.module.js';
+import { FormChangesModule } from '../forms/changes/form-changes.module.js';
 import { FormRepositoryModule } from '../forms/form-repository.module.js';
 import { FormsModule } from '../forms/forms.module.js';
-import { FileDeletion } from './file-deletion.js';
-import { FileLinksController } from './file-links.controller.js';
+import { FileDeletion } from './deletion/file-deletion.js';
+import { FileLinksController } from './downloads/file-links.controller.js';
 import { FilesController } from './files.controller.js';
 import { FilesService } from './files.service.js';
-import { OrphanFileSweep } from './orphan-sweep.js';
+import { OrphanFileSweep } from './deletion/orphan-sweep.js';
 import { FILE_STORAGE_PROVIDER } from './storage/file-storage.provider.js';
-import { StorageReservations } from './storage-reservations.js';
+import { StorageReservations } from './reservations/storage-reservations.js';
 import { StoredFileRepository } from './stored-file.repository.js';
 
 /** The clamd client when CLAMAV_URL is set, else null. */

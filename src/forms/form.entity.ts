@@ -1,4 +1,4 @@
-import type { AutoresponseSettings } from './autoresponse-settings.js';
+import type { AutoresponseSettings } from './settings/autoresponse-settings.js';
 import {
   BeforeInsert,
   BeforeUpdate,
@@ -11,7 +11,10 @@ import {
 } from 'typeorm';
 import { Account } from '../accounts/account.entity.js';
 import { ID, TimestampColumn } from '../common/database/columns.js';
-import type { CaptchaSettings, SpamFilterSettings } from './spam-settings.js';
+import type {
+  CaptchaSettings,
+  SpamFilterSettings,
+} from './settings/spam-settings.js';
 
 export const FIELD_TYPES = [
   'text',

@@ -13,7 +13,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { keyExpiryOf } from '../accounts/key-expiry.js';
-import { AccessibleForm } from './accessible-form.decorator.js';
+import { AccessibleForm } from './routes/accessible-form.decorator.js';
 import { CreateFormDto } from './dto/create-form.dto.js';
 import type { Form } from './form.entity.js';
 import {
@@ -26,7 +26,7 @@ import { PatchFormDto } from './dto/patch-form.dto.js';
 import { RegenerateKeyDto } from './dto/regenerate-key.dto.js';
 import { UpdateFormDto } from './dto/update-form.dto.js';
 import { FormsService } from './forms.service.js';
-import { WithDeadline } from '../common/deadline.interceptor.js';
+import { WithDeadline } from '../common/http/deadline.interceptor.js';
 import {
   ListFormsDocs,
   CreateFormDocs,

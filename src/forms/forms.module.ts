@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { FORM_KEY_PRINCIPALS } from '../auth/key-principals.js';
-import { FormChangesModule } from './form-changes.module.js';
+import { FormChangesModule } from './changes/form-changes.module.js';
 import { FormRepositoryModule } from './form-repository.module.js';
-import { FormKeyPrincipals } from './form-key-principals.js';
+import { FormKeyPrincipals } from './keys/form-key-principals.js';
 import { FormsController } from './forms.controller.js';
 import { FormsService } from './forms.service.js';
 

@@ -22,11 +22,11 @@ import {
 import { PatchFormDto } from './dto/patch-form.dto.js';
 import { RegenerateKeyDto } from './dto/regenerate-key.dto.js';
 import { UpdateFormDto } from './dto/update-form.dto.js';
-import { tooManyFormsMessage } from './form-created.js';
+import { tooManyFormsMessage } from './answers/form-created.js';
 import {
   FORM_ID_PARAM,
   FORM_NOT_FOUND_RESPONSE,
-} from './form-route.openapi.js';
+} from './routes/form-route.openapi.js';
 
 const INVALID_BODY = {
   type: ValidationErrorDto,

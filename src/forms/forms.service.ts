@@ -17,34 +17,34 @@ import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { AppConfig } from '../config/app-config.js';
 import type { FormResponseDto } from './dto/form-response.dto.js';
-import { previousKeyColumns } from './previous-key.js';
-import { FormChangesService } from './form-changes.service.js';
-import { checkedFields } from './stored-fields.js';
+import { previousKeyColumns } from './keys/previous-key.js';
+import { FormChangesService } from './changes/form-changes.service.js';
+import { checkedFields } from './settings/stored-fields.js';
 import type { CreatedFormResponseDto } from './dto/form-response.dto.js';
 import type { Form } from './form.entity.js';
 import { FormRepository, type FormChanges } from './form.repository.js';
-import { formChangeEvent, formCreatedDetails } from './form-audit.js';
-import { formResponse } from './form-response.js';
-import { REPLACED_ON_PATCH, type FormInput } from './form-input.js';
-import { FORM_WARNINGS, type FormWarnings } from './form-warnings.js';
+import { formChangeEvent, formCreatedDetails } from './changes/form-audit.js';
+import { formResponse } from './answers/form-response.js';
+import { REPLACED_ON_PATCH, type FormInput } from './input/form-input.js';
+import { FORM_WARNINGS, type FormWarnings } from './answers/form-warnings.js';
 import {
   FORM_KEY_CREATED_WARNING,
   tooManyFormsMessage,
   type CreatedForm,
-} from './form-created.js';
-import { captchaColumns } from './captcha-input.js';
+} from './answers/form-created.js';
+import { captchaColumns } from './input/captcha-input.js';
 import {
   DEFAULT_SPAM_FILTER,
   mergeSpamFilter,
   storedCaptcha,
   storedSpamFilter,
-} from './spam-settings.js';
-import { autoresponseOfWrite } from './autoresponse-write.js';
+} from './settings/spam-settings.js';
+import { autoresponseOfWrite } from './input/autoresponse-write.js';
 import {
   NOTIFY_EMAIL_CONFIRMATIONS,
   storedAddresses,
   type NotifyEmailConfirmations,
-} from './notify-emails.js';
+} from './settings/notify-emails.js';
 
 export const FORM_NOT_FOUND = 'Form not found';
 

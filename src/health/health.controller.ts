@@ -1,9 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ServiceUnavailableError } from '../common/errors.js';
+import { ServiceUnavailableError } from '../common/errors/errors.js';
 import { DatabaseStateService } from '../common/database/database-state.service.js';
 import { HealthStatusDto } from './dto/health-status.dto.js';
-import { WithDeadline } from '../common/deadline.interceptor.js';
+import { WithDeadline } from '../common/http/deadline.interceptor.js';
 import { Public } from '../auth/route-access.decorator.js';
 import { LivenessDocs, ReadinessDocs } from './health.openapi.js';
 

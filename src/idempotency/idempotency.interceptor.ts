@@ -20,7 +20,7 @@ import {
 } from '../auth/principal.js';
 import { extractApiKey } from '../auth/api-key.guard.js';
 import { hashApiKey } from '../auth/api-keys.js';
-import { RetryLaterConflictError } from '../common/errors.js';
+import { RetryLaterConflictError } from '../common/errors/errors.js';
 import {
   IDEMPOTENCY_IN_FLIGHT,
   IDEMPOTENCY_KEY_REUSED,

@@ -17,12 +17,12 @@ import { Invitation } from '../accounts/invitation.entity.js';
 import { Membership } from '../accounts/membership.entity.js';
 import { User } from '../accounts/user.entity.js';
 import { isRole, ROLES, type Role } from '../auth/permissions.js';
-import { isEmailAddress } from '../common/email-address.js';
+import { isEmailAddress } from '../common/values/email-address.js';
 import {
   TooManyRequestsError,
   ValidationFailedException,
-} from '../common/errors.js';
-import { newUlid } from '../common/ulid.js';
+} from '../common/errors/errors.js';
+import { newUlid } from '../common/values/ulid.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import { AppConfig } from '../config/app-config.js';
 import { hashToken } from '../notifications/email/email-recipients.service.js';

@@ -12,7 +12,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { Requires } from '../auth/route-access.decorator.js';
-import { WithDeadline } from '../common/deadline.interceptor.js';
+import { WithDeadline } from '../common/http/deadline.interceptor.js';
 import {
   MemberListResponseDto,
   MemberResponseDto,

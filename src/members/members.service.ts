@@ -20,7 +20,7 @@ import { Account } from '../accounts/account.entity.js';
 import { Membership } from '../accounts/membership.entity.js';
 import { MembershipsService } from '../accounts/memberships.service.js';
 import type { Role } from '../auth/permissions.js';
-import { ValidationFailedException } from '../common/errors.js';
+import { ValidationFailedException } from '../common/errors/errors.js';
 import type { SqlStatement } from '../common/database/sql-statement.js';
 import {
   checkMayGive,

@@ -4,7 +4,7 @@
 // one account could queue thousands of POSTs to any public URL in seconds, and fill the
 // worker every other account shares.
 import { Inject, Injectable } from '@nestjs/common';
-import { TooManyRequestsError } from '../common/errors.js';
+import { TooManyRequestsError } from '../common/errors/errors.js';
 import {
   RATE_LIMIT_STORAGE,
   type RateLimitStorage,

@@ -9,7 +9,7 @@ import type {
 } from '@simplewebauthn/server';
 import { createHash } from 'node:crypto';
 import { LessThan, MoreThan, Repository } from 'typeorm';
-import { newUlid } from '../common/ulid.js';
+import { newUlid } from '../common/values/ulid.js';
 import { AppConfig } from '../config/app-config.js';
 import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
 import { FactorAudit, type FactorActor } from './factor-audit.js';

@@ -2,7 +2,7 @@ import { ConflictException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Not, Repository } from 'typeorm';
 import { SecretBox } from '../auth/secret-box.js';
-import { newUlid } from '../common/ulid.js';
+import { newUlid } from '../common/values/ulid.js';
 import { AppConfig } from '../config/app-config.js';
 import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
 import { FactorAudit, type FactorActor } from './factor-audit.js';

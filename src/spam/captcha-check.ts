@@ -10,7 +10,7 @@
 // where the form is used: with domain verification on, on a verified domain of the form (or
 // a subdomain, or a development host), and for reCAPTCHA v3 with the form's `action`.
 import { Injectable } from '@nestjs/common';
-import { ValidationFailedException } from '../common/errors.js';
+import { ValidationFailedException } from '../common/errors/errors.js';
 import {
   isDevelopmentHost,
   matchVerifiedDomain,
@@ -18,7 +18,7 @@ import {
 import {
   CAPTCHA_TOKEN_FIELDS,
   type CaptchaProvider,
-} from '../forms/spam-settings.js';
+} from '../forms/settings/spam-settings.js';
 import { Altcha } from './altcha.js';
 import {
   CaptchaProviders,

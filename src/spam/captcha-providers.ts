@@ -9,7 +9,7 @@ import { AppConfig } from '../config/app-config.js';
 import {
   DEFAULT_MIN_SCORE,
   type CaptchaProvider,
-} from '../forms/spam-settings.js';
+} from '../forms/settings/spam-settings.js';
 
 export const VERIFY_TIMEOUT_MS = 5_000;
 /** Longest token looked at (Turnstile's are at most 2,048 characters). */

@@ -1,4 +1,4 @@
-import { DEFAULT_SPAM_FILTER } from '../forms/spam-settings.js';
+import { DEFAULT_SPAM_FILTER } from '../forms/settings/spam-settings.js';
 import {
   compileContentRules,
   containsBlocked,

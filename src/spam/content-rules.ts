@@ -4,7 +4,10 @@
 // built from an owner's words: values and blocked words are cut into words once, and
 // the blocked ones are looked up in a tree of words, so the work is linear in the
 // submission whatever the owner typed.
-import type { SpamFilterSettings, SpamReason } from '../forms/spam-settings.js';
+import type {
+  SpamFilterSettings,
+  SpamReason,
+} from '../forms/settings/spam-settings.js';
 import type { SubmissionData } from '../submissions/submission.entity.js';
 
 /**

@@ -4,7 +4,7 @@
 // so it costs one small indexed read, and only for forms that turned it on.
 import { Injectable } from '@nestjs/common';
 import type { SubmissionData } from '../submissions/submission.entity.js';
-import { toData } from '../submissions/submission-rows.js';
+import { toData } from '../submissions/queries/submission-rows.js';
 import { SubmissionRepository } from '../submissions/submission.repository.js';
 
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;

@@ -8,7 +8,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { FormRepository } from '../forms/form.repository.js';
-import { SubmissionExpiry } from '../submissions/submission-expiry.js';
+import { SubmissionExpiry } from '../submissions/deletion/submission-expiry.js';
 import { inBatches } from '../sweeps/batches.js';
 import type { SweepCounts } from '../sweeps/sweep.js';
 import { SweepsService } from '../sweeps/sweeps.service.js';

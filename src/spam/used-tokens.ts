@@ -17,7 +17,7 @@ import {
   ConnectionBusyError,
   SqliteStatements,
 } from '../common/database/sqlite-statements.js';
-import { ServiceUnavailableError } from '../common/errors.js';
+import { ServiceUnavailableError } from '../common/errors/errors.js';
 import { sqlDatetime } from '../common/database/sql-dates.js';
 
 /** The row id of an answer: SHA-256 of the provider and the answer, hex. */

@@ -4,7 +4,7 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { withoutTrailingSlashes } from '../common/trailing-slashes.js';
+import { withoutTrailingSlashes } from '../common/values/trailing-slashes.js';
 import { randomBytes } from 'node:crypto';
 import { Repository, type EntityManager } from 'typeorm';
 import type { AuditDetails } from '../audit/audit-hash.js';
@@ -12,8 +12,8 @@ import { AuditLog } from '../audit/audit-log.service.js';
 import type { Role } from '../auth/permissions.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
-import { ValidationFailedException } from '../common/errors.js';
-import { newUlid } from '../common/ulid.js';
+import { ValidationFailedException } from '../common/errors/errors.js';
+import { newUlid } from '../common/values/ulid.js';
 import { AppConfig } from '../config/app-config.js';
 import { normaliseDomain } from '../domain-verification/origin-policy.js';
 import {

@@ -11,7 +11,7 @@ import { memberActor } from '../audit/audit-actor.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import type { User } from '../accounts/user.entity.js';
 import { SecretBox } from '../auth/secret-box.js';
-import { isEmailAddress } from '../common/email-address.js';
+import { isEmailAddress } from '../common/values/email-address.js';
 import { AppConfig } from '../config/app-config.js';
 import {
   discover,

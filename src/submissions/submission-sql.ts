@@ -2,17 +2,17 @@
 // so that submission-sql.spec.ts can snapshot it. The per-database differences live
 // here: identifier quoting, the forced keyset index on MySQL/MariaDB, and how a `q`
 // search and a UTC day are written. SubmissionRepository runs what this builds.
-import type { SubmissionPosition } from './cursor.js';
-import type { SubmissionFilters } from './submission-filters.js';
+import type { SubmissionPosition } from './queries/cursor.js';
+import type { SubmissionFilters } from './queries/submission-filters.js';
 import { sqlDatetime } from '../common/database/sql-dates.js';
-import { type SubmissionRow } from './submission-rows.js';
+import { type SubmissionRow } from './queries/submission-rows.js';
 import {
   jsonStringContent,
   LIKE_ESCAPE,
   likeContains,
   mysqlSearchPattern,
   SQLITE_SEARCH_FUNCTION,
-} from './submission-search.js';
+} from './queries/submission-search.js';
 
 import type {
   SqlDialect,

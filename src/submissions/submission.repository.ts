@@ -3,14 +3,14 @@
 // queries along the keyset index (submission.entity.ts), and a `q` search is confined to a fixed
 // window of rows. On SQLite, whose driver runs each statement on the event loop from start to
 // end, a search window is examined in small chunks that take turns with the rest of
-// the server (see common/event-loop-turns.ts). The SQL text comes from SubmissionSql.
+// the server (see common/runtime/event-loop-turns.ts). The SQL text comes from SubmissionSql.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { takeTurn } from '../common/event-loop-turns.js';
+import { takeTurn } from '../common/runtime/event-loop-turns.js';
 import { FormCounterSql } from './counters/form-counter-sql.js';
-import { ulidTime } from '../common/ulid.js';
+import { ulidTime } from '../common/values/ulid.js';
 import { SearchIndexSql } from './search/search-index-sql.js';
 import { matchQuery, searchWords } from './search/search-text.js';
 import {
@@ -18,15 +18,18 @@ import {
   writeCounterChanges,
   type CountedRow,
 } from './counters/form-counters.js';
-import type { SubmissionPosition } from './cursor.js';
-import type { SubmissionFilters } from './submission-filters.js';
+import type { SubmissionPosition } from './queries/cursor.js';
+import type { SubmissionFilters } from './queries/submission-filters.js';
 import { toDate } from '../common/database/sql-dates.js';
 import {
   positionOf,
   type RowBatch,
   type SubmissionRow,
-} from './submission-rows.js';
-import { valuesContain, SQLITE_SEARCH_FUNCTION } from './submission-search.js';
+} from './queries/submission-rows.js';
+import {
+  valuesContain,
+  SQLITE_SEARCH_FUNCTION,
+} from './queries/submission-search.js';
 import {
   SubmissionSql,
   type RowQuery,

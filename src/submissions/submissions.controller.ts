@@ -27,8 +27,11 @@ import {
 } from './dto/bulk-submissions.dto.js';
 import { actorOf } from './inbox/inbox-actor.js';
 import { InboxApiService } from './inbox/inbox-api.service.js';
-import { NoDeadline, WithDeadline } from '../common/deadline.interceptor.js';
-import { AccessibleForm } from '../forms/accessible-form.decorator.js';
+import {
+  NoDeadline,
+  WithDeadline,
+} from '../common/http/deadline.interceptor.js';
+import { AccessibleForm } from '../forms/routes/accessible-form.decorator.js';
 import type { Form } from '../forms/form.entity.js';
 import { ExportSubmissionsQueryDto } from './dto/export-submissions-query.dto.js';
 import { ListSubmissionsQueryDto } from './dto/list-submissions-query.dto.js';
@@ -43,7 +46,7 @@ import { SubmissionsService } from './submissions.service.js';
 import {
   FORM_ID_PARAM,
   FORM_NOT_FOUND_RESPONSE,
-} from '../forms/form-route.openapi.js';
+} from '../forms/routes/form-route.openapi.js';
 import {
   UNAVAILABLE_RESPONSE,
   ListSubmissionsDocs,

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FormsModule } from '../forms/forms.module.js';
-import { FormRetention } from './form-retention.js';
-import { SubmissionExpiry } from './submission-expiry.js';
-import { SubmissionStatsService } from './submission-stats.service.js';
+import { FormRetention } from './deletion/form-retention.js';
+import { SubmissionExpiry } from './deletion/submission-expiry.js';
+import { SubmissionStatsService } from './queries/submission-stats.service.js';
 import { SubmissionsController } from './submissions.controller.js';
 import { SubmissionsService } from './submissions.service.js';
 import { SubmissionRepository } from './submission.repository.js';

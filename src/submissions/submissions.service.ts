@@ -10,14 +10,14 @@ import {
 } from '@nestjs/common';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { takeTurn } from '../common/event-loop-turns.js';
+import { takeTurn } from '../common/runtime/event-loop-turns.js';
 import type { Form } from '../forms/form.entity.js';
 import {
   decodeCursor,
   encodeCursor,
   INVALID_CURSOR,
   type SubmissionPosition,
-} from './cursor.js';
+} from './queries/cursor.js';
 import { DEFAULT_PAGE_SIZE } from './dto/list-submissions-query.dto.js';
 import type {
   DeletedSubmissionsDto,
@@ -36,15 +36,15 @@ import {
 import {
   parseFilters,
   type SubmissionFilterInput,
-} from './submission-filters.js';
+} from './queries/submission-filters.js';
 import { toDate } from '../common/database/sql-dates.js';
 import {
   positionOf,
   toData,
   toReasons,
   type SubmissionRow,
-} from './submission-rows.js';
-import { SubmissionDeletion } from './submission-deletion.js';
+} from './queries/submission-rows.js';
+import { SubmissionDeletion } from './deletion/submission-deletion.js';
 import { SPAM_RELEASE, type SpamRelease } from './spam-release.js';
 import { InboxService, type InboxFields } from './inbox/inbox.service.js';
 import { LabelsService } from './inbox/labels.service.js';

@@ -9,23 +9,29 @@
 // Unknown ids are remembered for a moment too (a flood of posts to a deleted form costs
 // no reads), and forgotten as soon as a form with that id is created.
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { ServiceUnavailableError } from '../common/errors.js';
+import { ServiceUnavailableError } from '../common/errors/errors.js';
 import { DB_DEADLINE_MS } from '../common/database/database-deadline.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
-import { FormChangesService } from '../forms/form-changes.service.js';
+import { FormChangesService } from '../forms/changes/form-changes.service.js';
 import {
   FormRepository,
   type SubmitFormRow,
 } from '../forms/form.repository.js';
-import { storedFields } from '../forms/stored-fields.js';
-import { parseAbsoluteHttpUrl, bareHostname } from '../forms/redirect-url.js';
+import { storedFields } from '../forms/settings/stored-fields.js';
+import {
+  parseAbsoluteHttpUrl,
+  bareHostname,
+} from '../forms/settings/redirect-url.js';
 import type { RedirectPolicy } from './submit-navigation.js';
 import { NotificationTargets } from '../notifications/outbox/notification-targets.js';
-import { storedCaptcha, storedSpamFilter } from '../forms/spam-settings.js';
+import {
+  storedCaptcha,
+  storedSpamFilter,
+} from '../forms/settings/spam-settings.js';
 import { SecretBox } from '../auth/secret-box.js';
 import { AppConfig } from '../config/app-config.js';
-import { filePolicies } from '../files/file-policies.js';
-import type { FileFieldPolicy } from '../files/upload-receiver.js';
+import { filePolicies } from '../files/uploads/file-policies.js';
+import type { FileFieldPolicy } from '../files/uploads/upload-receiver.js';
 import type { SubmitCaptcha } from '../spam/captcha-check.js';
 import {
   compileContentRules,

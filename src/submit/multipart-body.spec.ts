@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { ValidationFailedException } from '../common/errors.js';
+import { ValidationFailedException } from '../common/errors/errors.js';
 import {
   fileFieldsOf,
   MAX_FILE_PARTS,

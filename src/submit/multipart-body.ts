@@ -1,7 +1,7 @@
 // multipart/form-data bodies (what `new FormData(form)` and `<form enctype="multipart/
 // form-data">` send), parsed by @fastify/busboy into the very shape the form-encoded parser
 // gives: a null-prototype object of strings, a repeated key becoming a list; files go to
-// storage as they arrive (files/upload-receiver.ts). The parser Fastify runs for them:
+// storage as they arrive (files/uploads/upload-receiver.ts). The parser Fastify runs for them:
 // multipart-parser.ts.
 import { BadRequestException } from '@nestjs/common';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
@@ -11,12 +11,12 @@ import type { Readable } from 'node:stream';
 import {
   BodyTimeoutError,
   ValidationFailedException,
-} from '../common/errors.js';
+} from '../common/errors/errors.js';
 import {
   MAX_FILES,
   type ReceivedFile,
   type UploadReceiver,
-} from '../files/upload-receiver.js';
+} from '../files/uploads/upload-receiver.js';
 import { MAX_CONTROL_KEYS, MAX_KEYS } from './submission-validator.js';
 
 /** File parts met in a multipart body, by field name; kept out of `Object.keys(body)`. */

@@ -7,8 +7,8 @@
 // (docs/files.md).
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { OWN_BODY_DEADLINE } from '../common/header-deadline.js';
-import type { UploadReceiver } from '../files/upload-receiver.js';
+import { OWN_BODY_DEADLINE } from '../common/http/header-deadline.js';
+import type { UploadReceiver } from '../files/uploads/upload-receiver.js';
 import { parseMultipart, type MultipartBody } from './multipart-body.js';
 import { MULTIPART_TYPE } from './submit-navigation.js';
 import { isPublicSubmitUrl } from './submit-urls.js';

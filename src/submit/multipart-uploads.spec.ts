@@ -9,7 +9,7 @@ import { LocalFileStorage } from '../files/storage/local-file-storage.js';
 import {
   UploadReceiver,
   type FileFieldPolicy,
-} from '../files/upload-receiver.js';
+} from '../files/uploads/upload-receiver.js';
 import { parseMultipart, uploadsOf } from './multipart-body.js';
 
 const TYPE = 'multipart/form-data; boundary=B';

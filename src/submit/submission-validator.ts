@@ -3,9 +3,9 @@
 // never re-reads the definitions.
 //
 // What it stores of each value is told in docs/submitting.md ("Stored values").
-import { isEmailAddress } from '../common/email-address.js';
+import { isEmailAddress } from '../common/values/email-address.js';
 import type { FieldDefinition, FieldType } from '../forms/form.entity.js';
-import { CAPTCHA_TOKEN_FIELD_NAMES } from '../forms/spam-settings.js';
+import { CAPTCHA_TOKEN_FIELD_NAMES } from '../forms/settings/spam-settings.js';
 import type { SubmissionData } from '../submissions/submission.entity.js';
 
 /** Longest value of a field without its own maxLength, and of any key of a form without fields. */

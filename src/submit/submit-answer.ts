@@ -5,12 +5,12 @@
 // sendSubmitted(); every failure — thrown by a controller, raised by Fastify before it
 // (413, 415, bad JSON, an unknown path), or the rate limit's 429 — through sendSubmitError().
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorAnswerWriter } from '../common/error-answer.js';
-import type { ErrorResponse } from '../common/error-response.js';
+import type { ErrorAnswerWriter } from '../common/errors/error-answer.js';
+import type { ErrorResponse } from '../common/errors/error-response.js';
 import {
   ValidationFailedException,
   type ErrorIssue,
-} from '../common/errors.js';
+} from '../common/errors/errors.js';
 import {
   formspreeErrors,
   isFormspreeUrl,

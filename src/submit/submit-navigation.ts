@@ -6,7 +6,7 @@ import {
   bareHostname,
   MAX_REDIRECT_URL_LENGTH,
   parseAbsoluteHttpUrl,
-} from '../forms/redirect-url.js';
+} from '../forms/settings/redirect-url.js';
 
 export const JSON_TYPE = 'application/json';
 export const FORM_TYPE = 'application/x-www-form-urlencoded';

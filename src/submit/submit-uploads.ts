@@ -8,13 +8,13 @@ import {
   FILE_STORAGE,
   type FileStorage,
 } from '../files/storage/file-storage.js';
-import { StorageReservations } from '../files/storage-reservations.js';
-import { UploadReceiver } from '../files/upload-receiver.js';
+import { StorageReservations } from '../files/reservations/storage-reservations.js';
+import { UploadReceiver } from '../files/uploads/upload-receiver.js';
 import { CLAMAV_SCANNER } from '../files/files.module.js';
-import type { ClamavScanner } from '../files/clamav-scanner.js';
+import type { ClamavScanner } from '../files/uploads/clamav-scanner.js';
 import { AppConfig } from '../config/app-config.js';
-import { newUlid } from '../common/ulid.js';
-import { UploadSlots } from '../files/upload-slots.js';
+import { newUlid } from '../common/values/ulid.js';
+import { UploadSlots } from '../files/uploads/upload-slots.js';
 import { rateLimitBucket } from '../rate-limit/client-ip.js';
 import { FormConfigCache } from './form-config.cache.js';
 import { FORM_ID } from './submit.service.js';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DomainVerificationCoreModule } from '../domain-verification/domain-verification-core.module.js';
-import { FormChangesModule } from '../forms/form-changes.module.js';
+import { FormChangesModule } from '../forms/changes/form-changes.module.js';
 import { FormRepositoryModule } from '../forms/form-repository.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { SpamModule } from '../spam/spam.module.js';

@@ -7,7 +7,7 @@ import {
   RetryLaterConflictError,
   ServiceUnavailableError,
   ValidationFailedException,
-} from '../common/errors.js';
+} from '../common/errors/errors.js';
 import {
   IDEMPOTENCY_IN_FLIGHT,
   idempotencyRecordId,
@@ -29,16 +29,16 @@ import {
   QueueFullError,
 } from './commit/commit-queue.js';
 import type { CommitItem } from './commit/submission-writer.js';
-import type { UploadReceiver } from '../files/upload-receiver.js';
+import type { UploadReceiver } from '../files/uploads/upload-receiver.js';
 import { FormConfigCache, type SubmitForm } from './form-config.cache.js';
 import { normalizeClientIp } from '../rate-limit/client-ip.js';
-import { newUlid } from '../common/ulid.js';
+import { newUlid } from '../common/values/ulid.js';
 import { fileFieldsOf, uploadsOf } from './multipart-body.js';
 import {
   EMPTY_SUBMISSION_MESSAGE,
   isControlKey,
 } from './submission-validator.js';
-import type { SpamReason } from '../forms/spam-settings.js';
+import type { SpamReason } from '../forms/settings/spam-settings.js';
 import { CaptchaCheck } from '../spam/captcha-check.js';
 import { DuplicateCheck } from '../spam/duplicate-check.js';
 import { TurnedAwayCounter } from '../spam/turned-away.js';

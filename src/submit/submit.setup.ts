@@ -4,7 +4,7 @@
 // POST routes are served by the adapter's lean instance, which has only these hooks and
 // parsers; the preflights, GETs and the widget by the main one. What they answer: submit-answer.ts.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { SplitFastifyAdapter } from '../common/split-fastify.adapter.js';
+import type { SplitFastifyAdapter } from '../common/http/split-fastify.adapter.js';
 import { AppConfig } from '../config/app-config.js';
 import {
   RATE_LIMIT_STORAGE,

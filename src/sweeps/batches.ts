@@ -1,9 +1,9 @@
 // Deleting many rows without stalling anyone: a sweep works in batches walked along an
-// index, each batch in a turn of its own on the event loop (common/event-loop-turns.ts),
+// index, each batch in a turn of its own on the event loop (common/runtime/event-loop-turns.ts),
 // sized so that a batch takes about SWEEP_TURN_MS. On SQLite the statements run on the
 // event loop, so one long DELETE would hold every request behind it; on MySQL/MariaDB a
 // long DELETE holds its row locks (and the commit queue behind them) for as long.
-import { takeTurn } from '../common/event-loop-turns.js';
+import { takeTurn } from '../common/runtime/event-loop-turns.js';
 
 /** What a batch aims to take, well under the 50 ms any turn may hold the loop. */
 export const SWEEP_TURN_MS = 10;

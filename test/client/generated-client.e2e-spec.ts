@@ -6,7 +6,7 @@
 // impossible to write (a field's `required` made mandatory, a path without its parameter)
 // fails the type check.
 import createClient from 'openapi-fetch';
-import { DownloadLinks } from '../../src/files/download-links.js';
+import { DownloadLinks } from '../../src/files/downloads/download-links.js';
 import { createAccount } from '../factories/accounts.js';
 import { storeFile } from '../factories/files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

@@ -5,7 +5,7 @@
 // record Formgate keeps for it, stored with the row.
 import Fastify from 'fastify';
 import { SecretBox } from '../../src/auth/secret-box.js';
-import { newUlid } from '../../src/common/ulid.js';
+import { newUlid } from '../../src/common/values/ulid.js';
 import type { AppConfig } from '../../src/config/app-config.js';
 import type { FieldDefinition } from '../../src/forms/form.entity.js';
 import {

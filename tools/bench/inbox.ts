@@ -10,7 +10,7 @@
 // (counts, forms list and form page < 50 ms; the search < 100 ms in one request).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
-import { newUlid } from '../../src/common/ulid.js';
+import { newUlid } from '../../src/common/values/ulid.js';
 import { FormCounterSql } from '../../src/submissions/counters/form-counter-sql.js';
 import {
   CounterChanges,
@@ -21,7 +21,7 @@ import {
   SearchIndexer,
   GRACE_MS,
 } from '../../src/submissions/search/search-indexer.js';
-import { SubmissionStatsService } from '../../src/submissions/submission-stats.service.js';
+import { SubmissionStatsService } from '../../src/submissions/queries/submission-stats.service.js';
 import { SubmissionsService } from '../../src/submissions/submissions.service.js';
 import {
   benchAccount,

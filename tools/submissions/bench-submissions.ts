@@ -12,7 +12,7 @@
 // reaches 200 MB.
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../../src/accounts/accounts.service.js';
-import { encodeCursor } from '../../src/submissions/cursor.js';
+import { encodeCursor } from '../../src/submissions/queries/cursor.js';
 import { Submission } from '../../src/submissions/submission.entity.js';
 import {
   benchAccount,

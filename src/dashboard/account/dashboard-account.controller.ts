@@ -22,8 +22,8 @@ import {
 import { normalizeAddress } from '../../erasure/address-match.js';
 import { ErasureService } from '../../erasure/erasure.service.js';
 import { passwordProblems } from '../../accounts/password.js';
-import { isEmailAddress } from '../../common/email-address.js';
-import { ownEntry } from '../../common/own-entry.js';
+import { isEmailAddress } from '../../common/values/email-address.js';
+import { ownEntry } from '../../common/values/own-entry.js';
 import { isChecked, textOf } from '../form-body.js';
 import {
   Dashboard,
@@ -39,7 +39,10 @@ import {
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { addValidationErrors, PageErrors, sentence } from '../page-errors.js';
 import { SignInLimits, waitMessage } from '../session/sign-in-limits.js';
-import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
+import {
+  NoDeadline,
+  WithDeadline,
+} from '../../common/http/deadline.interceptor.js';
 import {
   erasureNotice,
   keyRolesFor,

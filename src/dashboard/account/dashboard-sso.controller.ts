@@ -13,9 +13,9 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Requires } from '../../auth/route-access.decorator.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { ValidationFailedException } from '../../common/errors.js';
-import { ownEntry } from '../../common/own-entry.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
+import { ValidationFailedException } from '../../common/errors/errors.js';
+import { ownEntry } from '../../common/values/own-entry.js';
 import { SsoSettingsService } from '../../sso/sso-settings.service.js';
 import {
   SSO_JOIN_ROLES,

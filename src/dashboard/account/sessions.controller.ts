@@ -12,8 +12,8 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { SignedIn } from '../../auth/route-access.decorator.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { ownEntry } from '../../common/own-entry.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
+import { ownEntry } from '../../common/values/own-entry.js';
 import type { SignInMethod } from '../session/dashboard-session.entity.js';
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';

@@ -9,8 +9,8 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { TooManyRequestsError } from '../../common/errors.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
+import { TooManyRequestsError } from '../../common/errors/errors.js';
 import {
   AccountVerificationService,
   VERIFICATION_VALID_DAYS,

@@ -1,7 +1,7 @@
 // Geometry of the "submissions per day" bar chart on a form's page. The template draws it
 // as inline SVG (no script, no chart library); everything a person reads in it is also
 // in its title, description and a table.
-import type { DailyCount } from '../../submissions/submission-stats.service.js';
+import type { DailyCount } from '../../submissions/queries/submission-stats.service.js';
 import { calendarDay } from '../view-helpers.js';
 
 export const CHART_WIDTH = 720;

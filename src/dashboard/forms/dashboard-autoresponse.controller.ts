@@ -9,9 +9,9 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Requires } from '../../auth/route-access.decorator.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { ValidationFailedException } from '../../common/errors.js';
-import { validateFormInput } from '../../forms/form-input.validation.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
+import { ValidationFailedException } from '../../common/errors/errors.js';
+import { validateFormInput } from '../../forms/input/form-input.validation.js';
 import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';

@@ -11,11 +11,11 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Requires } from '../../auth/route-access.decorator.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
 import {
   TooManyRequestsError,
   ValidationFailedException,
-} from '../../common/errors.js';
+} from '../../common/errors/errors.js';
 import { CHAT_KINDS, type ChatKind } from '../../config/reach-config.js';
 import type { Form } from '../../forms/form.entity.js';
 import { ChatChannelsService } from '../../notifications/chat/chat-channels.service.js';

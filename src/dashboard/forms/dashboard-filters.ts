@@ -4,7 +4,7 @@
 import {
   parseInstant,
   type SubmissionFilterInput,
-} from '../../submissions/submission-filters.js';
+} from '../../submissions/queries/submission-filters.js';
 import { PageErrors } from '../page-errors.js';
 import { calendarDay, dateTime } from '../view-helpers.js';
 

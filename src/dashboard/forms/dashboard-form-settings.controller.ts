@@ -11,13 +11,13 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { type ErrorIssue } from '../../common/errors.js';
-import { ownEntry } from '../../common/own-entry.js';
+import { type ErrorIssue } from '../../common/errors/errors.js';
+import { ownEntry } from '../../common/values/own-entry.js';
 import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
 import { DomainsService } from '../../domain-verification/domains.service.js';
 import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { Form } from '../../forms/form.entity.js';
-import { validateFormInput } from '../../forms/form-input.validation.js';
+import { validateFormInput } from '../../forms/input/form-input.validation.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { isChecked, textOf } from '../form-body.js';
 import {
@@ -31,7 +31,7 @@ import { SignedInGuard } from '../session/dashboard.guards.js';
 import { readEditorPost } from './form-editor-post.js';
 import { OwnedForm } from './owned-form.decorator.js';
 import { addRefusal, PageErrors, sentence } from '../page-errors.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
 import {
   FormSettingsPageBuilder,
   SETTINGS_NOTICES,

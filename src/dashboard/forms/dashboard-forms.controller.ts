@@ -13,8 +13,11 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
-import { ownEntry } from '../../common/own-entry.js';
+import {
+  NoDeadline,
+  WithDeadline,
+} from '../../common/http/deadline.interceptor.js';
+import { ownEntry } from '../../common/values/own-entry.js';
 import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';

@@ -14,7 +14,10 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { roleHas } from '../../auth/permissions.js';
 import { Requires } from '../../auth/route-access.decorator.js';
-import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
+import {
+  NoDeadline,
+  WithDeadline,
+} from '../../common/http/deadline.interceptor.js';
 import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { actorOf } from '../../submissions/inbox/inbox-actor.js';

@@ -18,9 +18,12 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { TooManyRequestsError, type ErrorIssue } from '../../common/errors.js';
-import { ownEntry } from '../../common/own-entry.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
+import {
+  TooManyRequestsError,
+  type ErrorIssue,
+} from '../../common/errors/errors.js';
+import { ownEntry } from '../../common/values/own-entry.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { DeliveriesService } from '../../notifications/deliveries/deliveries.service.js';
 import {
@@ -30,7 +33,7 @@ import {
 import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { Form } from '../../forms/form.entity.js';
 import type { WebhookResponseDto } from '../../notifications/webhooks/dto/webhook-response.dto.js';
-import { validateFormInput } from '../../forms/form-input.validation.js';
+import { validateFormInput } from '../../forms/input/form-input.validation.js';
 import { textOf } from '../form-body.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { redirectToForm } from './form-links.js';

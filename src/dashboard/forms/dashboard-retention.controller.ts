@@ -15,8 +15,8 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { validateFormInput } from '../../forms/form-input.validation.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
+import { validateFormInput } from '../../forms/input/form-input.validation.js';
 import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';

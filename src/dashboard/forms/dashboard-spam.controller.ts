@@ -16,9 +16,9 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { ValidationFailedException } from '../../common/errors.js';
-import { validateFormInput } from '../../forms/form-input.validation.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
+import { ValidationFailedException } from '../../common/errors/errors.js';
+import { validateFormInput } from '../../forms/input/form-input.validation.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import type { Form } from '../../forms/form.entity.js';

@@ -16,15 +16,18 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { NoDeadline, WithDeadline } from '../../common/deadline.interceptor.js';
+import {
+  NoDeadline,
+  WithDeadline,
+} from '../../common/http/deadline.interceptor.js';
 import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
-import { sendDownload } from '../../files/download-reply.js';
+import { sendDownload } from '../../files/downloads/download-reply.js';
 import { FilesService } from '../../files/files.service.js';
 import { roleHas } from '../../auth/permissions.js';
 import { InboxService } from '../../submissions/inbox/inbox.service.js';
-import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
+import { SubmissionStatsService } from '../../submissions/queries/submission-stats.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { formPath, redirectToForm } from './form-links.js';

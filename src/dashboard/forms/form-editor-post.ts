@@ -5,7 +5,7 @@
 import {
   validateFormInput,
   type FormInputByMode,
-} from '../../forms/form-input.validation.js';
+} from '../../forms/input/form-input.validation.js';
 import { textOf, type FormBody } from '../form-body.js';
 import { formInputErrors, type PageErrors } from '../page-errors.js';
 import {

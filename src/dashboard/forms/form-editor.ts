@@ -1,7 +1,7 @@
 // The fields editor of the new-form and settings pages, without JavaScript: every row is a
 // set of inputs named `f<i>.<property>`, and "Add field" / "Move up" / "Remove" are submit
 // buttons (`op=add`, `op=up:2`, ...) that re-render the page with the rows rearranged.
-import { ownEntry } from '../../common/own-entry.js';
+import { ownEntry } from '../../common/values/own-entry.js';
 import { FIELD_TYPES, type FieldDefinition } from '../../forms/form.entity.js';
 
 export const MAX_EDITOR_ROWS = 100;

@@ -2,7 +2,7 @@
 // first, then the Activity section (chart and counts); the connection details and snippets
 // live on the Setup tab (form-setup.builder.ts) and show here only while nothing has arrived.
 import { Injectable } from '@nestjs/common';
-import { ownEntry } from '../../common/own-entry.js';
+import { ownEntry } from '../../common/values/own-entry.js';
 import { DomainVerificationService } from '../../domain-verification/domain-verification.service.js';
 import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { FieldDefinition, Form } from '../../forms/form.entity.js';
@@ -10,7 +10,7 @@ import type { SubmissionDto } from '../../submissions/dto/submission.dto.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { FormCounters } from '../../submissions/counters/form-counters.js';
 import { LabelsService } from '../../submissions/inbox/labels.service.js';
-import { SubmissionStatsService } from '../../submissions/submission-stats.service.js';
+import { SubmissionStatsService } from '../../submissions/queries/submission-stats.service.js';
 import { MembersService } from '../../members/members.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import type { DashboardContext } from '../dashboard-context.js';

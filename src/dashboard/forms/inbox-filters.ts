@@ -5,7 +5,7 @@ import {
   SUBMISSION_STATUSES,
   type SubmissionStatus,
 } from '../../submissions/submission.entity.js';
-import type { SubmissionFilterInput } from '../../submissions/submission-filters.js';
+import type { SubmissionFilterInput } from '../../submissions/queries/submission-filters.js';
 import type { PageErrors } from '../page-errors.js';
 import { queryText, type FilterValues } from './dashboard-filters.js';
 

@@ -1,7 +1,7 @@
 // The data of a form's Notifications tab (form-notifications.eta): its webhooks, the email
 // recipients and the delivery log with each delivery's attempts.
 import { Injectable } from '@nestjs/common';
-import { ValidationFailedException } from '../../common/errors.js';
+import { ValidationFailedException } from '../../common/errors/errors.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { DeliveriesService } from '../../notifications/deliveries/deliveries.service.js';
 import { RecipientsSectionBuilder } from '../../notifications/email/recipients-section.js';

@@ -3,7 +3,7 @@
 // form sent with fetch() and FormData. Both carry the honeypot input the API checks, and
 // the widget of the form's CAPTCHA when it has one (ALTCHA from this service itself).
 import type { FieldDefinition } from '../../forms/form.entity.js';
-import type { CaptchaProvider } from '../../forms/spam-settings.js';
+import type { CaptchaProvider } from '../../forms/settings/spam-settings.js';
 
 /** The form's CAPTCHA, as its snippets load it. */
 export interface SnippetCaptcha {

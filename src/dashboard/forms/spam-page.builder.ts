@@ -2,7 +2,7 @@
 // folder, a page of them with their reasons, and what the honeypot and the CAPTCHA turned
 // away in the last 30 days.
 import { Injectable } from '@nestjs/common';
-import { ownEntry } from '../../common/own-entry.js';
+import { ownEntry } from '../../common/values/own-entry.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { TurnedAwayCounter, utcDay } from '../../spam/turned-away.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';

@@ -2,10 +2,10 @@
 // content rules, read from the posted settings form and turned into the API's input, and
 // the view model of the settings section.
 import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
-import { CAPTCHA_PROVIDERS } from '../../forms/spam-settings.js';
+import { CAPTCHA_PROVIDERS } from '../../forms/settings/spam-settings.js';
 import { isChecked, textOf } from '../form-body.js';
-import type { ErrorIssue } from '../../common/errors.js';
-import { ownEntry } from '../../common/own-entry.js';
+import type { ErrorIssue } from '../../common/errors/errors.js';
+import { ownEntry } from '../../common/values/own-entry.js';
 import { PageErrors, sentence } from '../page-errors.js';
 
 /** What the section shows: the stored settings, or what a refused post typed. */

@@ -16,7 +16,7 @@ import {
 } from '../../submissions/inbox/notes.service.js';
 import type { SubmissionStatus } from '../../submissions/submission.entity.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
-import { ownEntry } from '../../common/own-entry.js';
+import { ownEntry } from '../../common/values/own-entry.js';
 import {
   memberPrincipal,
   type DashboardContext,

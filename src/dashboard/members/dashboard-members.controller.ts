@@ -14,12 +14,12 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { isRole } from '../../auth/permissions.js';
 import { Requires, SignedIn } from '../../auth/route-access.decorator.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
 import {
   TooManyRequestsError,
   ValidationFailedException,
-} from '../../common/errors.js';
-import { ownEntry } from '../../common/own-entry.js';
+} from '../../common/errors/errors.js';
+import { ownEntry } from '../../common/values/own-entry.js';
 import { InvitationsService } from '../../members/invitations.service.js';
 import type { MemberActor } from '../../members/member-actor.js';
 import { MembersService } from '../../members/members.service.js';

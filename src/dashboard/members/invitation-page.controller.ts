@@ -16,7 +16,7 @@ import { SsoSignInService } from '../../sso/sso-sign-in.service.js';
 import { ssoSignInPath } from '../session/sso-sign-in.controller.js';
 import { AccountsService } from '../../accounts/accounts.service.js';
 import { Public, SignedIn } from '../../auth/route-access.decorator.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
 import { InvitationLinksService } from '../../members/invitation-links.service.js';
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';

@@ -13,7 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccountsService } from '../../accounts/accounts.service.js';
 import { MembershipsService } from '../../accounts/memberships.service.js';
 import { Public } from '../../auth/route-access.decorator.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
 import { PasskeysService } from '../../second-factors/passkeys.service.js';
 import { SsoSignInService } from '../../sso/sso-sign-in.service.js';
 import { safeNextPath } from '../dashboard-context.js';

@@ -12,7 +12,7 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/route-access.decorator.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
 import { PasskeysService } from '../../second-factors/passkeys.service.js';
 import { TotpService } from '../../second-factors/totp.service.js';
 import { cookieOf, safeNextPath } from '../dashboard-context.js';

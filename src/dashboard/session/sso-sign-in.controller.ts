@@ -12,8 +12,8 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/route-access.decorator.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { isEmailAddress } from '../../common/email-address.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
+import { isEmailAddress } from '../../common/values/email-address.js';
 import { SsoRefusal } from '../../sso/sso-refusal.js';
 import {
   SSO_ATTEMPT_TTL_MS,

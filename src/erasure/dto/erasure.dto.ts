@@ -9,7 +9,7 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { isEmailAddress } from '../../common/email-address.js';
+import { isEmailAddress } from '../../common/values/email-address.js';
 import { normalizeAddress } from '../address-match.js';
 
 export const EMAIL_INVALID = 'email must be a valid email address';

@@ -18,7 +18,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHash } from 'node:crypto';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
-import { attachmentDisposition } from '../content-disposition.js';
+import { attachmentDisposition } from '../downloads/content-disposition.js';
 import {
   FileTooLargeError,
   StoredObjectNotFoundError,

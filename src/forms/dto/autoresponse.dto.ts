@@ -9,7 +9,7 @@ import {
 import {
   MAX_AUTORESPONSE_SUBJECT,
   MAX_AUTORESPONSE_TEXT,
-} from '../autoresponse-settings.js';
+} from '../settings/autoresponse-settings.js';
 import { Required } from '../validators/form-validators.js';
 
 // Checks run bottom-up (see field-definition.dto.ts).

@@ -16,7 +16,7 @@ import {
   CAPTCHA_PROVIDERS,
   DEFAULT_MIN_SCORE,
   type CaptchaProvider,
-} from '../spam-settings.js';
+} from '../settings/spam-settings.js';
 import { Optional, Required } from '../validators/form-validators.js';
 
 export const MAX_SITE_KEY_LENGTH = 200;

@@ -17,7 +17,7 @@ import {
 import {
   MAX_REDIRECT_URL_LENGTH,
   parseAbsoluteHttpUrl,
-} from '../redirect-url.js';
+} from '../settings/redirect-url.js';
 import {
   NotifyEmails,
   Optional,

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { BodyMayBeAbsent } from '../../common/validation.pipe.js';
+import { BodyMayBeAbsent } from '../../common/http/validation.pipe.js';
 
 /** The longest grace period of a rotated form key: 7 days. */
 export const MAX_KEY_GRACE_SECONDS = 604_800;

@@ -11,7 +11,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { DEFAULT_SPAM_FILTER } from '../spam-settings.js';
+import { DEFAULT_SPAM_FILTER } from '../settings/spam-settings.js';
 import { Optional } from '../validators/form-validators.js';
 
 export const MAX_LINKS_LIMIT = 1000;

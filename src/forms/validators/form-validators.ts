@@ -10,9 +10,9 @@ import {
   type ValidationOptions,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { isEmailAddress } from '../../common/email-address.js';
+import { isEmailAddress } from '../../common/values/email-address.js';
 import { FIELD_TYPES } from '../form.entity.js';
-import { CAPTCHA_TOKEN_FIELD_NAMES } from '../spam-settings.js';
+import { CAPTCHA_TOKEN_FIELD_NAMES } from '../settings/spam-settings.js';
 
 /** Submitted keys must equal a field id exactly; `_…` keys are control keys (`_honeypot`). */
 export const FIELD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

@@ -10,7 +10,7 @@ import {
   hasUnsafeCharacter,
   MAX_REDIRECT_URL_LENGTH,
   parseAbsoluteHttpUrl,
-} from '../redirect-url.js';
+} from '../settings/redirect-url.js';
 
 @ValidatorConstraint({ name: 'redirectUrl' })
 class RedirectUrlConstraint implements ValidatorConstraintInterface {

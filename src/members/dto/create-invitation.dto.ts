@@ -9,7 +9,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { ROLES, type Role } from '../../auth/permissions.js';
-import { isEmailAddress } from '../../common/email-address.js';
+import { isEmailAddress } from '../../common/values/email-address.js';
 
 const EMAIL_INVALID = 'email must be a valid email address';
 

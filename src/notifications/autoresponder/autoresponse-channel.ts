@@ -10,11 +10,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
-import { isEmailAddress } from '../../common/email-address.js';
+import { isEmailAddress } from '../../common/values/email-address.js';
 import { AppConfig } from '../../config/app-config.js';
-import { storedAutoresponse } from '../../forms/autoresponse-settings.js';
+import { storedAutoresponse } from '../../forms/settings/autoresponse-settings.js';
 import { Form } from '../../forms/form.entity.js';
-import { storedCaptcha } from '../../forms/spam-settings.js';
+import { storedCaptcha } from '../../forms/settings/spam-settings.js';
 import { Mailer } from '../email/mailer.js';
 import { MailQuotas } from '../email/mail-quotas.js';
 import type { QuotaRule } from '../email/mail-quota-sql.js';

@@ -2,7 +2,7 @@
 // sent (no name, no quote — the address it goes to is the only thing of theirs). Headers
 // say it is automatic (RFC 3834 `Auto-Submitted: auto-replied`, so other robots do not
 // answer it) and offer the one-click unsubscribe of RFC 8058.
-import type { AutoresponseSettings } from '../../forms/autoresponse-settings.js';
+import type { AutoresponseSettings } from '../../forms/settings/autoresponse-settings.js';
 import { escapeHtml, headerText } from '../email/mail-text.js';
 import type { OutgoingMail } from '../email/mailer.js';
 

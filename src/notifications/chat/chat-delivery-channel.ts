@@ -6,9 +6,9 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { SecretBox } from '../../auth/secret-box.js';
 import { AppConfig } from '../../config/app-config.js';
-import { FormChangesService } from '../../forms/form-changes.service.js';
+import { FormChangesService } from '../../forms/changes/form-changes.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
-import { storedFields } from '../../forms/stored-fields.js';
+import { storedFields } from '../../forms/settings/stored-fields.js';
 import type {
   AttemptOutcome,
   ChannelItem,

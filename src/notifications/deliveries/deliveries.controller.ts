@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth } from '../../auth/api-key-auth.decorator.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { AccessibleForm } from '../../forms/accessible-form.decorator.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
+import { AccessibleForm } from '../../forms/routes/accessible-form.decorator.js';
 import type { Form } from '../../forms/form.entity.js';
 import { DeliveriesService } from './deliveries.service.js';
 import {

@@ -11,7 +11,7 @@ import { ValidationErrorDto } from '../../common/dto/error.dto.js';
 import {
   FORM_ID_PARAM,
   FORM_NOT_FOUND_RESPONSE,
-} from '../../forms/form-route.openapi.js';
+} from '../../forms/routes/form-route.openapi.js';
 import { DeliveryListResponseDto } from './dto/delivery-response.dto.js';
 
 export const ListDeliveriesDocs = (): MethodDecorator =>

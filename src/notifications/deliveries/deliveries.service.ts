@@ -4,7 +4,7 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { ValidationFailedException } from '../../common/errors.js';
+import { ValidationFailedException } from '../../common/errors/errors.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import type { Delivery } from './delivery.entity.js';
 import { DeliverySignal } from './delivery-signal.js';

@@ -6,7 +6,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
-import { newUlid } from '../../common/ulid.js';
+import { newUlid } from '../../common/values/ulid.js';
 import { inBatches, type BatchOptions } from '../../sweeps/batches.js';
 import type { SweepCounts } from '../../sweeps/sweep.js';
 import { SweepsService } from '../../sweeps/sweeps.service.js';

@@ -5,7 +5,7 @@ import type { EntityManager } from 'typeorm';
 import {
   SubmissionDeletion,
   type SubmissionDependent,
-} from '../../submissions/submission-deletion.js';
+} from '../../submissions/deletion/submission-deletion.js';
 import { DeliveryRepository } from './delivery.repository.js';
 
 @Injectable()

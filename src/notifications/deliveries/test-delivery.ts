@@ -1,6 +1,6 @@
 // The delivery a "send a test" asks for (a webhook's, a chat channel's): no submission, due
 // now, written through DeliveryRepository and sent by the worker like any other.
-import { newUlid } from '../../common/ulid.js';
+import { newUlid } from '../../common/values/ulid.js';
 import { Delivery } from './delivery.entity.js';
 
 export function testDelivery(target: {

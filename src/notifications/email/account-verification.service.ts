@@ -12,7 +12,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
 import { User } from '../../accounts/user.entity.js';
-import { isEmailAddress } from '../../common/email-address.js';
+import { isEmailAddress } from '../../common/values/email-address.js';
 import { AppConfig } from '../../config/app-config.js';
 import {
   CONFIRMATION_VALID_DAYS,

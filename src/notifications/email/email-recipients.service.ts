@@ -13,12 +13,12 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { In, IsNull, LessThanOrEqual, Not, Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
-import { FormChangesService } from '../../forms/form-changes.service.js';
+import { FormChangesService } from '../../forms/changes/form-changes.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
 import {
   storedAddresses,
   type NotifyEmailConfirmations,
-} from '../../forms/notify-emails.js';
+} from '../../forms/settings/notify-emails.js';
 import { composeConfirmationMail } from './confirmation-mail.js';
 import {
   EmailRecipient,
@@ -32,7 +32,7 @@ import {
   addressRule,
 } from './mail-quotas.js';
 import { isUniqueViolation } from '../../common/database/driver-errors.js';
-import { newUlid } from '../../common/ulid.js';
+import { newUlid } from '../../common/values/ulid.js';
 
 export const CONFIRMATION_VALID_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -2,7 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
 import { FormRepository } from '../../forms/form.repository.js';
-import { storedFields } from '../../forms/stored-fields.js';
+import { storedFields } from '../../forms/settings/stored-fields.js';
 import { SUBMISSION_CREATED } from '../outbox/outbox-entry.js';
 import type {
   AttemptOutcome,
@@ -13,7 +13,7 @@ import type {
   SubmissionNotice,
 } from '../notification-channel.js';
 import { EmailRecipientsService } from './email-recipients.service.js';
-import { storedAddresses } from '../../forms/notify-emails.js';
+import { storedAddresses } from '../../forms/settings/notify-emails.js';
 import { Mailer } from './mailer.js';
 import { composeSubmissionMail } from './submission-mail.js';
 

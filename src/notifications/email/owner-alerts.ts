@@ -9,7 +9,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Membership } from '../../accounts/membership.entity.js';
 import { User } from '../../accounts/user.entity.js';
-import { isEmailAddress } from '../../common/email-address.js';
+import { isEmailAddress } from '../../common/values/email-address.js';
 import { AppConfig } from '../../config/app-config.js';
 import type { OwnerAlert, OwnerAlerts } from '../notification-channel.js';
 import { escapeHtml } from './mail-text.js';

@@ -1,8 +1,8 @@
 // The message an owner receives for a submission: a subject, a Reply-To that reaches the
 // person who submitted, and a text and an HTML part listing every field. Pure: the
 // channel gives it the stored submission, the form and the control values sent with it.
-import { isEmailAddress } from '../../common/email-address.js';
-import { safeName } from '../../common/safe-name.js';
+import { isEmailAddress } from '../../common/values/email-address.js';
+import { safeName } from '../../common/values/safe-name.js';
 import type { FieldDefinition } from '../../forms/form.entity.js';
 import {
   escapeHtml,
@@ -51,7 +51,7 @@ interface LinkedFile {
   url: string;
 }
 
-/** A file value with its signed link, as notifications carry it (files/file-links.ts). */
+/** A file value with its signed link, as notifications carry it (files/downloads/file-links.ts). */
 function linkedFile(value: unknown): LinkedFile | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { name, size, url } = value as Record<string, unknown>;

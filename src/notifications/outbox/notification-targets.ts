@@ -6,7 +6,7 @@
 // targets, drops its entry at once here and, through Redis, on every instance; without
 // Redis an entry lives FORM_TTL_MS, as the submit route's form cache does.
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { FormChangesService } from '../../forms/form-changes.service.js';
+import { FormChangesService } from '../../forms/changes/form-changes.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
 import {
   NOTIFICATION_CHANNELS,

@@ -6,7 +6,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { SecretBox } from '../../auth/secret-box.js';
 import { AppConfig } from '../../config/app-config.js';
-import { FormChangesService } from '../../forms/form-changes.service.js';
+import { FormChangesService } from '../../forms/changes/form-changes.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
 import {
   OWNER_ALERTS,

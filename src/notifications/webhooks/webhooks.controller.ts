@@ -13,8 +13,8 @@ import {
 import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, Principal } from '../../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../../auth/principal.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { AccessibleForm } from '../../forms/accessible-form.decorator.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
+import { AccessibleForm } from '../../forms/routes/accessible-form.decorator.js';
 import type { Form } from '../../forms/form.entity.js';
 import { DeliveriesService } from '../deliveries/deliveries.service.js';
 import {

@@ -14,7 +14,7 @@ import {
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { ErrorDto, ValidationErrorDto } from '../../common/dto/error.dto.js';
-import { FORM_ID_PARAM } from '../../forms/form-route.openapi.js';
+import { FORM_ID_PARAM } from '../../forms/routes/form-route.openapi.js';
 import {
   DeliveryListResponseDto,
   DeliveryResponseDto,

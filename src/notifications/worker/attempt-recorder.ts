@@ -1,7 +1,7 @@
 // Keeps each finished attempt and its delivery's new state. One transaction records at a
 // time, and the attempts that end shortly after one another or while it commits are
 // recorded together: one commit for many deliveries.
-import { newUlid } from '../../common/ulid.js';
+import { newUlid } from '../../common/values/ulid.js';
 import type { DeliveryRepository } from '../deliveries/delivery.repository.js';
 import type { Delivery } from '../deliveries/delivery.entity.js';
 import type { AttemptOutcome } from '../notification-channel.js';

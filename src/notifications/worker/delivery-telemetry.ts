@@ -2,7 +2,7 @@
 // send (when tracing is on), and once it is recorded formgate_deliveries_total by channel
 // and the state it left the delivery in, with the lag of a delivery that got through.
 import { Inject, Injectable } from '@nestjs/common';
-import { ulidTime } from '../../common/ulid.js';
+import { ulidTime } from '../../common/values/ulid.js';
 import { Metrics } from '../../metrics/metrics.js';
 import { TRACING, type Tracing } from '../../tracing/tracing.js';
 import type { Delivery } from '../deliveries/delivery.entity.js';

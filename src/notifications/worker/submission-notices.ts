@@ -2,13 +2,16 @@
 // go for a claimed batch, with the name and account of their forms, and a signed download
 // link in each of their stored files (docs/files.md).
 import { Injectable } from '@nestjs/common';
-import { DownloadLinks } from '../../files/download-links.js';
-import { mayHoldFiles, withDownloadLinks } from '../../files/file-links.js';
+import { DownloadLinks } from '../../files/downloads/download-links.js';
+import {
+  mayHoldFiles,
+  withDownloadLinks,
+} from '../../files/downloads/file-links.js';
 import { StoredFileRepository } from '../../files/stored-file.repository.js';
 import { FormRepository } from '../../forms/form.repository.js';
 import { SubmissionRepository } from '../../submissions/submission.repository.js';
 import { toDate } from '../../common/database/sql-dates.js';
-import { toData } from '../../submissions/submission-rows.js';
+import { toData } from '../../submissions/queries/submission-rows.js';
 import type { SubmissionNotice } from '../notification-channel.js';
 
 @Injectable()

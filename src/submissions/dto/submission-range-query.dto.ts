@@ -1,7 +1,10 @@
 import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { Allow, IsBoolean, IsOptional, ValidateBy } from 'class-validator';
-import { INSTANT_FORMAT_HINT, parseInstant } from '../submission-filters.js';
+import {
+  INSTANT_FORMAT_HINT,
+  parseInstant,
+} from '../queries/submission-filters.js';
 
 /** An ISO 8601 date or date-time (UTC unless it names a zone). */
 export function IsInstant(): PropertyDecorator {

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SPAM_REASONS } from '../../forms/spam-settings.js';
+import { SPAM_REASONS } from '../../forms/settings/spam-settings.js';
 import {
   SUBMISSION_STATUSES,
   type SubmissionData,

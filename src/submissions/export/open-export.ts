@@ -7,10 +7,10 @@ import type { ExportFormat } from '../dto/export-submissions-query.dto.js';
 import {
   parseFilters,
   type SubmissionFilterInput,
-} from '../submission-filters.js';
+} from '../queries/submission-filters.js';
 import { ALL_COLUMNS } from '../submission-sql.js';
 import type { SubmissionRepository } from '../submission.repository.js';
-import type { SubmissionRow } from '../submission-rows.js';
+import type { SubmissionRow } from '../queries/submission-rows.js';
 
 /** What an export reads of the inbox (InboxService and LabelsService). */
 export interface ExportInbox {

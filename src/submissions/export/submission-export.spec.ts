@@ -1,6 +1,6 @@
-import { parseFilters } from '../submission-filters.js';
+import { parseFilters } from '../queries/submission-filters.js';
 import { sqlDatetime } from '../../common/database/sql-dates.js';
-import { type SubmissionRow } from '../submission-rows.js';
+import { type SubmissionRow } from '../queries/submission-rows.js';
 import type { RowQuery } from '../submission-sql.js';
 import type { SubmissionRepository } from '../submission.repository.js';
 import {

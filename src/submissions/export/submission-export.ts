@@ -2,9 +2,9 @@
 // consumer pulls. Each batch (a query and its encoding) is one turn on the event loop,
 // sized to take a few milliseconds, so any number of concurrent exports leave the
 // server answering other requests.
-import { takeTurn } from '../../common/event-loop-turns.js';
-import type { SubmissionPosition } from '../cursor.js';
-import type { SubmissionFilters } from '../submission-filters.js';
+import { takeTurn } from '../../common/runtime/event-loop-turns.js';
+import type { SubmissionPosition } from '../queries/cursor.js';
+import type { SubmissionFilters } from '../queries/submission-filters.js';
 import type { RowQuery } from '../submission-sql.js';
 import {
   isoTime,
@@ -13,7 +13,7 @@ import {
   toReasons,
   type RowBatch,
   type SubmissionRow,
-} from '../submission-rows.js';
+} from '../queries/submission-rows.js';
 import type { SubmissionRepository } from '../submission.repository.js';
 import { csvRow } from './csv.js';
 import { fileCell } from './file-cells.js';

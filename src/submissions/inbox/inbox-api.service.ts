@@ -2,15 +2,18 @@
 // NotesService do the work.
 import type { ApiPrincipal } from '../../auth/principal.js';
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { ValidationFailedException } from '../../common/errors.js';
-import { takeTurn } from '../../common/event-loop-turns.js';
+import { ValidationFailedException } from '../../common/errors/errors.js';
+import { takeTurn } from '../../common/runtime/event-loop-turns.js';
 import type { Form } from '../../forms/form.entity.js';
 import type { BulkSubmissionsDto } from '../dto/bulk-submissions.dto.js';
 import type { SubmissionDto } from '../dto/submission.dto.js';
 import type { UpdateSubmissionDto } from '../dto/update-submission.dto.js';
-import type { SubmissionPosition } from '../cursor.js';
-import { parseFilters, type SubmissionFilters } from '../submission-filters.js';
-import { positionOf } from '../submission-rows.js';
+import type { SubmissionPosition } from '../queries/cursor.js';
+import {
+  parseFilters,
+  type SubmissionFilters,
+} from '../queries/submission-filters.js';
+import { positionOf } from '../queries/submission-rows.js';
 import { SubmissionRepository } from '../submission.repository.js';
 import { SubmissionsService } from '../submissions.service.js';
 import type { InboxActor } from './inbox-actor.js';

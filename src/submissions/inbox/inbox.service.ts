@@ -12,7 +12,7 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CounterChanges, FormCounters } from '../counters/form-counters.js';
-import type { SubmissionRow } from '../submission-rows.js';
+import type { SubmissionRow } from '../queries/submission-rows.js';
 import {
   SUBMISSION_STATUSES,
   type SubmissionStatus,

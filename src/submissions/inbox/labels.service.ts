@@ -8,7 +8,7 @@ import {
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { isUniqueViolation } from '../../common/database/driver-errors.js';
-import { newUlid } from '../../common/ulid.js';
+import { newUlid } from '../../common/values/ulid.js';
 import {
   Label,
   LABEL_COLORS,

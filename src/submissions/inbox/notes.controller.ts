@@ -18,13 +18,13 @@ import {
 import { ApiKeyAuth, Principal } from '../../auth/api-key-auth.decorator.js';
 import type { ApiPrincipal } from '../../auth/principal.js';
 import { Requires } from '../../auth/route-access.decorator.js';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { AccessibleForm } from '../../forms/accessible-form.decorator.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
+import { AccessibleForm } from '../../forms/routes/accessible-form.decorator.js';
 import type { Form } from '../../forms/form.entity.js';
 import {
   FORM_ID_PARAM,
   FORM_NOT_FOUND_RESPONSE,
-} from '../../forms/form-route.openapi.js';
+} from '../../forms/routes/form-route.openapi.js';
 import { NoteBodyDto, NoteDto, NoteListDto } from '../dto/note.dto.js';
 import { UNAVAILABLE_RESPONSE } from '../submissions.openapi.js';
 import { actorOf } from './inbox-actor.js';

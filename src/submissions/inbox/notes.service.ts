@@ -8,7 +8,7 @@ import {
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, type Repository } from 'typeorm';
 import { User } from '../../accounts/user.entity.js';
-import { newUlid } from '../../common/ulid.js';
+import { newUlid } from '../../common/values/ulid.js';
 import { mayEditNote, type InboxActor } from './inbox-actor.js';
 import { NOTE_TEXT_MAX, SubmissionNote } from './submission-note.entity.js';
 

@@ -12,7 +12,7 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
-import { takeTurn } from '../../common/event-loop-turns.js';
+import { takeTurn } from '../../common/runtime/event-loop-turns.js';
 import { AppConfig } from '../../config/app-config.js';
 import { sqlDatetime } from '../../common/database/sql-dates.js';
 import { SearchIndexSql } from './search-index-sql.js';

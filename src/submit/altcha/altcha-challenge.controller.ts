@@ -7,7 +7,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
 import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
 import { Altcha } from '../../spam/altcha.js';
 import { FormConfigCache } from '../form-config.cache.js';

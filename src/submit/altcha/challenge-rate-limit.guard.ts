@@ -5,7 +5,7 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { TooManyRequestsError } from '../../common/errors.js';
+import { TooManyRequestsError } from '../../common/errors/errors.js';
 import { rateLimitBucket } from '../../rate-limit/client-ip.js';
 import {
   RATE_LIMIT_STORAGE,

@@ -1,5 +1,5 @@
 import { NotFoundException } from '@nestjs/common';
-import { ServiceUnavailableError } from '../../common/errors.js';
+import { ServiceUnavailableError } from '../../common/errors/errors.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DeliverySignal } from '../../notifications/deliveries/delivery-signal.js';
 import { CommitQueue, MAX_BATCH, QueueFullError } from './commit-queue.js';

@@ -13,7 +13,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { isDatabaseUnavailable } from '../../common/database/driver-errors.js';
-import { ServiceUnavailableError } from '../../common/errors.js';
+import { ServiceUnavailableError } from '../../common/errors/errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { DB_DEADLINE_MS } from '../../common/database/database-deadline.js';
 import { FORM_NOT_FOUND } from '../../forms/forms.service.js';

@@ -2,8 +2,8 @@
 // /api/submit with Formspree's control fields, its CORS headers and the JSON shapes
 // `@formspree/core` parses. This file holds what that route answers differently; the
 // checks, the commit and the pages for navigating browsers are the submit route's own.
-import type { ErrorIssue } from '../../common/errors.js';
-import type { ErrorResponse } from '../../common/error-response.js';
+import type { ErrorIssue } from '../../common/errors/errors.js';
+import type { ErrorResponse } from '../../common/errors/error-response.js';
 
 /** The route, as registered (Nest controller `f`). */
 export const FORMSPREE_ROUTE = '/f/:formId';

@@ -1,8 +1,8 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { toErrorResponse } from '../../common/error-response.js';
+import { WithDeadline } from '../../common/http/deadline.interceptor.js';
+import { toErrorResponse } from '../../common/errors/error-response.js';
 import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
 import { FormConfigCache } from '../form-config.cache.js';
 import {

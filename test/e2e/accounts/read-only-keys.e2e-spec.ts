@@ -7,7 +7,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { AccountsService } from '../../../src/accounts/accounts.service.js';
 import { Invitation } from '../../../src/accounts/invitation.entity.js';
-import { newUlid } from '../../../src/common/ulid.js';
+import { newUlid } from '../../../src/common/values/ulid.js';
 import {
   createAccount,
   createMember,

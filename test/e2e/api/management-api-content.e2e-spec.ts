@@ -2,7 +2,7 @@
 // multipart or text body is refused with 415 before anything is read or changed, and an
 // oversized JSON body with 413 — both with the one error shape, both declared in /docs-json.
 import { Form } from '../../../src/forms/form.entity.js';
-import { UNSUPPORTED_MANAGEMENT_TYPE_MESSAGE } from '../../../src/common/openapi-document.js';
+import { UNSUPPORTED_MANAGEMENT_TYPE_MESSAGE } from '../../../src/common/openapi/openapi-document.js';
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
 import { request } from '../../support/http.js';

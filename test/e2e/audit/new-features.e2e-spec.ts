@@ -4,7 +4,7 @@
 // removed in the dashboard, reset by the operator). Each change is exactly one event with
 // its actor, target and details, never a secret; a refused change is none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUlid } from '../../../src/common/ulid.js';
+import { newUlid } from '../../../src/common/values/ulid.js';
 import { Passkey } from '../../../src/second-factors/passkey.entity.js';
 import { SecondFactorsService } from '../../../src/second-factors/second-factors.service.js';
 import {

@@ -4,7 +4,7 @@
 import { AccountsService } from '../../../src/accounts/accounts.service.js';
 import { Form } from '../../../src/forms/form.entity.js';
 import { Submission } from '../../../src/submissions/submission.entity.js';
-import { SubmissionStatsService } from '../../../src/submissions/submission-stats.service.js';
+import { SubmissionStatsService } from '../../../src/submissions/queries/submission-stats.service.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
 import { at, insertSubmissions } from '../../factories/submissions.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ClamavScanner,
   ScannerUnavailableError,
-} from '../../../src/files/clamav-scanner.js';
+} from '../../../src/files/uploads/clamav-scanner.js';
 import {
   EICAR,
   startClamdServer,

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat, utimes, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { OrphanFileSweep } from '../../../src/files/orphan-sweep.js';
+import { OrphanFileSweep } from '../../../src/files/deletion/orphan-sweep.js';
 import { StoredFile } from '../../../src/files/stored-file.entity.js';
 import type { FieldDefinition } from '../../../src/forms/form.entity.js';
 import { Submission } from '../../../src/submissions/submission.entity.js';

@@ -4,7 +4,7 @@
 // 413 "storage is full" and keep nothing — and an upload that is cut off gives back what it
 // reserved. Run on MariaDB (TEST_DATABASE_URL) for real concurrency; on SQLite as well.
 import { connect } from 'node:net';
-import { StorageReservation } from '../../../src/files/storage-reservation.entity.js';
+import { StorageReservation } from '../../../src/files/reservations/storage-reservation.entity.js';
 import { StoredFile } from '../../../src/files/stored-file.entity.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';

@@ -8,7 +8,7 @@ import {
 } from '../../../src/files/storage/file-storage.js';
 import { fileKey } from '../../../src/files/storage/storage-keys.js';
 import { StoredFile } from '../../../src/files/stored-file.entity.js';
-import { FormRetention } from '../../../src/submissions/form-retention.js';
+import { FormRetention } from '../../../src/submissions/deletion/form-retention.js';
 import { SweepsService } from '../../../src/sweeps/sweeps.service.js';
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { insertSettledDelivery } from '../../factories/deliveries.js';

@@ -1,6 +1,6 @@
 // /api/v1/forms: creating, listing and reading forms, and the least privilege of form keys.
 // Updates, deletion and keys, validation and the OpenAPI description are in forms-*.e2e-spec.ts.
-import { FORM_KEY_CREATED_WARNING } from '../../../src/forms/form-created.js';
+import { FORM_KEY_CREATED_WARNING } from '../../../src/forms/answers/form-created.js';
 import { SecretBox } from '../../../src/auth/secret-box.js';
 import { FormsService } from '../../../src/forms/forms.service.js';
 import { createAccount, type TestAccount } from '../../factories/accounts.js';

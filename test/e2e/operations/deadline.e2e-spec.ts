@@ -4,7 +4,7 @@
 // interceptor machinery). This proves no other controller forgets it.
 import { INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
-import { DeadlineInterceptor } from '../../../src/common/deadline.interceptor.js';
+import { DeadlineInterceptor } from '../../../src/common/http/deadline.interceptor.js';
 import { FormspreeController } from '../../../src/submit/formspree/formspree.controller.js';
 import { SubmitController } from '../../../src/submit/submit.controller.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';

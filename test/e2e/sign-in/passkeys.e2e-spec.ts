@@ -4,7 +4,7 @@
 // install reached by an IP address offering none.
 import { Passkey } from '../../../src/second-factors/passkey.entity.js';
 import { WebauthnChallenge } from '../../../src/second-factors/webauthn-challenge.entity.js';
-import { newUlid } from '../../../src/common/ulid.js';
+import { newUlid } from '../../../src/common/values/ulid.js';
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import {
   DashboardClient,

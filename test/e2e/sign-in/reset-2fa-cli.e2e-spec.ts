@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { newUlid } from '../../../src/common/ulid.js';
+import { newUlid } from '../../../src/common/values/ulid.js';
 import { Passkey } from '../../../src/second-factors/passkey.entity.js';
 import { RecoveryCode } from '../../../src/second-factors/recovery-code.entity.js';
 import { UserTotp } from '../../../src/second-factors/user-totp.entity.js';

@@ -1,7 +1,7 @@
 // Deleting submissions — one, or a date range — deletes their notification deliveries and
 // those deliveries' attempts in the same transaction (the one deletion path that erasure
 // and retention use too), and nothing of other submissions.
-import { SubmissionDeletion } from '../../../src/submissions/submission-deletion.js';
+import { SubmissionDeletion } from '../../../src/submissions/deletion/submission-deletion.js';
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { insertSettledDelivery } from '../../factories/deliveries.js';
 import { createForm, type TestForm } from '../../factories/forms.js';

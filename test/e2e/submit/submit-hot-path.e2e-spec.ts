@@ -2,8 +2,8 @@
 // when forms change (on this instance at once; on others through Redis, or within the
 // cache lifetime without it), the commit queue as the one writer of submissions, and the
 // route free of the dashboard's cookies and security headers.
-import type { SplitFastifyAdapter } from '../../../src/common/split-fastify.adapter.js';
-import { FormChangesService } from '../../../src/forms/form-changes.service.js';
+import type { SplitFastifyAdapter } from '../../../src/common/http/split-fastify.adapter.js';
+import { FormChangesService } from '../../../src/forms/changes/form-changes.service.js';
 import { Form } from '../../../src/forms/form.entity.js';
 import { Submission } from '../../../src/submissions/submission.entity.js';
 import { CommitQueue } from '../../../src/submit/commit/commit-queue.js';
@@ -11,7 +11,7 @@ import {
   FormConfigCache,
   FORM_TTL_MS,
 } from '../../../src/submit/form-config.cache.js';
-import { newUlid } from '../../../src/common/ulid.js';
+import { newUlid } from '../../../src/common/values/ulid.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm } from '../../factories/forms.js';
 import { request } from '../../support/http.js';

@@ -1,7 +1,7 @@
 // multipart/form-data on POST /api/submit/:formId: what `fetch(url, {body: new FormData(form)})`
 // and `<form enctype="multipart/form-data">` send, under the form-encoded rules. Scripts get
 // the JSON answers byte for byte; the pages browsers get are in submit-navigation.e2e-spec.ts.
-import { UNSUPPORTED_MANAGEMENT_TYPE_MESSAGE } from '../../../src/common/openapi-document.js';
+import { UNSUPPORTED_MANAGEMENT_TYPE_MESSAGE } from '../../../src/common/openapi/openapi-document.js';
 import { ulid } from 'ulid';
 import { FormDomain } from '../../../src/domain-verification/form-domain.entity.js';
 import { Submission } from '../../../src/submissions/submission.entity.js';
