@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ACCOUNT_KEY_PRINCIPALS } from '../auth/key-principals.js';
 import { AccountApiKey } from './account-api-key.entity.js';
-import { AccountKeyPrincipals } from './account-key-principals.js';
+import { AccountKeyResolver } from './account-key-resolver.js';
 import { Account } from './account.entity.js';
 import { AccountsService } from './accounts.service.js';
 import { Membership } from './membership.entity.js';
@@ -16,7 +16,7 @@ import { User } from './user.entity.js';
   providers: [
     AccountsService,
     MembershipsService,
-    { provide: ACCOUNT_KEY_PRINCIPALS, useClass: AccountKeyPrincipals },
+    { provide: ACCOUNT_KEY_PRINCIPALS, useClass: AccountKeyResolver },
   ],
   exports: [AccountsService, MembershipsService, ACCOUNT_KEY_PRINCIPALS],
 })

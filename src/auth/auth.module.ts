@@ -1,7 +1,7 @@
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { AccountKeyGuard, ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyService } from './api-key.service.js';
-import { SecretBox } from './secret-box.js';
+import { SecretBoxService } from './secret-box.service.js';
 
 /**
  * The API-key guard and the secret box, for every module (global). The keys themselves are
@@ -17,8 +17,13 @@ export class AuthModule {
       module: AuthModule,
       global: true,
       imports: keyOwners,
-      providers: [ApiKeyService, ApiKeyGuard, AccountKeyGuard, SecretBox],
-      exports: [ApiKeyService, ApiKeyGuard, AccountKeyGuard, SecretBox],
+      providers: [
+        ApiKeyService,
+        ApiKeyGuard,
+        AccountKeyGuard,
+        SecretBoxService,
+      ],
+      exports: [ApiKeyService, ApiKeyGuard, AccountKeyGuard, SecretBoxService],
     };
   }
 }

@@ -8,7 +8,7 @@ export interface SpamConfig {
   altchaMaxAgeSeconds: number;
   /**
    * PBKDF2-SHA-256 iterations per attempt of an ALTCHA challenge. A visitor's browser
-   * makes about ALTCHA_COUNTER attempts (see spam/altcha.ts), so this scales the work.
+   * makes about ALTCHA_COUNTER attempts (see spam/altcha.service.ts), so this scales the work.
    */
   altchaCost: number;
   turnstileVerifyUrl: string;

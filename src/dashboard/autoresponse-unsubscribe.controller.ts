@@ -4,9 +4,9 @@ import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/route-access.decorator.js';
 import { WithDeadline } from '../common/http/deadline.interceptor.js';
 import {
-  AutoresponseUnsubscribes,
+  AutoresponseUnsubscribeService,
   UNSUBSCRIBE_PATH,
-} from '../notifications/autoresponder/autoresponse-unsubscribes.js';
+} from '../notifications/autoresponder/autoresponse-unsubscribe.service.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
 
 type UnsubscribeState = 'ask' | 'stopped' | 'unknown';
@@ -37,7 +37,7 @@ const PAGES: Record<UnsubscribeState, { status: number; title: string }> = {
 @Controller(UNSUBSCRIBE_PATH)
 @UseFilters(DashboardExceptionFilter)
 export class AutoresponseUnsubscribeController {
-  constructor(private readonly unsubscribes: AutoresponseUnsubscribes) {}
+  constructor(private readonly unsubscribes: AutoresponseUnsubscribeService) {}
 
   @Get(':token')
   async show(@Param('token') token: string, @Res() reply: FastifyReply) {

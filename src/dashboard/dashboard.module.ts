@@ -48,11 +48,11 @@ import {
   SignedOutCsrfGuard,
 } from './session/dashboard.guards.js';
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
-import { SignInLimits } from './session/sign-in-limits.js';
-import { SignInAudit } from './session/sign-in-audit.js';
+import { SignInLimiter } from './session/sign-in-limiter.js';
+import { SignInAuditRecorder } from './session/sign-in-audit-recorder.js';
 import { EmailNotificationsModule } from '../notifications/email/email-notifications.module.js';
 import { SecondFactorsModule } from '../second-factors/second-factors.module.js';
-import { SignInFlow } from './session/sign-in-flow.js';
+import { SignInFlowService } from './session/sign-in-flow.service.js';
 import { PendingSessionGuard } from './session/pending-session.guard.js';
 import { SecondStepController } from './session/second-step.controller.js';
 import { PasskeySignInController } from './session/passkey-sign-in.controller.js';
@@ -116,11 +116,11 @@ import { SessionsController } from './account/sessions.controller.js';
     SpamPageBuilder,
     MembersPageBuilder,
     InvitationPageBuilder,
-    SignInLimits,
-    SignInAudit,
+    SignInLimiter,
+    SignInAuditRecorder,
     SignedInGuard,
     SignedOutCsrfGuard,
-    SignInFlow,
+    SignInFlowService,
     PendingSessionGuard,
   ],
 })

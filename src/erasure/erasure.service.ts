@@ -15,7 +15,7 @@ import { takeTurn } from '../common/runtime/event-loop-turns.js';
 import { FormsService } from '../forms/forms.service.js';
 import type { SubmissionPosition } from '../submissions/queries/cursor.js';
 import { ndjsonLine } from '../submissions/export/submission-export.js';
-import { SubmissionDeletion } from '../submissions/deletion/submission-deletion.js';
+import { SubmissionDeletionService } from '../submissions/deletion/submission-deletion.service.js';
 import { toDate } from '../common/database/sql-dates.js';
 import { toData } from '../submissions/queries/submission-rows.js';
 import { SubmissionRepository } from '../submissions/submission.repository.js';
@@ -68,7 +68,7 @@ export class ErasureService {
   constructor(
     private readonly forms: FormsService,
     private readonly submissions: SubmissionRepository,
-    private readonly deletion: SubmissionDeletion,
+    private readonly deletion: SubmissionDeletionService,
     private readonly auditLog: AuditLog,
     private readonly config: AppConfig,
   ) {}

@@ -2,18 +2,18 @@ import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { ClamavScanner } from './uploads/clamav-scanner.js';
 import { DownloadLinks } from './downloads/download-links.js';
-import { FileExportLinks } from './downloads/file-export-links.js';
+import { FileExportLinkProvider } from './downloads/file-export-link-provider.js';
 import { EXPORT_FILE_LINKS } from '../submissions/export/export-file-links.js';
 import { FormChangesModule } from '../forms/changes/form-changes.module.js';
 import { FormRepositoryModule } from '../forms/form-repository.module.js';
 import { FormsModule } from '../forms/forms.module.js';
-import { FileDeletion } from './deletion/file-deletion.js';
+import { FileDeletionService } from './deletion/file-deletion.service.js';
 import { FileLinksController } from './downloads/file-links.controller.js';
 import { FilesController } from './files.controller.js';
 import { FilesService } from './files.service.js';
 import { OrphanFileSweep } from './deletion/orphan-sweep.js';
 import { FILE_STORAGE_PROVIDER } from './storage/file-storage.provider.js';
-import { StorageReservations } from './reservations/storage-reservations.js';
+import { StorageReservationRepository } from './reservations/storage-reservation.repository.js';
 import { StoredFileRepository } from './stored-file.repository.js';
 
 /** The clamd client when CLAMAV_URL is set, else null. */
@@ -46,11 +46,11 @@ export const CLAMAV_SCANNER = Symbol('ClamavScanner');
           : new ClamavScanner(config.uploads.clamavUrl),
     },
     FilesService,
-    FileDeletion,
+    FileDeletionService,
     OrphanFileSweep,
-    FileExportLinks,
-    { provide: EXPORT_FILE_LINKS, useExisting: FileExportLinks },
-    StorageReservations,
+    FileExportLinkProvider,
+    { provide: EXPORT_FILE_LINKS, useExisting: FileExportLinkProvider },
+    StorageReservationRepository,
   ],
   exports: [
     FILE_STORAGE_PROVIDER,
@@ -59,7 +59,7 @@ export const CLAMAV_SCANNER = Symbol('ClamavScanner');
     DownloadLinks,
     CLAMAV_SCANNER,
     EXPORT_FILE_LINKS,
-    StorageReservations,
+    StorageReservationRepository,
   ],
 })
 export class FilesModule {}

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { FORM_KEY_PRINCIPALS } from '../auth/key-principals.js';
 import { FormChangesModule } from './changes/form-changes.module.js';
 import { FormRepositoryModule } from './form-repository.module.js';
-import { FormKeyPrincipals } from './keys/form-key-principals.js';
+import { FormKeyResolver } from './keys/form-key-resolver.js';
 import { FormsController } from './forms.controller.js';
 import { FormsService } from './forms.service.js';
 
@@ -17,7 +17,7 @@ import { FormsService } from './forms.service.js';
   controllers: [FormsController],
   providers: [
     FormsService,
-    { provide: FORM_KEY_PRINCIPALS, useClass: FormKeyPrincipals },
+    { provide: FORM_KEY_PRINCIPALS, useClass: FormKeyResolver },
   ],
   exports: [
     FormsService,

@@ -14,7 +14,7 @@ import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import { generateApiKey, generateFormId } from '../auth/api-keys.js';
 import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
-import { SecretBox } from '../auth/secret-box.js';
+import { SecretBoxService } from '../auth/secret-box.service.js';
 import { AppConfig } from '../config/app-config.js';
 import type { FormResponseDto } from './dto/form-response.dto.js';
 import { previousKeyColumns } from './keys/previous-key.js';
@@ -55,7 +55,7 @@ type Actor = ApiPrincipal | AuditActor;
 export class FormsService {
   constructor(
     private readonly forms: FormRepository,
-    private readonly secretBox: SecretBox,
+    private readonly secretBox: SecretBoxService,
     @Inject(FORM_WARNINGS) private readonly warnings: FormWarnings,
     private readonly changes: FormChangesService,
     private readonly config: AppConfig,

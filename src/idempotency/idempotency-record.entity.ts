@@ -22,7 +22,7 @@ export class IdempotencyRecord {
   @Column({ type: 'integer', nullable: true })
   status: number | null;
 
-  /** The answer's body, sealed by SecretBox, as a JSON string; null while in flight. */
+  /** The answer's body, sealed by SecretBoxService, as a JSON string; null while in flight. */
   @Column({ type: 'json', nullable: true })
   response: string | null;
 

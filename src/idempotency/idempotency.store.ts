@@ -7,7 +7,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
 import { SqliteStatements } from '../common/database/sqlite-statements.js';
-import { SecretBox } from '../auth/secret-box.js';
+import { SecretBoxService } from '../auth/secret-box.service.js';
 import { IdempotencyRecordSql } from './idempotency-record-sql.js';
 import { sqlDatetime } from '../common/database/sql-dates.js';
 import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_TTL_MS } from './idempotency-key.js';
@@ -69,7 +69,7 @@ export class IdempotencyStore {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly box: SecretBox,
+    private readonly box: SecretBoxService,
   ) {
     this.sqlite = dataSource.options.type === 'better-sqlite3';
     this.statements = this.sqlite

@@ -7,10 +7,10 @@ import { SubmissionsModule } from '../submissions/submissions.module.js';
 import { DeliveriesController } from './deliveries/deliveries.controller.js';
 import { DeliveriesService } from './deliveries/deliveries.service.js';
 import { DeliveryAttempt } from './deliveries/delivery-attempt.entity.js';
-import { DeliveryCleanup } from './deliveries/delivery-cleanup.js';
-import { NotificationLimits } from './notification-limits.js';
-import { DeliverySignal } from './deliveries/delivery-signal.js';
-import { SubmissionDeliveries } from './deliveries/submission-deliveries.js';
+import { DeliveryCleanupSweep } from './deliveries/delivery-cleanup-sweep.js';
+import { NotificationLimiter } from './notification-limiter.js';
+import { CommitNotifier } from './deliveries/commit-notifier.js';
+import { DeliveryDeletionService } from './deliveries/delivery-deletion.service.js';
 import { Delivery } from './deliveries/delivery.entity.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
 import {
@@ -19,19 +19,19 @@ import {
 } from './notification-channel.js';
 import { EmailChannel } from './email/email.channel.js';
 import { EmailNotificationsModule } from './email/email-notifications.module.js';
-import { StoredSubmissionNotifications } from './outbox/spam-release-notifier.js';
+import { SpamReleaseNotifier } from './outbox/spam-release-notifier.js';
 import { WebhookChannel } from './webhooks/webhook-channel.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
-import { NotificationOutbox } from './outbox/notification-outbox.js';
-import { NotificationTargets } from './outbox/notification-targets.js';
+import { OutboxNotifier } from './outbox/outbox-notifier.js';
+import { NotificationTargetCache } from './outbox/notification-target.cache.js';
 import { Webhook } from './webhooks/webhook.entity.js';
-import { DeliveryPreparer } from './worker/delivery-preparer.js';
+import { DeliveryAttemptBuilder } from './worker/delivery-attempt-builder.js';
 import { DeliveryWorker } from './worker/delivery-worker.js';
-import { DeliveryBacklog } from './deliveries/delivery-backlog.js';
-import { DeliveryTelemetry } from './worker/delivery-telemetry.js';
-import { OutboxExpander } from './worker/outbox-expander.js';
-import { SubmissionNotices } from './worker/submission-notices.js';
+import { DeliveryBacklogCounter } from './deliveries/delivery-backlog-counter.js';
+import { DeliveryTelemetryRecorder } from './worker/delivery-telemetry-recorder.js';
+import { OutboxExpansionService } from './worker/outbox-expansion.service.js';
+import { SubmissionNoticeReader } from './worker/submission-notice-reader.js';
 import { FilesModule } from '../files/files.module.js';
 import { ChatChannel } from './chat/chat-channel.entity.js';
 import { ChatChannelsController } from './chat/chat-channels.controller.js';
@@ -39,7 +39,7 @@ import { ChatChannelsService } from './chat/chat-channels.service.js';
 import { ChatDeliveryChannel } from './chat/chat-delivery-channel.js';
 import { AutoresponseChannel } from './autoresponder/autoresponse-channel.js';
 import { AutoresponseUnsubscribe } from './autoresponder/autoresponse-unsubscribe.entity.js';
-import { AutoresponseUnsubscribes } from './autoresponder/autoresponse-unsubscribes.js';
+import { AutoresponseUnsubscribeService } from './autoresponder/autoresponse-unsubscribe.service.js';
 
 /**
  * Notifications of new submissions: the outbox (an event row the submit path's commit
@@ -71,28 +71,28 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
     ChatChannelsController,
   ],
   providers: [
-    DeliverySignal,
+    CommitNotifier,
     DeliveryRepository,
-    NotificationTargets,
-    NotificationOutbox,
-    OutboxExpander,
-    SubmissionNotices,
-    DeliveryPreparer,
+    NotificationTargetCache,
+    OutboxNotifier,
+    OutboxExpansionService,
+    SubmissionNoticeReader,
+    DeliveryAttemptBuilder,
     DeliveryWorker,
-    DeliveryTelemetry,
-    DeliveryBacklog,
+    DeliveryTelemetryRecorder,
+    DeliveryBacklogCounter,
     DeliveriesService,
-    DeliveryCleanup,
-    NotificationLimits,
-    SubmissionDeliveries,
+    DeliveryCleanupSweep,
+    NotificationLimiter,
+    DeliveryDeletionService,
     WebhooksService,
     WebhookChannel,
     ChatChannelsService,
     ChatDeliveryChannel,
     AutoresponseChannel,
-    AutoresponseUnsubscribes,
-    StoredSubmissionNotifications,
-    { provide: SPAM_RELEASE, useExisting: StoredSubmissionNotifications },
+    AutoresponseUnsubscribeService,
+    SpamReleaseNotifier,
+    { provide: SPAM_RELEASE, useExisting: SpamReleaseNotifier },
     {
       provide: NOTIFICATION_CHANNELS,
       inject: [
@@ -111,14 +111,14 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
   ],
   exports: [
     NOTIFICATION_CHANNELS,
-    DeliverySignal,
+    CommitNotifier,
     DeliveryRepository,
-    NotificationTargets,
-    NotificationOutbox,
+    NotificationTargetCache,
+    OutboxNotifier,
     DeliveriesService,
     WebhooksService,
     ChatChannelsService,
-    AutoresponseUnsubscribes,
+    AutoresponseUnsubscribeService,
     DeliveryWorker,
     SPAM_RELEASE,
   ],

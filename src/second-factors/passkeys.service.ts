@@ -12,7 +12,10 @@ import { LessThan, MoreThan, Repository } from 'typeorm';
 import { newUlid } from '../common/values/ulid.js';
 import { AppConfig } from '../config/app-config.js';
 import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
-import { FactorAudit, type FactorActor } from './factor-audit.js';
+import {
+  FactorAuditRecorder,
+  type FactorActor,
+} from './factor-audit-recorder.js';
 import { Passkey } from './passkey.entity.js';
 import {
   type ChallengePurpose,
@@ -71,7 +74,7 @@ export class PasskeysService {
     @InjectRepository(WebauthnChallenge)
     private readonly challenges: Repository<WebauthnChallenge>,
     config: AppConfig,
-    private readonly audit: FactorAudit,
+    private readonly audit: FactorAuditRecorder,
   ) {
     this.party = relyingPartyOf(config.publicUrl);
   }

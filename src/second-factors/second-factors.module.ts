@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SecretBox } from '../auth/secret-box.js';
+import { SecretBoxService } from '../auth/secret-box.service.js';
 import { AccountSecurityPolicy } from './account-security-policy.entity.js';
-import { FactorAudit } from './factor-audit.js';
+import { FactorAuditRecorder } from './factor-audit-recorder.js';
 import { Passkey } from './passkey.entity.js';
 import { PasskeysService } from './passkeys.service.js';
 import { RecoveryCode } from './recovery-code.entity.js';
@@ -24,8 +24,8 @@ import { WebauthnChallenge } from './webauthn-challenge.entity.js';
     ]),
   ],
   providers: [
-    SecretBox,
-    FactorAudit,
+    SecretBoxService,
+    FactorAuditRecorder,
     TotpService,
     PasskeysService,
     SecondFactorsService,

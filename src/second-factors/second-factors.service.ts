@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { CLI_ACTOR } from '../audit/audit-actor.js';
-import { FactorAudit, type FactorActor } from './factor-audit.js';
+import {
+  FactorAuditRecorder,
+  type FactorActor,
+} from './factor-audit-recorder.js';
 import { Passkey } from './passkey.entity.js';
 import { PasskeysService, type PasskeyView } from './passkeys.service.js';
 import { RecoveryCode } from './recovery-code.entity.js';
@@ -27,7 +30,7 @@ export class SecondFactorsService {
   constructor(
     private readonly totp: TotpService,
     private readonly passkeys: PasskeysService,
-    private readonly audit: FactorAudit,
+    private readonly audit: FactorAuditRecorder,
   ) {}
 
   async of(userId: string): Promise<FactorsOf> {

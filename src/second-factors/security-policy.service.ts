@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import { AccountSecurityPolicy } from './account-security-policy.entity.js';
-import type { FactorActor } from './factor-audit.js';
+import type { FactorActor } from './factor-audit-recorder.js';
 
 /** An account's sign-in policy: "members must use a second factor". */
 @Injectable()

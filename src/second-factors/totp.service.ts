@@ -1,11 +1,14 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Not, Repository } from 'typeorm';
-import { SecretBox } from '../auth/secret-box.js';
+import { SecretBoxService } from '../auth/secret-box.service.js';
 import { newUlid } from '../common/values/ulid.js';
 import { AppConfig } from '../config/app-config.js';
 import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
-import { FactorAudit, type FactorActor } from './factor-audit.js';
+import {
+  FactorAuditRecorder,
+  type FactorActor,
+} from './factor-audit-recorder.js';
 import { RecoveryCode } from './recovery-code.entity.js';
 import {
   hashRecoveryCode,
@@ -40,9 +43,9 @@ export class TotpService {
     @InjectRepository(UserTotp) private readonly totps: Repository<UserTotp>,
     @InjectRepository(RecoveryCode)
     private readonly codes: Repository<RecoveryCode>,
-    private readonly box: SecretBox,
+    private readonly box: SecretBoxService,
     private readonly config: AppConfig,
-    private readonly audit: FactorAudit,
+    private readonly audit: FactorAuditRecorder,
   ) {}
 
   /** Whether the user has a confirmed authenticator. */

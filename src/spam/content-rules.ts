@@ -1,6 +1,6 @@
 // The content rules of a form's spam filter, compiled once per form configuration (the
 // submit path caches the result with the form): too many links, a blocked word. The
-// duplicate rule needs the database and lives in duplicate-check.ts. No pattern here is
+// duplicate rule needs the database and lives in duplicate-checker.ts. No pattern here is
 // built from an owner's words: values and blocked words are cut into words once, and
 // the blocked ones are looked up in a tree of words, so the work is linear in the
 // submission whatever the owner typed.

@@ -2,13 +2,13 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FormRepositoryModule } from '../forms/form-repository.module.js';
 import { SubmissionsModule } from '../submissions/submissions.module.js';
-import { Altcha } from './altcha.js';
-import { CaptchaCheck } from './captcha-check.js';
-import { CaptchaProviders } from './captcha-providers.js';
-import { DuplicateCheck } from './duplicate-check.js';
-import { SpamRetention } from './spam-retention.js';
+import { AltchaService } from './altcha.service.js';
+import { CaptchaChecker } from './captcha-checker.js';
+import { CaptchaProviderClient } from './captcha-provider-client.js';
+import { DuplicateChecker } from './duplicate-checker.js';
+import { SpamRetentionSweep } from './spam-retention-sweep.js';
 import { TurnedAwayCounter } from './turned-away.js';
-import { UsedTokens } from './used-tokens.js';
+import { UsedTokenStore } from './used-token.store.js';
 import { FormSpamStat } from './form-spam-stat.entity.js';
 import { FormSpamStatRepository } from './form-spam-stat.repository.js';
 import { UsedCaptchaToken } from './used-captcha-token.entity.js';
@@ -26,20 +26,20 @@ import { UsedCaptchaToken } from './used-captcha-token.entity.js';
     SubmissionsModule,
   ],
   providers: [
-    Altcha,
-    CaptchaCheck,
-    CaptchaProviders,
-    DuplicateCheck,
+    AltchaService,
+    CaptchaChecker,
+    CaptchaProviderClient,
+    DuplicateChecker,
     FormSpamStatRepository,
-    SpamRetention,
+    SpamRetentionSweep,
     TurnedAwayCounter,
-    UsedTokens,
+    UsedTokenStore,
   ],
   exports: [
-    Altcha,
-    CaptchaCheck,
-    DuplicateCheck,
-    SpamRetention,
+    AltchaService,
+    CaptchaChecker,
+    DuplicateChecker,
+    SpamRetentionSweep,
     TurnedAwayCounter,
   ],
 })

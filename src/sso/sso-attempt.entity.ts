@@ -18,7 +18,7 @@ export class SsoAttempt {
   @Column({ type: 'varchar', length: 128 })
   nonce: string;
 
-  /** SecretBox-sealed PKCE code verifier. */
+  /** SecretBoxService-sealed PKCE code verifier. */
   @Column({ type: 'varchar', length: 500 })
   codeVerifierEncrypted: string;
 

@@ -13,7 +13,7 @@ import { ID, TimestampColumn } from '../common/database/columns.js';
 
 /**
  * An account's single sign-on through its OpenID provider (docs/security.md). The client
- * secret is stored only encrypted (SecretBox) and never leaves the server.
+ * secret is stored only encrypted (SecretBoxService) and never leaves the server.
  */
 @Entity('sso_settings')
 export class SsoSettings {
@@ -31,7 +31,7 @@ export class SsoSettings {
   @Column({ type: 'varchar', length: 255 })
   clientId: string;
 
-  /** SecretBox-sealed client secret. */
+  /** SecretBoxService-sealed client secret. */
   @Column({ type: 'varchar', length: 1000, select: false })
   clientSecretEncrypted: string;
 

@@ -10,7 +10,7 @@ import { Repository, type EntityManager } from 'typeorm';
 import type { AuditDetails } from '../audit/audit-hash.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import type { Role } from '../auth/permissions.js';
-import { SecretBox } from '../auth/secret-box.js';
+import { SecretBoxService } from '../auth/secret-box.service.js';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
 import { ValidationFailedException } from '../common/errors/errors.js';
 import { newUlid } from '../common/values/ulid.js';
@@ -55,7 +55,7 @@ export class SsoSettingsService {
     private readonly settings: Repository<SsoSettings>,
     @InjectRepository(SsoDomain)
     private readonly domains: Repository<SsoDomain>,
-    private readonly box: SecretBox,
+    private readonly box: SecretBoxService,
     private readonly config: AppConfig,
     private readonly auditLog: AuditLog,
   ) {}

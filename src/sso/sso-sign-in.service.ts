@@ -10,7 +10,7 @@ import { MembershipsService } from '../accounts/memberships.service.js';
 import { memberActor } from '../audit/audit-actor.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import type { User } from '../accounts/user.entity.js';
-import { SecretBox } from '../auth/secret-box.js';
+import { SecretBoxService } from '../auth/secret-box.service.js';
 import { isEmailAddress } from '../common/values/email-address.js';
 import { AppConfig } from '../config/app-config.js';
 import {
@@ -67,7 +67,7 @@ export class SsoSignInService {
     private readonly settings: SsoSettingsService,
     @InjectRepository(SsoAttempt)
     private readonly attempts: Repository<SsoAttempt>,
-    private readonly box: SecretBox,
+    private readonly box: SecretBoxService,
     private readonly accounts: AccountsService,
     private readonly memberships: MembershipsService,
     private readonly config: AppConfig,

@@ -1,4 +1,4 @@
-// Every read of stored submissions (the submit path writes them; submission-deletion.ts
+// Every read of stored submissions (the submit path writes them; submission-deletion.service.ts
 // deletes them). Bulk reads (list, search, export, bulk delete, erasure) are keyset
 // queries along the keyset index (submission.entity.ts), and a `q` search is confined to a fixed
 // window of rows. On SQLite, whose driver runs each statement on the event loop from start to

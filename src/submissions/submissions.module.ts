@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FormsModule } from '../forms/forms.module.js';
-import { FormRetention } from './deletion/form-retention.js';
-import { SubmissionExpiry } from './deletion/submission-expiry.js';
+import { FormRetentionSweep } from './deletion/form-retention-sweep.js';
+import { SubmissionExpiryService } from './deletion/submission-expiry.service.js';
 import { SubmissionStatsService } from './queries/submission-stats.service.js';
 import { SubmissionsController } from './submissions.controller.js';
 import { SubmissionsService } from './submissions.service.js';
@@ -32,8 +32,8 @@ import { SubmissionNote } from './inbox/submission-note.entity.js';
     SubmissionRepository,
     SubmissionsService,
     SubmissionStatsService,
-    SubmissionExpiry,
-    FormRetention,
+    SubmissionExpiryService,
+    FormRetentionSweep,
     FormCounters,
     InboxService,
     InboxApiService,
@@ -44,8 +44,8 @@ import { SubmissionNote } from './inbox/submission-note.entity.js';
     SubmissionRepository,
     SubmissionsService,
     SubmissionStatsService,
-    SubmissionExpiry,
-    FormRetention,
+    SubmissionExpiryService,
+    FormRetentionSweep,
     FormCounters,
     InboxService,
     LabelsService,

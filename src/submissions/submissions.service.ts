@@ -44,7 +44,7 @@ import {
   toReasons,
   type SubmissionRow,
 } from './queries/submission-rows.js';
-import { SubmissionDeletion } from './deletion/submission-deletion.js';
+import { SubmissionDeletionService } from './deletion/submission-deletion.service.js';
 import { SPAM_RELEASE, type SpamRelease } from './spam-release.js';
 import { InboxService, type InboxFields } from './inbox/inbox.service.js';
 import { LabelsService } from './inbox/labels.service.js';
@@ -99,7 +99,7 @@ export interface ListSubmissionsQuery extends SubmissionFilterInput {
 export class SubmissionsService {
   constructor(
     private readonly submissions: SubmissionRepository,
-    private readonly deletion: SubmissionDeletion,
+    private readonly deletion: SubmissionDeletionService,
     private readonly inbox: InboxService,
     private readonly labels: LabelsService,
     private readonly counters: FormCounters,

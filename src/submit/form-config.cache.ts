@@ -23,16 +23,16 @@ import {
   bareHostname,
 } from '../forms/settings/redirect-url.js';
 import type { RedirectPolicy } from './submit-navigation.js';
-import { NotificationTargets } from '../notifications/outbox/notification-targets.js';
+import { NotificationTargetCache } from '../notifications/outbox/notification-target.cache.js';
 import {
   storedCaptcha,
   storedSpamFilter,
 } from '../forms/settings/spam-settings.js';
-import { SecretBox } from '../auth/secret-box.js';
+import { SecretBoxService } from '../auth/secret-box.service.js';
 import { AppConfig } from '../config/app-config.js';
 import { filePolicies } from '../files/uploads/file-policies.js';
 import type { FileFieldPolicy } from '../files/uploads/upload-receiver.js';
-import type { SubmitCaptcha } from '../spam/captcha-check.js';
+import type { SubmitCaptcha } from '../spam/captcha-checker.js';
 import {
   compileContentRules,
   type ContentRules,
@@ -103,8 +103,8 @@ export class FormConfigCache implements OnModuleInit {
     private readonly formRows: FormRepository,
     private readonly domains: DomainVerificationService,
     private readonly changes: FormChangesService,
-    private readonly targets: NotificationTargets,
-    private readonly secretBox: SecretBox,
+    private readonly targets: NotificationTargetCache,
+    private readonly secretBox: SecretBoxService,
     private readonly config: AppConfig,
   ) {}
 

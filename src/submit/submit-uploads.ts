@@ -8,7 +8,7 @@ import {
   FILE_STORAGE,
   type FileStorage,
 } from '../files/storage/file-storage.js';
-import { StorageReservations } from '../files/reservations/storage-reservations.js';
+import { StorageReservationRepository } from '../files/reservations/storage-reservation.repository.js';
 import { UploadReceiver } from '../files/uploads/upload-receiver.js';
 import { CLAMAV_SCANNER } from '../files/files.module.js';
 import type { ClamavScanner } from '../files/uploads/clamav-scanner.js';
@@ -23,7 +23,7 @@ export function submitUploads(
   app: NestFastifyApplication,
 ): (request: FastifyRequest) => Promise<UploadReceiver | undefined> {
   const forms = app.get(FormConfigCache);
-  const reservations = app.get(StorageReservations, { strict: false });
+  const reservations = app.get(StorageReservationRepository, { strict: false });
   const cap = app.get(AppConfig).uploads.maxStoragePerAccount;
   const storage = app.get<symbol, FileStorage>(FILE_STORAGE, {
     strict: false,

@@ -5,7 +5,7 @@ import { FormRepositoryModule } from '../forms/form-repository.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { SpamModule } from '../spam/spam.module.js';
 import { CommitQueue } from './commit/commit-queue.js';
-import { SubmissionWriters } from './commit/submission-writers.js';
+import { SubmissionWriterProvider } from './commit/submission-writer-provider.js';
 import { FormConfigCache } from './form-config.cache.js';
 import { RateLimitStorageModule } from '../rate-limit/rate-limit-storage.module.js';
 import { SubmitThrottlerModule } from './rate-limit/submit-throttler.module.js';
@@ -43,7 +43,7 @@ import { SubmitService } from './submit.service.js';
     SubmitService,
     FormConfigCache,
     CommitQueue,
-    SubmissionWriters,
+    SubmissionWriterProvider,
     ChallengeRateLimitGuard,
   ],
   exports: [CommitQueue],

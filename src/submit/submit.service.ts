@@ -39,8 +39,8 @@ import {
   isControlKey,
 } from './submission-validator.js';
 import type { SpamReason } from '../forms/settings/spam-settings.js';
-import { CaptchaCheck } from '../spam/captcha-check.js';
-import { DuplicateCheck } from '../spam/duplicate-check.js';
+import { CaptchaChecker } from '../spam/captcha-checker.js';
+import { DuplicateChecker } from '../spam/duplicate-checker.js';
 import { TurnedAwayCounter } from '../spam/turned-away.js';
 import type { SubmissionData } from '../submissions/submission.entity.js';
 import type { SubmitVerdict } from '../metrics/submission-outcome.js';
@@ -129,8 +129,8 @@ export class SubmitService {
   constructor(
     private readonly forms: FormConfigCache,
     private readonly queue: CommitQueue,
-    private readonly duplicates: DuplicateCheck,
-    private readonly captcha: CaptchaCheck,
+    private readonly duplicates: DuplicateChecker,
+    private readonly captcha: CaptchaChecker,
     private readonly turnedAway: TurnedAwayCounter,
     private readonly keys: IdempotencyStore,
   ) {}

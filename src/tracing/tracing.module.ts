@@ -13,7 +13,7 @@ const SHUTDOWN_MS = 3000;
 
 /** Sends the last spans when the app stops (after HTTP closed and the queue drained). */
 @Injectable()
-class TracingShutdown implements OnApplicationShutdown {
+class TracingShutdownService implements OnApplicationShutdown {
   constructor(@Inject(TRACING) private readonly tracing: Tracing) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -43,7 +43,7 @@ class TracingShutdown implements OnApplicationShutdown {
         return new OtelTracing(endpoint);
       },
     },
-    TracingShutdown,
+    TracingShutdownService,
   ],
   exports: [TRACING],
 })

@@ -4,7 +4,7 @@
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { randomBytes } from 'node:crypto';
-import { Altcha } from '../../src/spam/altcha.js';
+import { AltchaService } from '../../src/spam/altcha.service.js';
 import type { AltchaChallenge } from '../../src/spam/altcha-payload.js';
 import { request } from './http.js';
 import type { TestApp } from './test-app.js';
@@ -50,5 +50,5 @@ export async function solvedAltcha(
   formId: string,
   now?: number,
 ): Promise<string> {
-  return solve(await t.app.get(Altcha).challenge(formId, now));
+  return solve(await t.app.get(AltchaService).challenge(formId, now));
 }

@@ -19,7 +19,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { altchaSecrets } from '../../src/spam/altcha.js';
+import { altchaSecrets } from '../../src/spam/altcha.service.js';
 import { ALTCHA_ALGORITHM } from '../../src/spam/altcha-payload.js';
 import { ensureDatabase } from '../shared/mysql.js';
 import {

@@ -4,7 +4,7 @@
 // `store` has stored the row. Keyed (`keyed`), a request's Idempotency-Key also gets the
 // record Formgate keeps for it, stored with the row.
 import Fastify from 'fastify';
-import { SecretBox } from '../../src/auth/secret-box.js';
+import { SecretBoxService } from '../../src/auth/secret-box.service.js';
 import { newUlid } from '../../src/common/values/ulid.js';
 import type { AppConfig } from '../../src/config/app-config.js';
 import type { FieldDefinition } from '../../src/forms/form.entity.js';
@@ -52,7 +52,7 @@ export async function serveBareSubmit(options: {
   // The kept answer, sealed once as Formgate seals it (and, like Formgate, reused).
   const sealed = options.keyed
     ? JSON.stringify(
-        new SecretBox({ appSecret: BENCH_SECRET } as AppConfig).encrypt(
+        new SecretBoxService({ appSecret: BENCH_SECRET } as AppConfig).encrypt(
           JSON.stringify(ANSWER),
         ),
       )

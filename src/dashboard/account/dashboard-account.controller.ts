@@ -38,7 +38,7 @@ import {
 } from '../session/dashboard-sessions.service.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { addValidationErrors, PageErrors, sentence } from '../page-errors.js';
-import { SignInLimits, waitMessage } from '../session/sign-in-limits.js';
+import { SignInLimiter, waitMessage } from '../session/sign-in-limiter.js';
 import {
   NoDeadline,
   WithDeadline,
@@ -64,7 +64,7 @@ export class DashboardAccountController {
   constructor(
     private readonly accounts: AccountsService,
     private readonly sessions: DashboardSessionsService,
-    private readonly limits: SignInLimits,
+    private readonly limits: SignInLimiter,
     private readonly erasure: ErasureService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}

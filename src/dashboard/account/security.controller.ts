@@ -30,7 +30,7 @@ import { PageErrors } from '../page-errors.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { PASSKEY_SCRIPTS } from '../passkey-scripts.js';
 import { DuringFactorSetup } from '../session/second-step-paths.js';
-import { SignInLimits, waitMessage } from '../session/sign-in-limits.js';
+import { SignInLimiter, waitMessage } from '../session/sign-in-limiter.js';
 import {
   canManagePolicy,
   SECURITY_NOTICES,
@@ -57,7 +57,7 @@ export class SecurityController {
     private readonly factors: SecondFactorsService,
     private readonly policy: SecurityPolicyService,
     private readonly accounts: AccountsService,
-    private readonly limits: SignInLimits,
+    private readonly limits: SignInLimiter,
   ) {}
 
   @Get()

@@ -1,4 +1,4 @@
-import { SignInFlow } from '../session/sign-in-flow.js';
+import { SignInFlowService } from '../session/sign-in-flow.service.js';
 import {
   Body,
   Controller,
@@ -31,7 +31,7 @@ import {
   SignedOutCsrfGuard,
 } from '../session/dashboard.guards.js';
 import { setSessionCookie } from '../session/session-cookie.js';
-import { SignInLimits, waitMessage } from '../session/sign-in-limits.js';
+import { SignInLimiter, waitMessage } from '../session/sign-in-limiter.js';
 import { InvitationPageBuilder } from './invitation-page.builder.js';
 
 /**
@@ -49,10 +49,10 @@ export class InvitationPageController {
   constructor(
     private readonly links: InvitationLinksService,
     private readonly sessions: DashboardSessionsService,
-    private readonly limits: SignInLimits,
+    private readonly limits: SignInLimiter,
     private readonly pages: InvitationPageBuilder,
     private readonly accounts: AccountsService,
-    private readonly flow: SignInFlow,
+    private readonly flow: SignInFlowService,
     private readonly sso: SsoSignInService,
   ) {}
 

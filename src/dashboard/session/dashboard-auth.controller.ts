@@ -34,8 +34,8 @@ import {
 } from './dashboard-sessions.service.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
 import { PageErrors, sentence } from '../page-errors.js';
-import { SignInLimits, waitMessage } from './sign-in-limits.js';
-import { SignInFlow } from './sign-in-flow.js';
+import { SignInLimiter, waitMessage } from './sign-in-limiter.js';
+import { SignInFlowService } from './sign-in-flow.service.js';
 import { PASSKEY_SCRIPTS } from '../passkey-scripts.js';
 import { PasskeysService } from '../../second-factors/passkeys.service.js';
 import { DuringFactorSetup } from './second-step-paths.js';
@@ -77,10 +77,10 @@ export class DashboardAuthController {
     private readonly accounts: AccountsService,
     private readonly memberships: MembershipsService,
     private readonly sessions: DashboardSessionsService,
-    private readonly limits: SignInLimits,
+    private readonly limits: SignInLimiter,
     private readonly config: AppConfig,
     private readonly verification: AccountVerificationService,
-    private readonly flow: SignInFlow,
+    private readonly flow: SignInFlowService,
     private readonly passkeys: PasskeysService,
     private readonly sso: SsoSignInService,
   ) {}

@@ -19,8 +19,8 @@ import { SsoSignInService } from '../../sso/sso-sign-in.service.js';
 import { safeNextPath } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { SignedOutCsrfGuard } from './dashboard.guards.js';
-import { SignInFlow } from './sign-in-flow.js';
-import { SignInLimits, waitMessage } from './sign-in-limits.js';
+import { SignInFlowService } from './sign-in-flow.service.js';
+import { SignInLimiter, waitMessage } from './sign-in-limiter.js';
 
 /** The per-client limit's key for passkey sign-ins, which name no address. */
 const NO_EMAIL = '';
@@ -40,8 +40,8 @@ export class PasskeySignInController {
     private readonly passkeys: PasskeysService,
     private readonly accounts: AccountsService,
     private readonly memberships: MembershipsService,
-    private readonly flow: SignInFlow,
-    private readonly limits: SignInLimits,
+    private readonly flow: SignInFlowService,
+    private readonly limits: SignInLimiter,
     private readonly sso: SsoSignInService,
   ) {}
 

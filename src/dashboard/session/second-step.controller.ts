@@ -27,8 +27,8 @@ import {
 } from './pending-session.guard.js';
 import { PASSKEY_SCRIPTS } from '../passkey-scripts.js';
 import { clearSessionCookie, SESSION_COOKIE } from './session-cookie.js';
-import { SignInFlow } from './sign-in-flow.js';
-import { SignInLimits, waitMessage } from './sign-in-limits.js';
+import { SignInFlowService } from './sign-in-flow.service.js';
+import { SignInLimiter, waitMessage } from './sign-in-limiter.js';
 
 /** second-step.eta. */
 export interface SecondStepView {
@@ -61,8 +61,8 @@ export class SecondStepController {
   constructor(
     private readonly totp: TotpService,
     private readonly passkeys: PasskeysService,
-    private readonly flow: SignInFlow,
-    private readonly limits: SignInLimits,
+    private readonly flow: SignInFlowService,
+    private readonly limits: SignInLimiter,
     private readonly sessions: DashboardSessionsService,
   ) {}
 

@@ -29,8 +29,8 @@ import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
 import { PageErrors } from '../page-errors.js';
 import { SignedOutCsrfGuard } from './dashboard.guards.js';
-import { SignInAudit } from './sign-in-audit.js';
-import { SignInFlow } from './sign-in-flow.js';
+import { SignInAuditRecorder } from './sign-in-audit-recorder.js';
+import { SignInFlowService } from './sign-in-flow.service.js';
 
 /** The state of this browser's SSO sign-in under way (the callback must bring it back). */
 export const SSO_STATE_COOKIE = 'dashboard_sso';
@@ -58,8 +58,8 @@ export interface SsoSignInPageView {
 export class SsoSignInController {
   constructor(
     private readonly sso: SsoSignInService,
-    private readonly flow: SignInFlow,
-    private readonly audit: SignInAudit,
+    private readonly flow: SignInFlowService,
+    private readonly audit: SignInAuditRecorder,
   ) {}
 
   @Get()

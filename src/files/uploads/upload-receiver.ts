@@ -30,7 +30,7 @@ import {
   reservedBytes,
   StorageFullError,
   type StorageBudget,
-} from '../reservations/storage-reservations.js';
+} from '../reservations/storage-reservation.repository.js';
 import { fileKey, newFileId } from '../storage/storage-keys.js';
 import type { StoredFileRow } from '../stored-file-sql.js';
 import { MAX_FILE_NAME_LENGTH } from '../stored-file.entity.js';

@@ -1,8 +1,8 @@
 import type { AppConfig } from '../../config/app-config.js';
-import { SecretBox } from '../../auth/secret-box.js';
+import { SecretBoxService } from '../../auth/secret-box.service.js';
 import { captchaColumns, captchaResponse } from './captcha-input.js';
 
-const box = new SecretBox({
+const box = new SecretBoxService({
   appSecret: 'captcha-input-spec-secret-captcha-input-spec-01',
 } as AppConfig);
 const NOW = new Date('2026-12-01T10:00:00.000Z');

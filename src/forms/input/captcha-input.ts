@@ -8,7 +8,7 @@ import {
   ValidationFailedException,
   type ErrorIssue,
 } from '../../common/errors/errors.js';
-import type { SecretBox } from '../../auth/secret-box.js';
+import type { SecretBoxService } from '../../auth/secret-box.service.js';
 import {
   CAPTCHA_GRACE_DAYS,
   THIRD_PARTY_PROVIDERS,
@@ -42,7 +42,7 @@ export interface CaptchaColumns {
 export function captchaColumns(
   input: CaptchaInput | null,
   current: unknown,
-  secretBox: SecretBox,
+  secretBox: SecretBoxService,
   now = new Date(),
 ): CaptchaColumns {
   if (input === null) return { captcha: null, captchaSecretEncrypted: null };

@@ -30,8 +30,8 @@ import { SUBMISSION_CREATED } from '../outbox/outbox-entry.js';
 import { autoresponseMail } from './autoresponse-mail.js';
 import {
   addressHash,
-  AutoresponseUnsubscribes,
-} from './autoresponse-unsubscribes.js';
+  AutoresponseUnsubscribeService,
+} from './autoresponse-unsubscribe.service.js';
 
 /** Autoresponses one address receives in a UTC day, whichever accounts send them. */
 export const AUTORESPONSES_PER_ADDRESS = 3;
@@ -59,7 +59,7 @@ export class AutoresponseChannel implements NotificationChannel {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly mailer: Mailer,
     private readonly quotas: MailQuotas,
-    private readonly unsubscribes: AutoresponseUnsubscribes,
+    private readonly unsubscribes: AutoresponseUnsubscribeService,
     private readonly config: AppConfig,
   ) {}
 

@@ -19,7 +19,7 @@ import { DeliveryResponseDto } from '../deliveries/dto/delivery-response.dto.js'
 import {
   TESTS_PER_WEBHOOK,
   tooManyTestsMessage,
-} from '../notification-limits.js';
+} from '../notification-limiter.js';
 import {
   ChatChannelListResponseDto,
   ChatChannelResponseDto,

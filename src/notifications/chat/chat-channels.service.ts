@@ -13,19 +13,19 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { SYSTEM_ACTOR } from '../../audit/audit-actor.js';
 import type { AuditDetails } from '../../audit/audit-hash.js';
 import { AuditLog } from '../../audit/audit-log.service.js';
-import { SecretBox } from '../../auth/secret-box.js';
+import { SecretBoxService } from '../../auth/secret-box.service.js';
 import { ValidationFailedException } from '../../common/errors/errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import type { ChatKind } from '../../config/reach-config.js';
 import { FormChangesService } from '../../forms/changes/form-changes.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
 import { DeliveriesService } from '../deliveries/deliveries.service.js';
-import { DeliveryCleanup } from '../deliveries/delivery-cleanup.js';
+import { DeliveryCleanupSweep } from '../deliveries/delivery-cleanup-sweep.js';
 import { DeliveryRepository } from '../deliveries/delivery.repository.js';
 import { testDelivery } from '../deliveries/test-delivery.js';
-import { DeliverySignal } from '../deliveries/delivery-signal.js';
+import { CommitNotifier } from '../deliveries/commit-notifier.js';
 import type { DeliveryResponseDto } from '../deliveries/dto/delivery-response.dto.js';
-import { NotificationLimits } from '../notification-limits.js';
+import { NotificationLimiter } from '../notification-limiter.js';
 import {
   BlockedAddressError,
   hostOf,
@@ -65,13 +65,13 @@ export class ChatChannelsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly forms: FormRepository,
-    private readonly secrets: SecretBox,
+    private readonly secrets: SecretBoxService,
     private readonly config: AppConfig,
     private readonly changes: FormChangesService,
     private readonly log: DeliveriesService,
-    private readonly signal: DeliverySignal,
-    private readonly cleanup: DeliveryCleanup,
-    private readonly limits: NotificationLimits,
+    private readonly signal: CommitNotifier,
+    private readonly cleanup: DeliveryCleanupSweep,
+    private readonly limits: NotificationLimiter,
     private readonly auditLog: AuditLog,
     private readonly deliveries: DeliveryRepository,
   ) {}

@@ -4,7 +4,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { SecretBox } from '../../auth/secret-box.js';
+import { SecretBoxService } from '../../auth/secret-box.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/changes/form-changes.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
@@ -60,7 +60,7 @@ export class ChatDeliveryChannel implements NotificationChannel {
     @InjectRepository(ChatChannel)
     private readonly channels: Repository<ChatChannel>,
     private readonly forms: FormRepository,
-    private readonly secrets: SecretBox,
+    private readonly secrets: SecretBoxService,
     private readonly config: AppConfig,
     private readonly changes: FormChangesService,
   ) {}

@@ -7,8 +7,8 @@ import {
 import { ValidationFailedException } from '../../common/errors/errors.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import type { Delivery } from './delivery.entity.js';
-import { DeliverySignal } from './delivery-signal.js';
-import { NotificationLimits } from '../notification-limits.js';
+import { CommitNotifier } from './commit-notifier.js';
+import { NotificationLimiter } from '../notification-limiter.js';
 import {
   DEFAULT_DELIVERY_PAGE,
   type DeliveryAttemptDto,
@@ -25,8 +25,8 @@ const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 export class DeliveriesService {
   constructor(
     private readonly deliveries: DeliveryRepository,
-    private readonly signal: DeliverySignal,
-    private readonly limits: NotificationLimits,
+    private readonly signal: CommitNotifier,
+    private readonly limits: NotificationLimiter,
   ) {}
 
   /** The one place a delivery row becomes what the API shows. */

@@ -15,7 +15,7 @@ import { EmailRecipientsService } from './email-recipients.service.js';
 import { Mailer } from './mailer.js';
 import { MailQuotas } from './mail-quotas.js';
 import { MailQuotaSweep } from './mail-quota-sweep.js';
-import { MailOwnerAlerts } from './owner-alerts.js';
+import { OwnerAlertMailer } from './owner-alert-mailer.js';
 import { RecipientsSectionBuilder } from './recipients-section.js';
 
 /**
@@ -40,8 +40,8 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
     AccountVerificationService,
     EmailChannel,
     RecipientsSectionBuilder,
-    MailOwnerAlerts,
-    { provide: OWNER_ALERTS, useExisting: MailOwnerAlerts },
+    OwnerAlertMailer,
+    { provide: OWNER_ALERTS, useExisting: OwnerAlertMailer },
     AssignmentMailer,
     { provide: ASSIGNMENT_MAIL, useExisting: AssignmentMailer },
     {
@@ -55,7 +55,7 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
     NOTIFY_EMAIL_CONFIRMATIONS,
     RecipientsSectionBuilder,
     OWNER_ALERTS,
-    MailOwnerAlerts,
+    OwnerAlertMailer,
     Mailer,
     MailQuotas,
     AccountVerificationService,

@@ -1,7 +1,7 @@
 // The notification outbox's rows, and how they are made. A commit batch writes one event
 // listing its submissions that notify (with the email control values each carried); the
 // worker expands it into one delivery per submission and target of its form
-// (worker/outbox-expander.ts). See docs/notifications.md.
+// (worker/outbox-expansion.service.ts). See docs/notifications.md.
 import { newUlid } from '../../common/values/ulid.js';
 import { sqlDatetime } from '../../common/database/sql-dates.js';
 import type { ChannelName } from '../notification-channel.js';

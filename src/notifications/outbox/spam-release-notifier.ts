@@ -10,15 +10,15 @@ import { AuditLog } from '../../audit/audit-log.service.js';
 import { SubmissionRepository } from '../../submissions/submission.repository.js';
 import type { SpamRelease } from '../../submissions/spam-release.js';
 import { DeliveryRepository } from '../deliveries/delivery.repository.js';
-import { DeliverySignal } from '../deliveries/delivery-signal.js';
+import { CommitNotifier } from '../deliveries/commit-notifier.js';
 
 @Injectable()
-export class StoredSubmissionNotifications implements SpamRelease {
+export class SpamReleaseNotifier implements SpamRelease {
   constructor(
     private readonly dataSource: DataSource,
     private readonly submissions: SubmissionRepository,
     private readonly outbox: DeliveryRepository,
-    private readonly signal: DeliverySignal,
+    private readonly signal: CommitNotifier,
     private readonly auditLog: AuditLog,
   ) {}
 

@@ -4,7 +4,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { SecretBox } from '../../auth/secret-box.js';
+import { SecretBoxService } from '../../auth/secret-box.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/changes/form-changes.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
@@ -86,7 +86,7 @@ export class WebhookChannel implements NotificationChannel {
   constructor(
     @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
     private readonly forms: FormRepository,
-    private readonly secrets: SecretBox,
+    private readonly secrets: SecretBoxService,
     private readonly config: AppConfig,
     private readonly changes: FormChangesService,
     @Inject(OWNER_ALERTS) private readonly alerts: OwnerAlerts,

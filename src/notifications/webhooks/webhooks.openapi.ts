@@ -31,7 +31,7 @@ import {
   TESTS_PER_WEBHOOK,
   tooManyRetriesMessage,
   tooManyTestsMessage,
-} from '../notification-limits.js';
+} from '../notification-limiter.js';
 import { tooManyWebhooksMessage } from './webhooks.service.js';
 
 const RETRY_AFTER_HEADER = {

@@ -14,17 +14,17 @@ import {
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Repository, type EntityManager } from 'typeorm';
-import { SecretBox } from '../../auth/secret-box.js';
+import { SecretBoxService } from '../../auth/secret-box.service.js';
 import { ValidationFailedException } from '../../common/errors/errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/changes/form-changes.service.js';
 import { DeliveriesService } from '../deliveries/deliveries.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
-import { DeliveryCleanup } from '../deliveries/delivery-cleanup.js';
-import { NotificationLimits } from '../notification-limits.js';
+import { DeliveryCleanupSweep } from '../deliveries/delivery-cleanup-sweep.js';
+import { NotificationLimiter } from '../notification-limiter.js';
 import { DeliveryRepository } from '../deliveries/delivery.repository.js';
 import { testDelivery } from '../deliveries/test-delivery.js';
-import { DeliverySignal } from '../deliveries/delivery-signal.js';
+import { CommitNotifier } from '../deliveries/commit-notifier.js';
 import type { DeliveryResponseDto } from '../deliveries/dto/delivery-response.dto.js';
 import { WEBHOOK_TEST } from '../outbox/outbox-entry.js';
 import { Webhook } from './webhook.entity.js';
@@ -65,13 +65,13 @@ export class WebhooksService {
     @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
     private readonly deliveries: DeliveryRepository,
     private readonly forms: FormRepository,
-    private readonly secrets: SecretBox,
+    private readonly secrets: SecretBoxService,
     private readonly config: AppConfig,
     private readonly changes: FormChangesService,
     private readonly log: DeliveriesService,
-    private readonly signal: DeliverySignal,
-    private readonly cleanup: DeliveryCleanup,
-    private readonly limits: NotificationLimits,
+    private readonly signal: CommitNotifier,
+    private readonly cleanup: DeliveryCleanupSweep,
+    private readonly limits: NotificationLimiter,
     private readonly auditLog: AuditLog,
   ) {}
 

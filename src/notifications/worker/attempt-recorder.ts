@@ -6,7 +6,7 @@ import type { DeliveryRepository } from '../deliveries/delivery.repository.js';
 import type { Delivery } from '../deliveries/delivery.entity.js';
 import type { AttemptOutcome } from '../notification-channel.js';
 import type { NextStep } from './backoff.js';
-import type { DeliveryTelemetry } from './delivery-telemetry.js';
+import type { DeliveryTelemetryRecorder } from './delivery-telemetry-recorder.js';
 
 /**
  * How long a finished attempt waits for others to be recorded with it: sends started
@@ -36,7 +36,7 @@ export class AttemptRecorder {
   constructor(
     private readonly outbox: DeliveryRepository,
     /** Told of each attempt once it is committed. */
-    private readonly telemetry?: DeliveryTelemetry,
+    private readonly telemetry?: DeliveryTelemetryRecorder,
   ) {}
 
   /** Resolves once the attempt is committed (if `owner` still held the delivery). */

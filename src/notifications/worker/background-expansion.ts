@@ -1,8 +1,8 @@
-// The worker's expansions of outbox events (outbox-expander.ts), one at a time and beside
-// its claims and sends: a backlog of events is expanded while the deliveries already
-// claimed are being sent, instead of in turn with their claims.
+// The worker's expansions of outbox events (outbox-expansion.service.ts), one at a time
+// and beside its claims and sends: a backlog of events is expanded while the deliveries
+// already claimed are being sent, instead of in turn with their claims.
 import { Logger } from '@nestjs/common';
-import type { OutboxExpander } from './outbox-expander.js';
+import type { OutboxExpansionService } from './outbox-expansion.service.js';
 
 /** Events expanded per transaction while they list at most EXPAND_SUBMISSIONS in all. */
 const EXPAND_EVENTS = 16;
@@ -17,7 +17,7 @@ export class BackgroundExpansion {
 
   /** `done(made)`: an expansion ended, `made` when it wrote deliveries. */
   constructor(
-    private readonly expander: OutboxExpander,
+    private readonly expander: OutboxExpansionService,
     private readonly done: (made: boolean) => void,
   ) {}
 

@@ -25,21 +25,21 @@ import {
   DeliveryRepository,
   LEASE_MS,
 } from '../deliveries/delivery.repository.js';
-import { DeliverySignal } from '../deliveries/delivery-signal.js';
+import { CommitNotifier } from '../deliveries/commit-notifier.js';
 import type { Delivery } from '../deliveries/delivery.entity.js';
 import type { AttemptOutcome } from '../notification-channel.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { BackgroundExpansion } from './background-expansion.js';
-import { DeliveryTelemetry } from './delivery-telemetry.js';
+import { DeliveryTelemetryRecorder } from './delivery-telemetry-recorder.js';
 import { nextStep } from './backoff.js';
 import {
-  DeliveryPreparer,
+  DeliveryAttemptBuilder,
   failedOutcome,
   type Ready,
-} from './delivery-preparer.js';
+} from './delivery-attempt-builder.js';
 import type { DueGroup } from '../deliveries/delivery-rows.js';
 import { nextSend, planClaim } from './fair-share.js';
-import { OutboxExpander } from './outbox-expander.js';
+import { OutboxExpansionService } from './outbox-expansion.service.js';
 import { LeaseClock } from './lease-clock.js';
 import { SendSlots } from './send-slots.js';
 import { WakeSignal } from './wake-signal.js';
@@ -94,12 +94,12 @@ export class DeliveryWorker
 
   constructor(
     private readonly outbox: DeliveryRepository,
-    private readonly expander: OutboxExpander,
-    private readonly preparer: DeliveryPreparer,
+    private readonly expander: OutboxExpansionService,
+    private readonly preparer: DeliveryAttemptBuilder,
     private readonly config: AppConfig,
     private readonly database: DatabaseStateService,
-    private readonly signal: DeliverySignal,
-    telemetry: DeliveryTelemetry,
+    private readonly signal: CommitNotifier,
+    telemetry: DeliveryTelemetryRecorder,
   ) {
     this.recorder = new AttemptRecorder(outbox, telemetry);
     // An expansion that ends wakes the loop: for the next one, and for what it made.

@@ -1,8 +1,8 @@
 // How busy this process is taking submissions, as the notification worker inside a server
 // sees it: sampled every so often from the event loop's utilisation and the submissions the
-// commit queue has committed since the last sample (DeliverySignal).
+// commit queue has committed since the last sample (CommitNotifier).
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
-import type { DeliverySignal } from '../deliveries/delivery-signal.js';
+import type { CommitNotifier } from '../deliveries/commit-notifier.js';
 
 /**
  * Event-loop utilisation above which, with submissions committed in the same interval, the
@@ -37,7 +37,7 @@ export class SubmissionPressure {
   private submissions: number;
   private at: number;
 
-  constructor(private readonly signal: DeliverySignal) {
+  constructor(private readonly signal: CommitNotifier) {
     this.elu = performance.eventLoopUtilization();
     this.submissions = signal.submissions;
     this.at = performance.now();

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { SubmissionDeletion } from './submission-deletion.js';
+import { SubmissionDeletionService } from './submission-deletion.service.js';
 
 /**
  * The one deletion path of submissions, global so that the features keeping something
@@ -8,7 +8,7 @@ import { SubmissionDeletion } from './submission-deletion.js';
  */
 @Global()
 @Module({
-  providers: [SubmissionDeletion],
-  exports: [SubmissionDeletion],
+  providers: [SubmissionDeletionService],
+  exports: [SubmissionDeletionService],
 })
 export class SubmissionDeletionModule {}

@@ -9,7 +9,7 @@ import {
 import { ApiTags } from '@nestjs/swagger';
 import { WithDeadline } from '../../common/http/deadline.interceptor.js';
 import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
-import { Altcha } from '../../spam/altcha.js';
+import { AltchaService } from '../../spam/altcha.service.js';
 import { FormConfigCache } from '../form-config.cache.js';
 import { AltchaChallengeDto } from './altcha-challenge.dto.js';
 import { ChallengeRateLimitGuard } from './challenge-rate-limit.guard.js';
@@ -34,7 +34,7 @@ const FORM_ID = /^[A-Za-z0-9_-]{1,32}$/;
 export class AltchaChallengeController {
   constructor(
     private readonly forms: FormConfigCache,
-    private readonly altcha: Altcha,
+    private readonly altcha: AltchaService,
   ) {}
 
   @Get(':formId/challenge')

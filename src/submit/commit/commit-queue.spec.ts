@@ -1,7 +1,7 @@
 import { NotFoundException } from '@nestjs/common';
 import { ServiceUnavailableError } from '../../common/errors/errors.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { DeliverySignal } from '../../notifications/deliveries/delivery-signal.js';
+import { CommitNotifier } from '../../notifications/deliveries/commit-notifier.js';
 import { CommitQueue, MAX_BATCH, QueueFullError } from './commit-queue.js';
 import type {
   CommitBatch,
@@ -9,7 +9,7 @@ import type {
   ItemOutcome,
   SubmissionWriter,
 } from './submission-writer.js';
-import type { SubmissionWriters } from './submission-writers.js';
+import type { SubmissionWriterProvider } from './submission-writer-provider.js';
 
 /** A writer that records each batch and answers as the test says, when the test says. */
 class FakeWriter implements SubmissionWriter {
@@ -47,14 +47,14 @@ function item(n: number, formId = 'form'): CommitItem {
   };
 }
 
-/** SubmissionWriters handing out the test's writer. */
+/** SubmissionWriterProvider handing out the test's writer. */
 function writersOf(
   current: () => SubmissionWriter | undefined,
-): SubmissionWriters {
+): SubmissionWriterProvider {
   return {
     current,
     close: () => Promise.resolve(),
-  } as unknown as SubmissionWriters;
+  } as unknown as SubmissionWriterProvider;
 }
 
 function deferred<T>() {
@@ -278,7 +278,7 @@ describe('CommitQueue', () => {
 
   it('wakes the notification worker after a batch that wrote an outbox event', async () => {
     make();
-    const signal = new DeliverySignal();
+    const signal = new CommitNotifier();
     let wakes = 0;
     signal.subscribe(() => (wakes += 1));
     await queue.onApplicationShutdown();

@@ -19,8 +19,8 @@ import { DB_DEADLINE_MS } from '../../common/database/database-deadline.js';
 import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
 import { Metrics } from '../../metrics/metrics.js';
 import { NO_TRACING, TRACING, type Tracing } from '../../tracing/tracing.js';
-import { DeliverySignal } from '../../notifications/deliveries/delivery-signal.js';
-import { SubmissionWriters } from './submission-writers.js';
+import { CommitNotifier } from '../../notifications/deliveries/commit-notifier.js';
+import { SubmissionWriterProvider } from './submission-writer-provider.js';
 import type { CommitItem, SubmissionWriter } from './submission-writer.js';
 
 /** Most submissions one batch commits. */
@@ -75,10 +75,10 @@ export class CommitQueue implements OnApplicationShutdown {
   private readonly limit: number;
 
   constructor(
-    private readonly writers: SubmissionWriters,
+    private readonly writers: SubmissionWriterProvider,
     config: AppConfig,
     /** Told of every committed batch, and when one wrote an outbox event (wakes the worker). */
-    @Optional() private readonly deliveries?: DeliverySignal,
+    @Optional() private readonly deliveries?: CommitNotifier,
     /** Told of each batch's size; reads the queue's depth when scraped. */
     @Optional() private readonly metrics?: Metrics,
     @Optional() @Inject(TRACING) private readonly tracing: Tracing = NO_TRACING,

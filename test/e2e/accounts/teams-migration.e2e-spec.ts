@@ -7,7 +7,7 @@
 import { DataSource } from 'typeorm';
 import { hashPassword } from '../../../src/accounts/password.js';
 import { generateApiKey } from '../../../src/auth/api-keys.js';
-import { SecretBox } from '../../../src/auth/secret-box.js';
+import { SecretBoxService } from '../../../src/auth/secret-box.service.js';
 import {
   loadConfig,
   parseDatabaseUrl,
@@ -42,7 +42,7 @@ describe('teams migration on a database of the previous release (e2e)', () => {
     const formKey = generateApiKey('form');
     const fullKey = generateApiKey('account');
     const readOnlyKey = generateApiKey('account');
-    const box = new SecretBox(
+    const box = new SecretBoxService(
       loadConfig({ APP_SECRET: TEST_APP_SECRET, DATABASE_URL: database.url }),
     );
     const before = new DataSource({

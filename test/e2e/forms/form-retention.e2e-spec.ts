@@ -8,7 +8,7 @@ import {
 } from '../../../src/files/storage/file-storage.js';
 import { fileKey } from '../../../src/files/storage/storage-keys.js';
 import { StoredFile } from '../../../src/files/stored-file.entity.js';
-import { FormRetention } from '../../../src/submissions/deletion/form-retention.js';
+import { FormRetentionSweep } from '../../../src/submissions/deletion/form-retention-sweep.js';
 import { SweepsService } from '../../../src/sweeps/sweeps.service.js';
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { insertSettledDelivery } from '../../factories/deliveries.js';
@@ -271,7 +271,7 @@ describe('form retention (e2e)', () => {
       ).toBe(true);
 
       // Nothing more is due: a second run deletes nothing.
-      await expect(t.app.get(FormRetention).sweepOnce()).resolves.toEqual({
+      await expect(t.app.get(FormRetentionSweep).sweepOnce()).resolves.toEqual({
         submissions: 0,
       });
     });
@@ -288,11 +288,11 @@ describe('form retention (e2e)', () => {
       const stop = new AbortController();
       stop.abort();
       const counts = await t.app
-        .get(FormRetention)
+        .get(FormRetentionSweep)
         .sweepOnce(Date.now(), stop.signal);
       expect(counts).toEqual({ submissions: 0 });
       expect((await storedIds(form.form.id)).length).toBe(300);
-      await t.app.get(FormRetention).sweepOnce();
+      await t.app.get(FormRetentionSweep).sweepOnce();
       expect(await storedIds(form.form.id)).toEqual([]);
     });
   });

@@ -1,7 +1,7 @@
 // /api/v1/forms: creating, listing and reading forms, and the least privilege of form keys.
 // Updates, deletion and keys, validation and the OpenAPI description are in forms-*.e2e-spec.ts.
 import { FORM_KEY_CREATED_WARNING } from '../../../src/forms/answers/form-created.js';
-import { SecretBox } from '../../../src/auth/secret-box.js';
+import { SecretBoxService } from '../../../src/auth/secret-box.service.js';
 import { FormsService } from '../../../src/forms/forms.service.js';
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import {
@@ -92,7 +92,9 @@ describe('forms API (e2e)', () => {
       });
       // Only an encrypted copy of the key is stored, and it opens to the key.
       expect(row!.apiKeyEncrypted).not.toContain(apiKey.slice(4));
-      expect(t.app.get(SecretBox).decrypt(row!.apiKeyEncrypted)).toBe(apiKey);
+      expect(t.app.get(SecretBoxService).decrypt(row!.apiKeyEncrypted)).toBe(
+        apiKey,
+      );
       expect(
         await t.app.get(FormsService).revealApiKey(owner.account.id, id),
       ).toBe(apiKey);

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { SecretBox } from '../../../src/auth/secret-box.js';
+import { SecretBoxService } from '../../../src/auth/secret-box.service.js';
 import { loadConfig, type AppConfig } from '../../../src/config/app-config.js';
 import { buildDataSourceOptions } from '../../../src/database/database-options.js';
 import {
@@ -92,9 +92,9 @@ describe('chat deliveries across crashes (e2e, server process)', () => {
     await query(
       `INSERT INTO form (id, accountId, name, fields, domainVerification, apiKeyHash, apiKeyEncrypted, apiKeyPrefix, createdAt, updatedAt) VALUES ('${FORM_ID}', 'acc', 'Chat', '[]', 0, 'h', 'e', 'fgk_x', '${STAMP}', '${STAMP}')`,
     );
-    const sealed = new SecretBox({ appSecret: SECRET } as AppConfig).encrypt(
-      JSON.stringify({ url: chat.urls.slack }),
-    );
+    const sealed = new SecretBoxService({
+      appSecret: SECRET,
+    } as AppConfig).encrypt(JSON.stringify({ url: chat.urls.slack }));
     await query(
       `INSERT INTO chat_channel (id, formId, kind, name, target, secretEncrypted, enabled, createdAt) VALUES ('chan', '${FORM_ID}', 'slack', 'slack', 'x', ?, 1, '${STAMP}')`,
       [sealed],

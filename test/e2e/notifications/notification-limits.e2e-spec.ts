@@ -9,7 +9,7 @@ import { Delivery } from '../../../src/notifications/deliveries/delivery.entity.
 import {
   RETRIES_PER_FORM,
   TESTS_PER_WEBHOOK,
-} from '../../../src/notifications/notification-limits.js';
+} from '../../../src/notifications/notification-limiter.js';
 import { createAccount } from '../../factories/accounts.js';
 import { insertDelivery } from '../../factories/deliveries.js';
 import { createForm, type TestForm } from '../../factories/forms.js';

@@ -3,8 +3,8 @@
 // it, and expanding the same event again (a crash between expansion and deletion, a
 // repeated request) adds nothing. A submission notified after the fact (out of spam) gets
 // its deliveries once, however often it is asked.
-import { NotificationOutbox } from '../../../src/notifications/outbox/notification-outbox.js';
-import { OutboxExpander } from '../../../src/notifications/worker/outbox-expander.js';
+import { OutboxNotifier } from '../../../src/notifications/outbox/outbox-notifier.js';
+import { OutboxExpansionService } from '../../../src/notifications/worker/outbox-expansion.service.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
 import { insertSubmissions } from '../../factories/submissions.js';
@@ -78,7 +78,7 @@ describe('outbox events (e2e)', () => {
       'SELECT id, submissions, createdAt FROM outbox_event ORDER BY id',
     )) as Array<{ id: string; submissions: unknown; createdAt: unknown }>;
   const expandAll = async () => {
-    const expander = t.app.get(OutboxExpander);
+    const expander = t.app.get(OutboxExpansionService);
     while ((await expander.expand(10)).events > 0);
   };
 
@@ -181,7 +181,7 @@ describe('outbox events (e2e)', () => {
       form.form.id,
       Array.from({ length: 4 }, () => ({ createdAt: new Date() })),
     );
-    const outbox = t.app.get(NotificationOutbox);
+    const outbox = t.app.get(OutboxNotifier);
     // Three events, oldest first (a millisecond apart: their ids sort by time): one
     // submission, two, one.
     for (const ids of [[0], [1, 2], [3]]) {
@@ -189,7 +189,7 @@ describe('outbox events (e2e)', () => {
       await new Promise((resolve) => setTimeout(resolve, 3));
     }
     expect(await countRows(t, 'outbox_event')).toBe(3);
-    const expander = t.app.get(OutboxExpander);
+    const expander = t.app.get(OutboxExpansionService);
     // The first two list three submissions: they go together; the third waits.
     expect(await expander.expand(16, 3)).toEqual({
       events: 2,
@@ -222,7 +222,7 @@ describe('outbox events (e2e)', () => {
       { createdAt: new Date() },
     ]);
     expect(await countRows(t, 'outbox_event')).toBe(0);
-    const outbox = t.app.get(NotificationOutbox);
+    const outbox = t.app.get(OutboxNotifier);
     await outbox.notify([stored.id]);
     await outbox.notify([stored.id]);
     await expandAll();

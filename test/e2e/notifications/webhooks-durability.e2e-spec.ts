@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SecretBox } from '../../../src/auth/secret-box.js';
+import { SecretBoxService } from '../../../src/auth/secret-box.service.js';
 import type { AppConfig } from '../../../src/config/app-config.js';
 import { newWebhookSecret } from '../../../src/notifications/webhooks/signing.js';
 import {
@@ -89,9 +89,9 @@ describe('webhook deliveries across crashes (e2e, server process)', () => {
     );
     const secret = newWebhookSecret();
     receiver.secrets.push(secret);
-    const sealed = new SecretBox({ appSecret: SECRET } as AppConfig).encrypt(
-      secret,
-    );
+    const sealed = new SecretBoxService({
+      appSecret: SECRET,
+    } as AppConfig).encrypt(secret);
     for (let i = 0; i < hooks; i += 1) {
       await query(
         `INSERT INTO webhook (id, formId, url, enabled, secretEncrypted, createdAt, updatedAt) VALUES (?, '${FORM_ID}', ?, 1, ?, '${STAMP}', '${STAMP}')`,

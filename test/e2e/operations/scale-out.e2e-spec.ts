@@ -12,7 +12,7 @@
 // tells the instances in X-Forwarded-For, which they trust from the proxy alone.
 import { Redis } from 'ioredis';
 import { TEST_PASSWORD } from '../../factories/accounts.js';
-import { CLIENT_FAILURES } from '../../../src/dashboard/session/sign-in-limits.js';
+import { CLIENT_FAILURES } from '../../../src/dashboard/session/sign-in-limiter.js';
 import { newClient, submit, within } from '../../support/cluster-clients.js';
 import {
   describeCluster,

@@ -2,7 +2,7 @@
 // provider's verify endpoint: the form's secret, the token and the client IP are sent;
 // success stores the post, failure and a low score refuse it (400), a token is accepted
 // once, and a provider that times out or fails keeps the post as unnotified spam.
-import { SecretBox } from '../../../src/auth/secret-box.js';
+import { SecretBoxService } from '../../../src/auth/secret-box.service.js';
 import { Delivery } from '../../../src/notifications/deliveries/delivery.entity.js';
 import { Submission } from '../../../src/submissions/submission.entity.js';
 import { createAccount } from '../../factories/accounts.js';
@@ -248,9 +248,9 @@ describe('third-party CAPTCHA providers (e2e)', () => {
         [form.form.id],
       );
       expect(row.captchaSecretEncrypted).not.toContain('top-secret-value');
-      expect(t.app.get(SecretBox).decrypt(row.captchaSecretEncrypted)).toBe(
-        'top-secret-value',
-      );
+      expect(
+        t.app.get(SecretBoxService).decrypt(row.captchaSecretEncrypted),
+      ).toBe('top-secret-value');
       const off = await setCaptcha(null);
       expect(off.body.captcha).toBeNull();
       const [cleared] = await t.dataSource.query(

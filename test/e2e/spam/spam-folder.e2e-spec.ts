@@ -4,7 +4,7 @@
 // with a signed webhook a real receiver verifies; old spam is swept away.
 import { Delivery } from '../../../src/notifications/deliveries/delivery.entity.js';
 import { Submission } from '../../../src/submissions/submission.entity.js';
-import { SpamRetention } from '../../../src/spam/spam-retention.js';
+import { SpamRetentionSweep } from '../../../src/spam/spam-retention-sweep.js';
 import { SweepsService } from '../../../src/sweeps/sweeps.service.js';
 import { FormSpamStat } from '../../../src/spam/form-spam-stat.entity.js';
 import { utcDay } from '../../../src/spam/turned-away.js';
@@ -405,7 +405,7 @@ describe('content rules and the spam folder (e2e)', () => {
         { createdAt: new Date(now - 29 * DAY), spamReasons: ['blocked-word'] },
         { createdAt: new Date(now - 90 * DAY) },
       ]);
-      const deleted = await t.app.get(SpamRetention).sweepOnce(now);
+      const deleted = await t.app.get(SpamRetentionSweep).sweepOnce(now);
       expect(deleted.submissions).toBe(1);
       expect((await stored()).map((r) => r.id).sort()).toEqual(
         [rows[1].id, rows[2].id].sort(),
@@ -434,7 +434,7 @@ describe('content rules and the spam folder (e2e)', () => {
           captcha: 0,
         },
       ]);
-      const counts = await t.app.get(SpamRetention).sweepOnce(now);
+      const counts = await t.app.get(SpamRetentionSweep).sweepOnce(now);
       expect(counts.captchaAnswers).toBeGreaterThanOrEqual(1);
       expect(counts.dailyCounts).toBe(1);
       expect((await tokens.find()).map((row) => row.id)).toContain(

@@ -1,7 +1,7 @@
 // Deleting submissions — one, or a date range — deletes their notification deliveries and
 // those deliveries' attempts in the same transaction (the one deletion path that erasure
 // and retention use too), and nothing of other submissions.
-import { SubmissionDeletion } from '../../../src/submissions/deletion/submission-deletion.js';
+import { SubmissionDeletionService } from '../../../src/submissions/deletion/submission-deletion.service.js';
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { insertSettledDelivery } from '../../factories/deliveries.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
@@ -46,7 +46,7 @@ describe('deleting submissions deletes their deliveries (e2e)', () => {
   }
 
   it('registers the deliveries with the deletion path', () => {
-    expect(t.app.get(SubmissionDeletion).names).toContain('deliveries');
+    expect(t.app.get(SubmissionDeletionService).names).toContain('deliveries');
   });
 
   it('one submission: DELETE …/submissions/:id', async () => {
