@@ -43,7 +43,7 @@ import { OutboxExpansionService } from './outbox-expansion.service.js';
 import { LeaseClock } from './lease-clock.js';
 import { SendSlots } from './send-slots.js';
 import { WakeSignal } from './wake-signal.js';
-import { SubmissionPressure } from './submission-pressure.js';
+import { SubmissionPressure } from '../../submissions/submission-pressure.js';
 
 import {
   CLAIM_AHEAD,

@@ -41,6 +41,9 @@ export interface CountedRow {
 const DAY_MS = 86_400_000;
 const FORMS_PER_READ = 500;
 
+/** "YYYY-MM-DD HH:MM:SS[.mmm]" without a zone: how sqlDatetime writes a UTC time. */
+const SQL_DATETIME_UTC = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?$/;
+
 export function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
@@ -67,7 +70,11 @@ export class CounterChanges {
   }
 
   private day(formId: string, createdAt: Date | string, count: number): void {
-    const day = utcDay(toDate(createdAt));
+    // The submit path's rows carry createdAt as SQL text, already in UTC: its day is its start.
+    const day =
+      typeof createdAt === 'string' && SQL_DATETIME_UTC.test(createdAt)
+        ? createdAt.slice(0, 10)
+        : utcDay(toDate(createdAt));
     const key = `${formId} ${day}`;
     const entry = this.days.get(key) ?? { formId, day, count: 0 };
     entry.count += count;

@@ -3,6 +3,9 @@
 // take turns on the event loop (on SQLite each batch is one short synchronous transaction).
 // Rows newer than GRACE_MS are left to the next pass, so a commit batch still in flight is
 // not skipped; searches scan those newest rows instead (SubmissionRepository.read).
+// While this process is taking a burst of submissions (submission-pressure.ts, as the
+// notification worker judges it) a pass waits, for at most MAX_YIELD_MS: indexing costs
+// about a tenth of a submission's CPU, which a burst needs more than the index does.
 import {
   Injectable,
   Logger,
@@ -15,6 +18,10 @@ import type { DataSource } from 'typeorm';
 import { takeTurn } from '../../common/runtime/event-loop-turns.js';
 import { AppConfig } from '../../config/app-config.js';
 import { sqlDatetime } from '../../common/database/sql-dates.js';
+import {
+  SubmissionPressure,
+  type CommittedSubmissions,
+} from '../submission-pressure.js';
 import { SearchIndexSql } from './search-index-sql.js';
 import { searchText } from './search-text.js';
 
@@ -22,16 +29,39 @@ import { searchText } from './search-text.js';
 export const GRACE_MS = 2000;
 /** Submissions per indexing transaction. */
 export const INDEX_BATCH = 200;
+/** Longest a scheduled pass waits for a burst of submissions to end. */
+export const MAX_YIELD_MS = 10_000;
+
+/** Whether a scheduled pass runs now: not during a burst, unless it has waited MAX_YIELD_MS. */
+export function passNow(burst: boolean, sinceLastPassMs: number): boolean {
+  return !burst || sinceLastPassMs >= MAX_YIELD_MS;
+}
+
+/** SQLite: the indexer's statements, prepared once on the driver's connection. */
+interface SqliteStatements {
+  db: BetterSqlite3.Database;
+  state: BetterSqlite3.Statement;
+  pending: BetterSqlite3.Statement;
+  key: BetterSqlite3.Statement;
+  text: BetterSqlite3.Statement;
+  save: BetterSqlite3.Statement;
+  exists: BetterSqlite3.Statement;
+}
 
 @Injectable()
 export class SearchIndexer
-  implements OnApplicationBootstrap, OnApplicationShutdown
+  implements OnApplicationBootstrap, OnApplicationShutdown, CommittedSubmissions
 {
   private readonly logger = new Logger('SearchIndexer');
   readonly sql: SearchIndexSql;
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
   private stopped = false;
+  /** Submissions this process's commit queue committed (told by it, as CommitNotifier is). */
+  submissions = 0;
+  private readonly pressure = new SubmissionPressure(this);
+  private lastPassAt = Date.now();
+  private sqlite?: SqliteStatements;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -45,8 +75,19 @@ export class SearchIndexer
   onApplicationBootstrap(): void {
     const seconds = this.config.searchIndexIntervalSeconds;
     if (!this.config.workerEnabled || seconds === 0) return;
-    this.timer = setInterval(() => void this.pass(), seconds * 1000);
+    this.timer = setInterval(() => this.scheduledPass(), seconds * 1000);
     this.timer.unref();
+  }
+
+  submissionsCommitted(count: number): void {
+    this.submissions += count;
+  }
+
+  /** The timer's pass: waits while a burst of submissions lasts, for at most MAX_YIELD_MS. */
+  private scheduledPass(): void {
+    if (passNow(this.pressure.sample(), Date.now() - this.lastPassAt)) {
+      void this.pass();
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -64,6 +105,7 @@ export class SearchIndexer
       })
       .finally(() => {
         this.running = undefined;
+        this.lastPassAt = Date.now();
       });
     return this.running;
   }
@@ -98,40 +140,39 @@ export class SearchIndexer
     return row?.lastId ?? '';
   }
 
+  /** SQLite: the statements on the driver's one connection (prepared on first use). */
+  private sqliteStatements(): SqliteStatements {
+    const db = (
+      this.dataSource.driver as unknown as {
+        databaseConnection: BetterSqlite3.Database;
+      }
+    ).databaseConnection;
+    if (this.sqlite?.db !== db) {
+      const state = this.sql.state();
+      const pending = this.sql.pending('', '', INDEX_BATCH);
+      this.sqlite = {
+        db,
+        state: db.prepare(state.sql),
+        pending: db.prepare(pending.sql),
+        key: db.prepare(this.sql.sqliteKey()),
+        text: db.prepare(this.sql.sqliteText()),
+        save: db.prepare(this.sql.saveState('').sql),
+        exists: db.prepare('SELECT 1 FROM "submission" WHERE "id" = ?'),
+      };
+    }
+    return this.sqlite;
+  }
+
   /** One batch; answers how many submissions it read. */
   private async indexBatch(before: string): Promise<number> {
+    if (this.sql.dialect === 'sqlite') return this.indexSqliteBatch(before);
     const after = await this.lastId();
     const pending = this.sql.pending(after, before, INDEX_BATCH);
     const rows = await this.dataSource.query<
       Array<{ id: string; data: unknown }>
     >(pending.sql, pending.params);
     if (rows.length === 0) return 0;
-    const last = rows[rows.length - 1].id;
-    const state = this.sql.saveState(last);
-    if (this.sql.dialect === 'sqlite') {
-      const db = (
-        this.dataSource.driver as unknown as {
-          databaseConnection: BetterSqlite3.Database;
-        }
-      ).databaseConnection;
-      // Wait for an open TypeORM transaction (or a commit batch) to end first.
-      while (db.inTransaction) await takeTurn();
-      const key = db.prepare(this.sql.sqliteKey());
-      const text = db.prepare(this.sql.sqliteText());
-      const save = db.prepare(state.sql);
-      const exists = db.prepare('SELECT 1 FROM "submission" WHERE "id" = ?');
-      db.transaction(() => {
-        for (const row of rows) {
-          // A submission deleted meanwhile is gone from both: nothing to index.
-          if (!exists.get(row.id)) continue;
-          const result = key.run(row.id);
-          if (result.changes === 0) continue;
-          text.run(result.lastInsertRowid, searchText(row.data));
-        }
-        save.run(...state.params);
-      }).immediate();
-      return rows.length;
-    }
+    const state = this.sql.saveState(rows[rows.length - 1].id);
     await this.dataSource.transaction(async (manager) => {
       await manager.query(
         this.sql.mysqlText(rows.length),
@@ -139,6 +180,41 @@ export class SearchIndexer
       );
       await manager.query(state.sql, state.params);
     });
+    return rows.length;
+  }
+
+  /**
+   * SQLite: one batch read and written straight on the driver's connection with statements
+   * prepared once (no query builder: this runs in the process that takes the submissions).
+   */
+  private async indexSqliteBatch(before: string): Promise<number> {
+    const statements = this.sqliteStatements();
+    // Wait for an open TypeORM transaction (or a commit batch) to end first.
+    while (statements.db.inTransaction) await takeTurn();
+    const state = this.sql.state();
+    const position = statements.state.get(...state.params) as
+      { lastId: string } | undefined;
+    const rows = statements.pending.all(
+      position?.lastId ?? '',
+      before,
+    ) as Array<{
+      id: string;
+      data: string;
+    }>;
+    if (rows.length === 0) return 0;
+    const save = this.sql.saveState(rows[rows.length - 1].id);
+    statements.db
+      .transaction(() => {
+        for (const row of rows) {
+          // A submission deleted meanwhile is gone from both: nothing to index.
+          if (!statements.exists.get(row.id)) continue;
+          const result = statements.key.run(row.id);
+          if (result.changes === 0) continue;
+          statements.text.run(result.lastInsertRowid, searchText(row.data));
+        }
+        statements.save.run(...save.params);
+      })
+      .immediate();
     return rows.length;
   }
 }

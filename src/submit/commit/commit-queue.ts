@@ -21,6 +21,7 @@ import { Metrics } from '../../metrics/metrics.js';
 import { NO_TRACING, TRACING, type Tracing } from '../../tracing/tracing.js';
 import { CommitNotifier } from '../../notifications/deliveries/commit-notifier.js';
 import { SubmissionWriterProvider } from './submission-writer-provider.js';
+import { SearchIndexer } from '../../submissions/search/search-indexer.js';
 import type { CommitItem, SubmissionWriter } from './submission-writer.js';
 
 /** Most submissions one batch commits. */
@@ -82,6 +83,8 @@ export class CommitQueue implements OnApplicationShutdown {
     /** Told of each batch's size; reads the queue's depth when scraped. */
     @Optional() private readonly metrics?: Metrics,
     @Optional() @Inject(TRACING) private readonly tracing: Tracing = NO_TRACING,
+    /** Told of each batch's size too: it waits while this process takes a burst. */
+    @Optional() private readonly search?: SearchIndexer,
   ) {
     this.limit = config.submitQueueLimit;
     metrics?.watchCommitQueue(() => this.length);
@@ -251,6 +254,7 @@ export class CommitQueue implements OnApplicationShutdown {
       this.metrics?.batchCommitted(waiters.length);
       stored.forEach((waiter, i) => this.settle(waiter, outcomes[i]));
       this.deliveries?.submissionsCommitted(items.length);
+      this.search?.submissionsCommitted(items.length);
       if (items.some((item) => item.outbox !== undefined)) {
         this.deliveries?.committed();
       }

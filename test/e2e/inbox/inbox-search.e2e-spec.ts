@@ -81,10 +81,15 @@ describe('full-text search of submissions (e2e)', () => {
   });
 
   it('finds a row sent a moment ago within 10 s, and forgets a deleted one', async () => {
+    // The commit queue tells the indexer of each committed submission (it steps aside for
+    // a burst of them).
+    const indexer = t.app.get(SearchIndexer);
+    const committedBefore = indexer.submissions;
     const sent = await request(`${t.url}/api/submit/${form.form.id}`, {
       json: { name: 'Fresh', email: 'fresh@example.com', message: 'quokkas' },
     });
     expect(sent.status).toBe(200);
+    expect(indexer.submissions).toBe(committedBefore + 1);
     const started = Date.now();
     let ids: string[] = [];
     while (Date.now() - started < 10_000) {

@@ -1,8 +1,13 @@
-// How busy this process is taking submissions, as the notification worker inside a server
-// sees it: sampled every so often from the event loop's utilisation and the submissions the
-// commit queue has committed since the last sample (CommitNotifier).
+// How busy this process is taking submissions, as the background work inside a server (the
+// notification worker, the full-text indexer) sees it: sampled every so often from the event
+// loop's utilisation and the submissions the commit queue has committed since the last sample.
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
-import type { CommitNotifier } from '../deliveries/commit-notifier.js';
+
+/** What counts the submissions this process committed (CommitNotifier, SearchIndexer). */
+export interface CommittedSubmissions {
+  /** Submissions committed by this process since it started. */
+  readonly submissions: number;
+}
 
 /**
  * Event-loop utilisation above which, with submissions committed in the same interval, the
@@ -37,7 +42,7 @@ export class SubmissionPressure {
   private submissions: number;
   private at: number;
 
-  constructor(private readonly signal: CommitNotifier) {
+  constructor(private readonly signal: CommittedSubmissions) {
     this.elu = performance.eventLoopUtilization();
     this.submissions = signal.submissions;
     this.at = performance.now();
