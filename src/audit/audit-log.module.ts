@@ -4,6 +4,8 @@ import { AuditChain } from './audit-chain.entity.js';
 import { AuditEventRepository } from './audit-event.repository.js';
 import { AuditEvent } from './audit-event.entity.js';
 import { AuditLog } from './audit-log.service.js';
+import { AuditOpenEvent } from './audit-open-event.entity.js';
+import { AuditOpenEventRepository } from './audit-open-event.repository.js';
 import { AuditVerification } from './audit-verification.js';
 
 /**
@@ -12,8 +14,18 @@ import { AuditVerification } from './audit-verification.js';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([AuditEvent, AuditChain])],
-  providers: [AuditLog, AuditEventRepository, AuditVerification],
-  exports: [AuditLog, AuditEventRepository, AuditVerification],
+  imports: [TypeOrmModule.forFeature([AuditEvent, AuditChain, AuditOpenEvent])],
+  providers: [
+    AuditLog,
+    AuditEventRepository,
+    AuditOpenEventRepository,
+    AuditVerification,
+  ],
+  exports: [
+    AuditLog,
+    AuditEventRepository,
+    AuditOpenEventRepository,
+    AuditVerification,
+  ],
 })
 export class AuditLogModule {}

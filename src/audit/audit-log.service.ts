@@ -16,6 +16,8 @@ import {
 } from './audit-actor.js';
 import { AuditEventSql } from './audit-event-sql.js';
 import { AuditEvent } from './audit-event.entity.js';
+import { AuditOpenEventRepository } from './audit-open-event.repository.js';
+import { AuditRun } from './audit-run.js';
 import { canonicalJson, eventHash, type AuditDetails } from './audit-hash.js';
 
 export interface AuditRecord {
@@ -41,7 +43,10 @@ export class AuditLog {
   /** SQLite: the audited transactions, one after another (one connection, one writer). */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly openEvents: AuditOpenEventRepository,
+  ) {
     this.sqlite = dataSource.options.type === 'better-sqlite3';
     this.sql = new AuditEventSql(this.sqlite ? 'sqlite' : 'mysql');
   }
@@ -72,12 +77,6 @@ export class AuditLog {
       head = await this.lockHead(manager, accountId);
       if (!head) throw new Error(`No audit chain for account ${accountId}`);
     }
-    const actor = asActor(record.actor);
-    const client =
-      record.client ??
-      ('kind' in record.actor
-        ? clientOf(record.actor)
-        : { ip: null, userAgent: null });
     const at = new Date();
     const details = JSON.parse(
       canonicalJson(record.details ?? {}),
@@ -87,15 +86,8 @@ export class AuditLog {
       accountId,
       seq: Number(head.headSeq) + 1,
       at,
-      actorType: actor.type,
-      actorId: actor.id,
-      actorLabel: actor.label.slice(0, MAX_LABEL),
-      action: record.action,
-      targetType: record.target.type,
-      targetId: record.target.id,
+      ...storedParts(record),
       details: canonicalJson(details),
-      ip: client.ip?.slice(0, 64) ?? null,
-      userAgent: client.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
       hash: '',
     };
     event.hash = eventHash(head.headHash, hashedOf(event));
@@ -120,6 +112,15 @@ export class AuditLog {
       await this.record(manager, record);
       return true;
     });
+  }
+
+  /**
+   * The one event of a change made in several transactions (a bulk delete's batches, an
+   * erasure's windows): each batch brings it up to date in its own transaction, and the
+   * one that finishes the change chains it (audit-run.ts).
+   */
+  openRun(record: AuditRecord): AuditRun {
+    return new AuditRun(this, this.openEvents, record);
   }
 
   /** `transaction` and `record` for a change that is the event alone (an export, a sign-in). */
@@ -158,6 +159,38 @@ export class AuditLog {
   ): Promise<unknown[]> {
     return manager.query(sql, params);
   }
+}
+
+/** Who acted, on what, and from where, as an event stores them. */
+export function storedParts(
+  record: AuditRecord,
+): Pick<
+  AuditEvent,
+  | 'actorType'
+  | 'actorId'
+  | 'actorLabel'
+  | 'action'
+  | 'targetType'
+  | 'targetId'
+  | 'ip'
+  | 'userAgent'
+> {
+  const actor = asActor(record.actor);
+  const client =
+    record.client ??
+    ('kind' in record.actor
+      ? clientOf(record.actor)
+      : { ip: null, userAgent: null });
+  return {
+    actorType: actor.type,
+    actorId: actor.id,
+    actorLabel: actor.label.slice(0, MAX_LABEL),
+    action: record.action,
+    targetType: record.target.type,
+    targetId: record.target.id,
+    ip: client.ip?.slice(0, 64) ?? null,
+    userAgent: client.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+  };
 }
 
 /** What the hash covers of a stored event. */
