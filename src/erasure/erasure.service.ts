@@ -144,7 +144,10 @@ export class ErasureService {
       details,
     );
     if (!run.started) {
-      await this.auditLog.recordAlone({ ...record, details: details(progress) });
+      await this.auditLog.recordAlone({
+        ...record,
+        details: details(progress),
+      });
     }
     return { deleted: progress.count, forms: progress.forms };
   }

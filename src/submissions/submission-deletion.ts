@@ -180,11 +180,13 @@ export class SubmissionDeletion {
       }
     } catch (error) {
       // What committed keeps its event; were this to fail too, the audit sweep chains it.
-      await run.abandon().catch((closing: unknown) =>
-        this.logger.warn(
-          `Could not close the audit event of a deletion that failed: ${(closing as Error).message}`,
-        ),
-      );
+      await run
+        .abandon()
+        .catch((closing: unknown) =>
+          this.logger.warn(
+            `Could not close the audit event of a deletion that failed: ${(closing as Error).message}`,
+          ),
+        );
       throw error;
     }
     return { count, forms: forms.size };
