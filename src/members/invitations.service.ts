@@ -179,8 +179,7 @@ export class InvitationsService implements BeforeApplicationShutdown {
       );
     } catch (error) {
       // Not stored, so not sent: the mail reserved for it goes back to the caps.
-      await this.quotas.release(accountRule(accountId), now);
-      await this.quotas.release(addressRule(email), now);
+      await this.releaseMail(accountId, email, now);
       throw error;
     }
     this.track(this.send(invitation, token));
@@ -208,11 +207,35 @@ export class InvitationsService implements BeforeApplicationShutdown {
       now,
     );
     const expiresAt = new Date(now.getTime() + INVITATION_VALID_DAYS * DAY_MS);
-    const result = await this.invitations.update(
-      { id: invitation.id, ...pendingWhere(now) },
-      { tokenHash: hashToken(token), expiresAt },
-    );
-    if (!result.affected) throw new NotFoundException(INVITATION_NOT_FOUND);
+    let renewed = false;
+    try {
+      renewed = await this.auditLog.recordChange(
+        {
+          ...auditOf(actor, 'invitation.resent', null),
+          target: { type: 'invitation', id: invitation.id },
+          details: {
+            email: invitation.email,
+            role: invitation.role,
+            expiresAt: { before: invitation.expiresAt, after: expiresAt },
+          },
+        },
+        async (manager) =>
+          Boolean(
+            (
+              await manager.update(
+                Invitation,
+                { id: invitation.id, ...pendingWhere(now) },
+                { tokenHash: hashToken(token), expiresAt },
+              )
+            ).affected,
+          ),
+      );
+    } finally {
+      // Not renewed (revoked or accepted meanwhile, or a failure): no mail, so none counted.
+      if (!renewed)
+        await this.releaseMail(actor.accountId, invitation.email, now);
+    }
+    if (!renewed) throw new NotFoundException(INVITATION_NOT_FOUND);
     invitation.expiresAt = expiresAt;
     this.track(this.send(invitation, token));
     return this.view(invitation);
@@ -314,6 +337,16 @@ export class InvitationsService implements BeforeApplicationShutdown {
       );
     }
     return randomBytes(32).toString('base64url');
+  }
+
+  /** Gives back a mail `reserveMail` counted, when it is not sent after all. */
+  private async releaseMail(
+    accountId: string,
+    email: string,
+    now: Date,
+  ): Promise<void> {
+    await this.quotas.release(accountRule(accountId), now);
+    await this.quotas.release(addressRule(email), now);
   }
 
   private async send(invitation: Invitation, token: string): Promise<void> {
