@@ -16,7 +16,7 @@ import {
   createMember,
   type TestAccount,
 } from '../../factories/accounts.js';
-import { createForm, type TestForm } from '../../factories/forms.js';
+import { createForm } from '../../factories/forms.js';
 import { insertSubmissions } from '../../factories/submissions.js';
 import { csrfOf, DashboardClient } from '../../support/dashboard-client.js';
 import { request } from '../../support/http.js';
