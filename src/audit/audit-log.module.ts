@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditChain } from './audit-chain.entity.js';
+import { AuditChainRepository } from './audit-chain.repository.js';
 import { AuditEventRepository } from './audit-event.repository.js';
 import { AuditEvent } from './audit-event.entity.js';
 import { AuditLog } from './audit-log.service.js';
@@ -18,12 +19,14 @@ import { AuditVerification } from './audit-verification.js';
   providers: [
     AuditLog,
     AuditEventRepository,
+    AuditChainRepository,
     AuditOpenEventRepository,
     AuditVerification,
   ],
   exports: [
     AuditLog,
     AuditEventRepository,
+    AuditChainRepository,
     AuditOpenEventRepository,
     AuditVerification,
   ],

@@ -5,7 +5,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ApiPrincipal } from '../auth/principal.js';
-import type { SqlStatement } from '../common/database/sql-statement.js';
 import { newUlid } from '../common/ulid.js';
 import type { AuditAction } from './audit-actions.js';
 import {
@@ -14,8 +13,9 @@ import {
   type AuditActor,
   type AuditClient,
 } from './audit-actor.js';
-import { AuditEventSql } from './audit-event-sql.js';
-import { AuditEvent } from './audit-event.entity.js';
+import { AuditChainRepository } from './audit-chain.repository.js';
+import type { AuditEvent } from './audit-event.entity.js';
+import { AuditEventRepository } from './audit-event.repository.js';
 import { AuditOpenEventRepository } from './audit-open-event.repository.js';
 import { AuditRun } from './audit-run.js';
 import { canonicalJson, eventHash, type AuditDetails } from './audit-hash.js';
@@ -36,7 +36,6 @@ const MAX_LABEL = 254;
 
 @Injectable()
 export class AuditLog {
-  readonly sql: AuditEventSql;
   private readonly sqlite: boolean;
   /** Accounts whose chain row this process has seen exist. */
   private readonly chains = new Set<string>();
@@ -45,10 +44,11 @@ export class AuditLog {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: AuditEventRepository,
+    private readonly chainRows: AuditChainRepository,
     private readonly openEvents: AuditOpenEventRepository,
   ) {
     this.sqlite = dataSource.options.type === 'better-sqlite3';
-    this.sql = new AuditEventSql(this.sqlite ? 'sqlite' : 'mysql');
   }
 
   /**
@@ -69,12 +69,12 @@ export class AuditLog {
   ): Promise<AuditEvent> {
     const { accountId } = record;
     await this.ensureChain(manager, accountId);
-    let head = await this.lockHead(manager, accountId);
+    let head = await this.chainRows.lockHead(manager, accountId);
     if (!head) {
       // The row went (its account deleted and made again, a test's reset): make it again.
       this.chains.delete(accountId);
       await this.ensureChain(manager, accountId);
-      head = await this.lockHead(manager, accountId);
+      head = await this.chainRows.lockHead(manager, accountId);
       if (!head) throw new Error(`No audit chain for account ${accountId}`);
     }
     const at = new Date();
@@ -91,11 +91,8 @@ export class AuditLog {
       hash: '',
     };
     event.hash = eventHash(head.headHash, hashedOf(event));
-    await manager.insert(AuditEvent, event);
-    await this.run(
-      manager,
-      this.sql.advanceHead(accountId, event.seq, event.hash),
-    );
+    await this.events.insert(manager, event);
+    await this.chainRows.advanceHead(manager, accountId, event.seq, event.hash);
     return event;
   }
 
@@ -135,29 +132,11 @@ export class AuditLog {
     if (this.chains.has(accountId)) return;
     // MySQL/MariaDB: outside the change's transaction (its own connection), so two first
     // events of an account cannot deadlock on the new row's key.
-    await this.run(
+    await this.chainRows.ensure(
       this.sqlite ? manager : this.dataSource.manager,
-      this.sql.ensureChain(accountId),
+      accountId,
     );
     this.chains.add(accountId);
-  }
-
-  private async lockHead(
-    manager: EntityManager,
-    accountId: string,
-  ): Promise<{ headSeq: number | string; headHash: string } | undefined> {
-    const rows = (await this.run(manager, this.sql.lockHead(accountId))) as {
-      headSeq: number | string;
-      headHash: string;
-    }[];
-    return rows[0];
-  }
-
-  private run(
-    manager: EntityManager,
-    { sql, params }: SqlStatement,
-  ): Promise<unknown[]> {
-    return manager.query(sql, params);
   }
 }
 

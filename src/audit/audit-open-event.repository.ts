@@ -28,15 +28,6 @@ export class AuditOpenEventRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** Says the run is still at work, outside its transactions. */
-  async keepAlive(id: string, at: Date): Promise<void> {
-    await this.dataSource.manager.update(
-      AuditOpenEvent,
-      { id },
-      { touchedAt: at },
-    );
-  }
-
   find(manager: EntityManager, id: string): Promise<AuditOpenEvent | null> {
     return manager.findOneBy(AuditOpenEvent, { id });
   }

@@ -10,6 +10,7 @@ import { AppConfig } from '../config/app-config.js';
 import { inBatches } from '../sweeps/batches.js';
 import type { SweepCounts } from '../sweeps/sweep.js';
 import { SweepsService } from '../sweeps/sweeps.service.js';
+import { AuditChainRepository } from './audit-chain.repository.js';
 import { AuditEventRepository } from './audit-event.repository.js';
 import { AuditLog } from './audit-log.service.js';
 import { AuditOpenEventRepository } from './audit-open-event.repository.js';
@@ -23,6 +24,7 @@ export class AuditRetention implements OnModuleInit {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly events: AuditEventRepository,
+    private readonly chains: AuditChainRepository,
     private readonly auditLog: AuditLog,
     private readonly openEvents: AuditOpenEventRepository,
     private readonly sweeps: SweepsService,
@@ -67,9 +69,10 @@ export class AuditRetention implements OnModuleInit {
           }
         }
         for (const [accountId, { seq, hash }] of last) {
-          events += await this.auditLog.transaction((manager) =>
-            this.events.deleteThrough(manager, accountId, seq, hash),
-          );
+          events += await this.auditLog.transaction(async (manager) => {
+            await this.chains.moveAnchor(manager, accountId, seq, hash);
+            return this.events.deleteThrough(manager, accountId, seq);
+          });
         }
         return oldest.length;
       },
