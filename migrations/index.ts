@@ -26,6 +26,7 @@ import { AuditLog1765300000000 } from './1765300000000-AuditLog.js';
 import { TeamInbox1765400000000 } from './1765400000000-TeamInbox.js';
 import { ChatChannels1765500000000 } from './1765500000000-ChatChannels.js';
 import { Autoresponse1765500000001 } from './1765500000001-Autoresponse.js';
+import { AuditOpenEvents1765600000043 } from './1765600000043-AuditOpenEvents.js';
 
 export const MIGRATIONS = [
   InitialSchema1763740000000,
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   TeamInbox1765400000000,
   ChatChannels1765500000000,
   Autoresponse1765500000001,
+  AuditOpenEvents1765600000043,
 ];

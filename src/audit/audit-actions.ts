@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'member.left',
   'invitation.revoked',
+  'invitation.resent',
   'account.renamed',
   'sign_in.succeeded',
   'sign_in.failed',

@@ -1,6 +1,6 @@
-// The one owner of the audit tables' reads and deletions: the list and export (newest
-// first, keyset paging on the id), the chains' walk for verification, and the retention
-// sweep. Writing an event is AuditLog.record's, inside the change's own transaction.
+// Every statement on audit_event: an event written (AuditLog.record, in the transaction of
+// the change it records), the list and export (newest first, keyset paging on the id), the
+// chains' walk for verification, and the retention sweep's deletions.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
@@ -9,8 +9,6 @@ import {
   type EntityManager,
   type SelectQueryBuilder,
 } from 'typeorm';
-import { AuditChain } from './audit-chain.entity.js';
-import { AuditEventSql } from './audit-event-sql.js';
 import { AuditEvent } from './audit-event.entity.js';
 
 export interface AuditFilters {
@@ -28,12 +26,11 @@ function likePrefix(text: string): string {
 
 @Injectable()
 export class AuditEventRepository {
-  readonly sql: AuditEventSql;
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.sql = new AuditEventSql(
-      dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
-    );
+  /** Writes an event, in the transaction of the change it records. */
+  async insert(manager: EntityManager, event: AuditEvent): Promise<void> {
+    await manager.insert(AuditEvent, event);
   }
 
   private filtered(
@@ -72,14 +69,6 @@ export class AuditEventRepository {
     return query.orderBy('e.id', 'DESC').take(limit).getMany();
   }
 
-  /** Every account that has a chain, with where verification starts and ends. */
-  chains(accountId?: string): Promise<AuditChain[]> {
-    return this.dataSource.getRepository(AuditChain).find({
-      where: accountId === undefined ? {} : { accountId },
-      order: { accountId: 'ASC' },
-    });
-  }
-
   /** The account's events after `afterSeq`, in chain order, `limit` at a time. */
   chainAfter(
     accountId: string,
@@ -111,17 +100,14 @@ export class AuditEventRepository {
   }
 
   /**
-   * Deletes the account's events up to `seq` (the chain's oldest) and makes the last one
-   * deleted the chain's anchor, in the caller's transaction: verification then starts there.
+   * Deletes the account's events up to `seq` (the chain's oldest), in the caller's
+   * transaction (the one that moves the chain's anchor there).
    */
   async deleteThrough(
     manager: EntityManager,
     accountId: string,
     seq: number,
-    hash: string,
   ): Promise<number> {
-    const { sql, params } = this.sql.moveAnchor(accountId, seq, hash);
-    await manager.query(sql, params);
     const result = await manager
       .createQueryBuilder()
       .delete()

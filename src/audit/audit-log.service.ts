@@ -5,7 +5,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ApiPrincipal } from '../auth/principal.js';
-import type { SqlStatement } from '../common/database/sql-statement.js';
 import { newUlid } from '../common/values/ulid.js';
 import type { AuditAction } from './audit-actions.js';
 import {
@@ -14,8 +13,11 @@ import {
   type AuditActor,
   type AuditClient,
 } from './audit-actor.js';
-import { AuditEventSql } from './audit-event-sql.js';
-import { AuditEvent } from './audit-event.entity.js';
+import { AuditChainRepository } from './audit-chain.repository.js';
+import type { AuditEvent } from './audit-event.entity.js';
+import { AuditEventRepository } from './audit-event.repository.js';
+import { AuditOpenEventRepository } from './audit-open-event.repository.js';
+import { AuditRun } from './audit-run.js';
 import { canonicalJson, eventHash, type AuditDetails } from './audit-hash.js';
 
 export interface AuditRecord {
@@ -34,16 +36,19 @@ const MAX_LABEL = 254;
 
 @Injectable()
 export class AuditLog {
-  readonly sql: AuditEventSql;
   private readonly sqlite: boolean;
   /** Accounts whose chain row this process has seen exist. */
   private readonly chains = new Set<string>();
   /** SQLite: the audited transactions, one after another (one connection, one writer). */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: AuditEventRepository,
+    private readonly chainRows: AuditChainRepository,
+    private readonly openEvents: AuditOpenEventRepository,
+  ) {
     this.sqlite = dataSource.options.type === 'better-sqlite3';
-    this.sql = new AuditEventSql(this.sqlite ? 'sqlite' : 'mysql');
   }
 
   /**
@@ -64,20 +69,14 @@ export class AuditLog {
   ): Promise<AuditEvent> {
     const { accountId } = record;
     await this.ensureChain(manager, accountId);
-    let head = await this.lockHead(manager, accountId);
+    let head = await this.chainRows.lockHead(manager, accountId);
     if (!head) {
       // The row went (its account deleted and made again, a test's reset): make it again.
       this.chains.delete(accountId);
       await this.ensureChain(manager, accountId);
-      head = await this.lockHead(manager, accountId);
+      head = await this.chainRows.lockHead(manager, accountId);
       if (!head) throw new Error(`No audit chain for account ${accountId}`);
     }
-    const actor = asActor(record.actor);
-    const client =
-      record.client ??
-      ('kind' in record.actor
-        ? clientOf(record.actor)
-        : { ip: null, userAgent: null });
     const at = new Date();
     const details = JSON.parse(
       canonicalJson(record.details ?? {}),
@@ -87,23 +86,13 @@ export class AuditLog {
       accountId,
       seq: Number(head.headSeq) + 1,
       at,
-      actorType: actor.type,
-      actorId: actor.id,
-      actorLabel: actor.label.slice(0, MAX_LABEL),
-      action: record.action,
-      targetType: record.target.type,
-      targetId: record.target.id,
+      ...storedParts(record),
       details: canonicalJson(details),
-      ip: client.ip?.slice(0, 64) ?? null,
-      userAgent: client.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
       hash: '',
     };
     event.hash = eventHash(head.headHash, hashedOf(event));
-    await manager.insert(AuditEvent, event);
-    await this.run(
-      manager,
-      this.sql.advanceHead(accountId, event.seq, event.hash),
-    );
+    await this.events.insert(manager, event);
+    await this.chainRows.advanceHead(manager, accountId, event.seq, event.hash);
     return event;
   }
 
@@ -122,6 +111,15 @@ export class AuditLog {
     });
   }
 
+  /**
+   * The one event of a change made in several transactions (a bulk delete's batches, an
+   * erasure's windows): each batch brings it up to date in its own transaction, and the
+   * one that finishes the change chains it (audit-run.ts).
+   */
+  openRun(record: AuditRecord): AuditRun {
+    return new AuditRun(this, this.openEvents, record);
+  }
+
   /** `transaction` and `record` for a change that is the event alone (an export, a sign-in). */
   recordAlone(record: AuditRecord): Promise<AuditEvent> {
     return this.transaction((manager) => this.record(manager, record));
@@ -134,30 +132,44 @@ export class AuditLog {
     if (this.chains.has(accountId)) return;
     // MySQL/MariaDB: outside the change's transaction (its own connection), so two first
     // events of an account cannot deadlock on the new row's key.
-    await this.run(
+    await this.chainRows.ensure(
       this.sqlite ? manager : this.dataSource.manager,
-      this.sql.ensureChain(accountId),
+      accountId,
     );
     this.chains.add(accountId);
   }
+}
 
-  private async lockHead(
-    manager: EntityManager,
-    accountId: string,
-  ): Promise<{ headSeq: number | string; headHash: string } | undefined> {
-    const rows = (await this.run(manager, this.sql.lockHead(accountId))) as {
-      headSeq: number | string;
-      headHash: string;
-    }[];
-    return rows[0];
-  }
-
-  private run(
-    manager: EntityManager,
-    { sql, params }: SqlStatement,
-  ): Promise<unknown[]> {
-    return manager.query(sql, params);
-  }
+/** Who acted, on what, and from where, as an event stores them. */
+export function storedParts(
+  record: AuditRecord,
+): Pick<
+  AuditEvent,
+  | 'actorType'
+  | 'actorId'
+  | 'actorLabel'
+  | 'action'
+  | 'targetType'
+  | 'targetId'
+  | 'ip'
+  | 'userAgent'
+> {
+  const actor = asActor(record.actor);
+  const client =
+    record.client ??
+    ('kind' in record.actor
+      ? clientOf(record.actor)
+      : { ip: null, userAgent: null });
+  return {
+    actorType: actor.type,
+    actorId: actor.id,
+    actorLabel: actor.label.slice(0, MAX_LABEL),
+    action: record.action,
+    targetType: record.target.type,
+    targetId: record.target.id,
+    ip: client.ip?.slice(0, 64) ?? null,
+    userAgent: client.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+  };
 }
 
 /** What the hash covers of a stored event. */

@@ -1,7 +1,8 @@
 // The "audit" background sweep (docs/sweeps.md, docs/audit.md#retention): events older
 // than AUDIT_RETENTION_DAYS are deleted oldest first (by id), in batches; for each account
 // the last event a batch deletes becomes its chain's anchor in the same transaction, so
-// verification still holds from there.
+// verification still holds from there. Before that, it chains the events of changes in
+// batches whose process died halfway (audit-run.ts), once they have been idle RUN_IDLE_MS.
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -9,8 +10,11 @@ import { AppConfig } from '../config/app-config.js';
 import { inBatches } from '../sweeps/batches.js';
 import type { SweepCounts } from '../sweeps/sweep.js';
 import { SweepsService } from '../sweeps/sweeps.service.js';
+import { AuditChainRepository } from './audit-chain.repository.js';
 import { AuditEventRepository } from './audit-event.repository.js';
 import { AuditLog } from './audit-log.service.js';
+import { AuditOpenEventRepository } from './audit-open-event.repository.js';
+import { closeIdleRuns, RUN_IDLE_MS } from './audit-run.js';
 
 const DAY_MS = 86_400_000;
 
@@ -20,7 +24,9 @@ export class AuditRetention implements OnModuleInit {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly events: AuditEventRepository,
+    private readonly chains: AuditChainRepository,
     private readonly auditLog: AuditLog,
+    private readonly openEvents: AuditOpenEventRepository,
     private readonly sweeps: SweepsService,
   ) {}
 
@@ -31,11 +37,20 @@ export class AuditRetention implements OnModuleInit {
     });
   }
 
-  /** Deletes every event recorded before `now` less the retention. */
+  /**
+   * Chains the open events idle since `now` less RUN_IDLE_MS, then deletes every event
+   * recorded before `now` less the retention.
+   */
   async sweepOnce(
     now = Date.now(),
     signal?: AbortSignal,
   ): Promise<SweepCounts> {
+    const interrupted = await closeIdleRuns(
+      this.auditLog,
+      this.openEvents,
+      new Date(now - RUN_IDLE_MS),
+      signal,
+    );
     const cutoff = new Date(now - this.config.auditRetentionDays * DAY_MS);
     let events = 0;
     await inBatches(
@@ -54,9 +69,10 @@ export class AuditRetention implements OnModuleInit {
           }
         }
         for (const [accountId, { seq, hash }] of last) {
-          events += await this.auditLog.transaction((manager) =>
-            this.events.deleteThrough(manager, accountId, seq, hash),
-          );
+          events += await this.auditLog.transaction(async (manager) => {
+            await this.chains.moveAnchor(manager, accountId, seq, hash);
+            return this.events.deleteThrough(manager, accountId, seq);
+          });
         }
         return oldest.length;
       },
@@ -65,6 +81,6 @@ export class AuditRetention implements OnModuleInit {
         onEventLoop: this.dataSource.options.type === 'better-sqlite3',
       },
     );
-    return { events };
+    return { events, interrupted };
   }
 }

@@ -3,6 +3,7 @@
 // hash does not match — an edited row, or the one after a deleted row — is named, and so is
 // a chain whose last event is missing.
 import { Injectable } from '@nestjs/common';
+import { AuditChainRepository } from './audit-chain.repository.js';
 import { AuditEventRepository } from './audit-event.repository.js';
 import { eventHash } from './audit-hash.js';
 import { hashedOf } from './audit-log.service.js';
@@ -23,10 +24,13 @@ export interface VerificationReport {
 
 @Injectable()
 export class AuditVerification {
-  constructor(private readonly events: AuditEventRepository) {}
+  constructor(
+    private readonly events: AuditEventRepository,
+    private readonly chainRows: AuditChainRepository,
+  ) {}
 
   async verify(accountId?: string): Promise<VerificationReport> {
-    const chains = await this.events.chains(accountId);
+    const chains = await this.chainRows.chains(accountId);
     const reports: ChainReport[] = [];
     for (const chain of chains) {
       reports.push(await this.verifyChain(chain));

@@ -1,5 +1,6 @@
 import { AuditChain } from '../audit/audit-chain.entity.js';
 import { AuditEvent } from '../audit/audit-event.entity.js';
+import { AuditOpenEvent } from '../audit/audit-open-event.entity.js';
 import { AccountApiKey } from '../accounts/account-api-key.entity.js';
 import { Account } from '../accounts/account.entity.js';
 import { Membership } from '../accounts/membership.entity.js';
@@ -75,4 +76,5 @@ export const ENTITIES = [
   SsoAttempt,
   AuditEvent,
   AuditChain,
+  AuditOpenEvent,
 ];

@@ -15,7 +15,11 @@ import { takeTurn } from '../common/runtime/event-loop-turns.js';
 import { FormsService } from '../forms/forms.service.js';
 import type { SubmissionPosition } from '../submissions/queries/cursor.js';
 import { ndjsonLine } from '../submissions/export/submission-export.js';
-import { SubmissionDeletionService } from '../submissions/deletion/submission-deletion.service.js';
+import {
+  lastMarked,
+  SubmissionDeletionService,
+  type DeletionProgress,
+} from '../submissions/deletion/submission-deletion.service.js';
 import { toDate } from '../common/database/sql-dates.js';
 import { toData } from '../submissions/queries/submission-rows.js';
 import { SubmissionRepository } from '../submissions/submission.repository.js';
@@ -91,57 +95,61 @@ export class ErasureService {
     by: ApiPrincipal | AuditActor = SYSTEM_ACTOR,
   ): Promise<ErasureResult> {
     const started = Date.now();
-    const touched = new Set<string>();
-    let deleted = 0;
-    const event = (count: number): AuditRecord => ({
+    let result: ErasureResult;
+    if (dryRun) {
+      const touched = new Set<string>();
+      let found = 0;
+      for await (const match of this.matches(accountId, email)) {
+        if (match.ids.length === 0) continue;
+        touched.add(match.formId);
+        found += match.ids.length;
+      }
+      result = { deleted: found, forms: touched.size };
+    } else {
+      result = await this.eraseMatches(accountId, email, by);
+    }
+    const { deleted, forms } = result;
+    this.logger.log(
+      `${dryRun ? 'Erasure dry run' : 'Erasure'} for account ${accountId}: ${deleted} submission${deleted === 1 ? '' : 's'} ${dryRun ? 'found' : 'deleted'} in ${forms} form${forms === 1 ? '' : 's'} (${Date.now() - started} ms)`,
+    );
+    return result;
+  }
+
+  /**
+   * Deletes the matches window by window as one change with one event: opened with the
+   * first window that deletes, kept current in each, chained with the last
+   * (docs/audit.md#changes-in-batches). Nothing matched: the run is still recorded.
+   */
+  private async eraseMatches(
+    accountId: string,
+    email: string,
+    by: ApiPrincipal | AuditActor,
+  ): Promise<ErasureResult> {
+    const record: AuditRecord = {
       accountId,
       actor: by,
       action: 'erasure.run',
       target: { type: 'account', id: accountId },
-      details: {
-        count,
-        forms: touched.size,
-        addressHmac: this.addressHmac(email),
-      },
-    });
-    // The run's one event goes with its last deletion, in that window's transaction.
-    let held: Matches | undefined;
-    const deleteHeld = async (last: boolean): Promise<void> => {
-      if (!held) return;
-      const { formId, ids } = held;
-      held = undefined;
-      const count = await this.deletion.deleteIds(
-        formId,
-        ids,
-        last
-          ? (manager, n) => {
-              if (n > 0) touched.add(formId);
-              return this.auditLog.record(manager, event(deleted + n));
-            }
-          : undefined,
-      );
-      if (count > 0) touched.add(formId);
-      deleted += count;
     };
-    for await (const match of this.matches(accountId, email)) {
-      if (dryRun) {
-        touched.add(match.formId);
-        deleted += match.ids.length;
-        continue;
-      }
-      await deleteHeld(false);
-      held = match;
-    }
-    const before = deleted;
-    await deleteHeld(true);
-    // Nothing matched (or the last window was gone meanwhile): the run is still recorded.
-    if (!dryRun && deleted === before) {
-      await this.auditLog.recordAlone(event(deleted));
-    }
-    this.logger.log(
-      `${dryRun ? 'Erasure dry run' : 'Erasure'} for account ${accountId}: ${deleted} submission${deleted === 1 ? '' : 's'} ${dryRun ? 'found' : 'deleted'} in ${touched.size} form${touched.size === 1 ? '' : 's'} (${Date.now() - started} ms)`,
+    const addressHmac = this.addressHmac(email);
+    const details = ({ count, forms }: DeletionProgress) => ({
+      count,
+      forms,
+      addressHmac,
+    });
+    const run = this.auditLog.openRun(record);
+    const progress = await this.deletion.deleteBatches(
+      lastMarked(this.matches(accountId, email)),
+      run,
+      details,
     );
-    return { deleted, forms: touched.size };
+    if (!run.started) {
+      await this.auditLog.recordAlone({
+        ...record,
+        details: details(progress),
+      });
+    }
+    return { deleted: progress.count, forms: progress.forms };
   }
 
   /**
@@ -186,6 +194,7 @@ export class ErasureService {
       email,
       formIds,
     )) {
+      if (ids.length === 0) continue;
       for (const row of await this.submissions.rowsByIds(formId, ids)) {
         chunk += ndjsonLine(row);
         exported++;
@@ -245,7 +254,8 @@ export class ErasureService {
         )
         .map((row) => row.id);
       const busyMs = onLoop ? performance.now() - started : 0;
-      if (ids.length > 0) yield { formId, ids };
+      // Empty too: an erasure says it is still at work between deletions.
+      yield { formId, ids };
       if (rows.length < limit) return;
       const last = rows[rows.length - 1];
       after = { createdAt: toDate(last.createdAt), id: last.id };

@@ -8,14 +8,10 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, IsNull, Repository, type EntityManager } from 'typeorm';
-import { Account } from '../accounts/account.entity.js';
-import { Invitation } from '../accounts/invitation.entity.js';
-import { Membership } from '../accounts/membership.entity.js';
+import type { EntityManager } from 'typeorm';
+import type { Invitation } from '../accounts/invitation.entity.js';
 import { MembershipsService } from '../accounts/memberships.service.js';
 import { hashPassword, passwordProblems } from '../accounts/password.js';
-import { User } from '../accounts/user.entity.js';
 import { memberActor } from '../audit/audit-actor.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import type { Role } from '../auth/permissions.js';
@@ -24,7 +20,10 @@ import { ValidationFailedException } from '../common/errors/errors.js';
 import { newUlid } from '../common/values/ulid.js';
 import { hashToken } from '../notifications/email/email-recipients.service.js';
 import { MailQuotas } from '../notifications/email/mail-quotas.js';
-import { pendingWhere } from './invitations.service.js';
+import { AccountRepository } from './account.repository.js';
+import { InvitationRepository } from './invitation.repository.js';
+import { MembershipRepository } from './membership.repository.js';
+import { UserRepository } from './user.repository.js';
 
 /** 32 random bytes in base64url, as every link token. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -60,13 +59,12 @@ export const INVITATION_UNKNOWN = 'This invitation link is not valid';
 @Injectable()
 export class InvitationLinksService {
   constructor(
-    @InjectRepository(Invitation)
-    private readonly invitations: Repository<Invitation>,
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
-    @InjectRepository(User) private readonly users: Repository<User>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly invitations: InvitationRepository,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
+    private readonly memberships: MembershipRepository,
     private readonly quotas: MailQuotas,
-    private readonly memberships: MembershipsService,
+    private readonly changes: MembershipsService,
     private readonly auditLog: AuditLog,
   ) {}
 
@@ -74,28 +72,22 @@ export class InvitationLinksService {
   async open(token: string, now = new Date()): Promise<OpenedInvitation> {
     const row = await this.findByToken(token);
     if (!row) return { state: 'unknown' };
-    const [account, user] = await Promise.all([
-      this.accounts.findOne({
-        where: { id: row.accountId },
-        select: { id: true, name: true },
-      }),
-      this.users.findOne({ where: { email: row.email }, select: { id: true } }),
+    const [accountName, userId] = await Promise.all([
+      this.accounts.nameOf(row.accountId),
+      this.users.idByEmail(row.email),
     ]);
     const userHasAccounts =
-      user !== null &&
-      (await this.dataSource
-        .getRepository(Membership)
-        .existsBy({ userId: user.id }));
+      userId !== null && (await this.memberships.hasAny(userId));
     return {
       state: stateOf(row, now),
       invitation: {
         id: row.id,
         accountId: row.accountId,
-        accountName: account?.name ?? '',
+        accountName,
         email: row.email,
         role: row.role,
         invitedBy: row.invitedByLabel,
-        userExists: user !== null,
+        userExists: userId !== null,
         userHasAccounts,
       },
     };
@@ -125,7 +117,7 @@ export class InvitationLinksService {
     await this.auditLog.transaction((manager) =>
       this.join(manager, row, { id: user.id, email: user.email }, now),
     );
-    this.memberships.changed(row.accountId, user.id);
+    this.changes.changed(row.accountId, user.id);
     await this.quotas.answered(row.email);
     return { accountId: row.accountId, role: row.role };
   }
@@ -147,15 +139,11 @@ export class InvitationLinksService {
     const passwordHash = await hashPassword(password);
     try {
       await this.auditLog.transaction(async (manager) => {
-        await manager.insert(User, {
-          id: userId,
-          email: row.email,
-          passwordHash,
-          emailVerifiedAt: now,
-          lastSignInAt: now,
-          createdAt: now,
-          updatedAt: now,
-        });
+        await this.users.insertVerified(
+          manager,
+          { id: userId, email: row.email, passwordHash },
+          now,
+        );
         await this.join(manager, row, { id: userId, email: row.email }, now);
       });
     } catch (error) {
@@ -166,7 +154,7 @@ export class InvitationLinksService {
       }
       throw error;
     }
-    this.memberships.changed(row.accountId, userId);
+    this.changes.changed(row.accountId, userId);
     await this.quotas.answered(row.email);
     return { userId, accountId: row.accountId, role: row.role };
   }
@@ -179,26 +167,17 @@ export class InvitationLinksService {
     now: Date,
   ): Promise<void> {
     const userId = user.id;
-    const used = await manager.update(
-      Invitation,
-      { id: row.id, ...pendingWhere(now) },
-      { acceptedAt: now },
-    );
     // Accepted (or revoked) by a request racing this one.
-    if (!used.affected) throw new GoneException(INVITATION_GONE);
-    const member = await manager.findOneBy(Membership, {
-      accountId: row.accountId,
-      userId,
-    });
+    if (!(await this.invitations.use(manager, row.id, now))) {
+      throw new GoneException(INVITATION_GONE);
+    }
     // Already a member (joined another way meanwhile): the role they have stays.
-    if (!member) {
-      await manager.insert(Membership, {
-        accountId: row.accountId,
-        userId,
-        role: row.role,
-        createdAt: now,
-        updatedAt: now,
-      });
+    if (!(await this.memberships.existsIn(manager, row.accountId, userId))) {
+      await this.memberships.insert(
+        manager,
+        { accountId: row.accountId, userId, role: row.role },
+        now,
+      );
       await this.auditLog.record(manager, {
         accountId: row.accountId,
         actor: memberActor(userId, user.email),
@@ -207,11 +186,7 @@ export class InvitationLinksService {
         details: { email: user.email, role: row.role, invitationId: row.id },
       });
     }
-    await manager.update(
-      User,
-      { id: userId, emailVerifiedAt: IsNull() },
-      { emailVerifiedAt: now },
-    );
+    await this.users.markVerified(manager, userId, now);
   }
 
   private async pendingByToken(token: string, now: Date): Promise<Invitation> {
@@ -225,7 +200,7 @@ export class InvitationLinksService {
 
   private findByToken(token: string): Promise<Invitation | null> {
     if (!TOKEN_PATTERN.test(token)) return Promise.resolve(null);
-    return this.invitations.findOneBy({ tokenHash: hashToken(token) });
+    return this.invitations.findByTokenHash(hashToken(token));
   }
 }
 

@@ -8,14 +8,9 @@ import {
   NotFoundException,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { IsNull, MoreThan, Repository } from 'typeorm';
-import { Account } from '../accounts/account.entity.js';
 import { normalizeEmail } from '../accounts/accounts.service.js';
-import { Invitation } from '../accounts/invitation.entity.js';
-import { Membership } from '../accounts/membership.entity.js';
-import { User } from '../accounts/user.entity.js';
+import type { Invitation } from '../accounts/invitation.entity.js';
 import { isRole, ROLES, type Role } from '../auth/permissions.js';
 import { isEmailAddress } from '../common/values/email-address.js';
 import {
@@ -33,12 +28,16 @@ import {
   addressRule,
 } from '../notifications/email/mail-quotas.js';
 import { Mailer } from '../notifications/email/mailer.js';
+import { AccountRepository } from './account.repository.js';
+import { InvitationRepository } from './invitation.repository.js';
 import {
   auditOf,
   checkMayGive,
   checkMayManageInvitation,
   type MemberActor,
 } from './member-actor.js';
+import { MembershipRepository } from './membership.repository.js';
+import { UserRepository } from './user.repository.js';
 
 export const INVITATION_VALID_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -76,27 +75,16 @@ export function secondsToNextDay(now = new Date()): number {
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
 }
 
-/** Where a pending invitation is: neither accepted nor revoked, and not expired at `now`. */
-export function pendingWhere(now: Date) {
-  return {
-    acceptedAt: IsNull(),
-    revokedAt: IsNull(),
-    expiresAt: MoreThan(now),
-  };
-}
-
 @Injectable()
 export class InvitationsService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Invitations');
   private readonly sending = new Set<Promise<void>>();
 
   constructor(
-    @InjectRepository(Invitation)
-    private readonly invitations: Repository<Invitation>,
-    @InjectRepository(Membership)
-    private readonly memberships: Repository<Membership>,
-    @InjectRepository(User) private readonly users: Repository<User>,
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly invitations: InvitationRepository,
+    private readonly memberships: MembershipRepository,
+    private readonly users: UserRepository,
+    private readonly accounts: AccountRepository,
     private readonly mailer: Mailer,
     private readonly quotas: MailQuotas,
     private readonly config: AppConfig,
@@ -113,10 +101,7 @@ export class InvitationsService implements BeforeApplicationShutdown {
     accountId: string,
     now = new Date(),
   ): Promise<InvitationView[]> {
-    const rows = await this.invitations.find({
-      where: { accountId, ...pendingWhere(now) },
-      order: { createdAt: 'DESC', id: 'DESC' },
-    });
+    const rows = await this.invitations.listPending(accountId, now);
     return rows.map((row) => this.view(row));
   }
 
@@ -138,13 +123,7 @@ export class InvitationsService implements BeforeApplicationShutdown {
         'This address is already a member of the account',
       );
     }
-    if (
-      await this.invitations.existsBy({
-        accountId,
-        email,
-        ...pendingWhere(now),
-      })
-    ) {
+    if (await this.invitations.hasPending(accountId, email, now)) {
       throw new ConflictException(
         'This address already has a pending invitation: resend it or revoke it first',
       );
@@ -175,12 +154,14 @@ export class InvitationsService implements BeforeApplicationShutdown {
           target: { type: 'invitation', id: invitation.id },
           details: { email, role },
         },
-        async (manager) => (await manager.insert(Invitation, invitation), true),
+        async (manager) => (
+          await this.invitations.insert(manager, invitation),
+          true
+        ),
       );
     } catch (error) {
       // Not stored, so not sent: the mail reserved for it goes back to the caps.
-      await this.quotas.release(accountRule(accountId), now);
-      await this.quotas.release(addressRule(email), now);
+      await this.releaseMail(accountId, email, now);
       throw error;
     }
     this.track(this.send(invitation, token));
@@ -208,11 +189,33 @@ export class InvitationsService implements BeforeApplicationShutdown {
       now,
     );
     const expiresAt = new Date(now.getTime() + INVITATION_VALID_DAYS * DAY_MS);
-    const result = await this.invitations.update(
-      { id: invitation.id, ...pendingWhere(now) },
-      { tokenHash: hashToken(token), expiresAt },
-    );
-    if (!result.affected) throw new NotFoundException(INVITATION_NOT_FOUND);
+    let renewed = false;
+    try {
+      renewed = await this.auditLog.recordChange(
+        {
+          ...auditOf(actor, 'invitation.resent', null),
+          target: { type: 'invitation', id: invitation.id },
+          details: {
+            email: invitation.email,
+            role: invitation.role,
+            expiresAt: { before: invitation.expiresAt, after: expiresAt },
+          },
+        },
+        (manager) =>
+          this.invitations.renew(
+            manager,
+            invitation.id,
+            { tokenHash: hashToken(token), expiresAt },
+            now,
+          ),
+      );
+    } finally {
+      // Not renewed (revoked or accepted meanwhile, or a failure): no mail, so none counted.
+      if (!renewed) {
+        await this.releaseMail(actor.accountId, invitation.email, now);
+      }
+    }
+    if (!renewed) throw new NotFoundException(INVITATION_NOT_FOUND);
     invitation.expiresAt = expiresAt;
     this.track(this.send(invitation, token));
     return this.view(invitation);
@@ -236,16 +239,7 @@ export class InvitationsService implements BeforeApplicationShutdown {
         target: { type: 'invitation', id: invitation.id },
         details: { email: invitation.email, role: invitation.role },
       },
-      async (manager) =>
-        Boolean(
-          (
-            await manager.update(
-              Invitation,
-              { id: invitation.id, ...pendingWhere(now) },
-              { revokedAt: now },
-            )
-          ).affected,
-        ),
+      (manager) => this.invitations.revoke(manager, invitation.id, now),
     );
     if (!revoked) throw new NotFoundException(INVITATION_NOT_FOUND);
   }
@@ -253,8 +247,8 @@ export class InvitationsService implements BeforeApplicationShutdown {
   /** Members plus pending invitations: what MAX_MEMBERS_PER_ACCOUNT caps. */
   async memberCount(accountId: string, now = new Date()): Promise<number> {
     const [members, pending] = await Promise.all([
-      this.memberships.countBy({ accountId }),
-      this.invitations.countBy({ accountId, ...pendingWhere(now) }),
+      this.memberships.countInAccount(accountId),
+      this.invitations.countPending(accountId, now),
     ]);
     return members + pending;
   }
@@ -269,13 +263,8 @@ export class InvitationsService implements BeforeApplicationShutdown {
   }
 
   private async isMember(accountId: string, email: string): Promise<boolean> {
-    const user = await this.users.findOne({
-      where: { email },
-      select: { id: true },
-    });
-    return user !== null
-      ? this.memberships.existsBy({ accountId, userId: user.id })
-      : false;
+    const userId = await this.users.idByEmail(email);
+    return userId !== null ? this.memberships.exists(accountId, userId) : false;
   }
 
   private async findPending(
@@ -283,11 +272,11 @@ export class InvitationsService implements BeforeApplicationShutdown {
     invitationId: string,
     now: Date,
   ): Promise<Invitation> {
-    const invitation = await this.invitations.findOneBy({
-      id: invitationId,
+    const invitation = await this.invitations.findPending(
       accountId,
-      ...pendingWhere(now),
-    });
+      invitationId,
+      now,
+    );
     if (!invitation) throw new NotFoundException(INVITATION_NOT_FOUND);
     return invitation;
   }
@@ -316,15 +305,22 @@ export class InvitationsService implements BeforeApplicationShutdown {
     return randomBytes(32).toString('base64url');
   }
 
+  /** Gives back a mail `reserveMail` counted, when it is not sent after all. */
+  private async releaseMail(
+    accountId: string,
+    email: string,
+    now: Date,
+  ): Promise<void> {
+    await this.quotas.release(accountRule(accountId), now);
+    await this.quotas.release(addressRule(email), now);
+  }
+
   private async send(invitation: Invitation, token: string): Promise<void> {
-    const account = await this.accounts.findOne({
-      where: { id: invitation.accountId },
-      select: { id: true, name: true },
-    });
+    const accountName = await this.accounts.nameOf(invitation.accountId);
     const mail = composeInvitationMail({
       publicUrl: this.config.publicUrl,
       token,
-      accountName: account?.name ?? '',
+      accountName,
       invitedBy: invitation.invitedByLabel,
       role: invitation.role,
       validDays: INVITATION_VALID_DAYS,

@@ -10,7 +10,12 @@ import { SecondFactorsModule } from '../second-factors/second-factors.module.js'
 import { InvitationLinksService } from './invitation-links.service.js';
 import { InvitationsController } from './invitations.controller.js';
 import { InvitationsService } from './invitations.service.js';
+import { AccountApiKeyRepository } from './account-api-key.repository.js';
+import { AccountRepository } from './account.repository.js';
+import { InvitationRepository } from './invitation.repository.js';
 import { KeyActors } from './key-actor.js';
+import { MembershipRepository } from './membership.repository.js';
+import { UserRepository } from './user.repository.js';
 import { MembersController } from './members.controller.js';
 import { MembersService } from './members.service.js';
 
@@ -37,6 +42,11 @@ import { MembersService } from './members.service.js';
     InvitationsService,
     InvitationLinksService,
     KeyActors,
+    InvitationRepository,
+    MembershipRepository,
+    AccountRepository,
+    UserRepository,
+    AccountApiKeyRepository,
   ],
   exports: [MembersService, InvitationsService, InvitationLinksService],
 })

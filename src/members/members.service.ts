@@ -7,8 +7,6 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository, type EntityManager } from 'typeorm';
 import {
   memberActor,
   SYSTEM_ACTOR,
@@ -16,19 +14,18 @@ import {
 } from '../audit/audit-actor.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import type { ApiPrincipal } from '../auth/principal.js';
-import { Account } from '../accounts/account.entity.js';
-import { Membership } from '../accounts/membership.entity.js';
+import type { Membership } from '../accounts/membership.entity.js';
 import { MembershipsService } from '../accounts/memberships.service.js';
 import type { Role } from '../auth/permissions.js';
 import { ValidationFailedException } from '../common/errors/errors.js';
-import type { SqlStatement } from '../common/database/sql-statement.js';
 import {
   checkMayGive,
   checkMayManage,
   auditOf,
   type MemberActor,
 } from './member-actor.js';
-import { MembershipSql } from './membership-sql.js';
+import { AccountRepository } from './account.repository.js';
+import { MembershipRepository } from './membership.repository.js';
 
 export const MEMBER_NOT_FOUND = 'Member not found';
 export const LAST_OWNER =
@@ -49,29 +46,17 @@ export interface MemberView {
 
 @Injectable()
 export class MembersService {
-  private readonly sql: MembershipSql;
-
   constructor(
-    @InjectRepository(Membership)
-    private readonly memberships: Repository<Membership>,
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly memberships: MembershipRepository,
+    private readonly accounts: AccountRepository,
     private readonly changes: MembershipsService,
     private readonly factors: SecondFactorsService,
     private readonly auditLog: AuditLog,
-  ) {
-    this.sql = new MembershipSql(
-      dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
-    );
-  }
+  ) {}
 
   /** Every member of the account, who joined first first. */
   async list(accountId: string): Promise<MemberView[]> {
-    const rows = await this.memberships.find({
-      where: { accountId },
-      relations: { user: true },
-      order: { createdAt: 'ASC', userId: 'ASC' },
-    });
+    const rows = await this.memberships.listWithUsers(accountId);
     const withFactor = await this.factors.usersWithFactor(
       rows.map((row) => row.userId),
     );
@@ -106,9 +91,12 @@ export class MembersService {
           },
         },
         (manager) =>
-          this.execute(
-            this.sql.changeRole(actor.accountId, userId, role, now),
+          this.memberships.changeRole(
             manager,
+            actor.accountId,
+            userId,
+            role,
+            now,
           ),
       );
       if (!changed) await this.refusedChange(actor.accountId, userId);
@@ -126,8 +114,7 @@ export class MembersService {
         ...auditOf(actor, 'member.removed', userId),
         details: { email: member.user?.email, role: member.role },
       },
-      (manager) =>
-        this.execute(this.sql.remove(actor.accountId, userId), manager),
+      (manager) => this.memberships.remove(manager, actor.accountId, userId),
     );
     if (!removed) await this.refusedChange(actor.accountId, userId);
     this.changes.changed(actor.accountId, userId);
@@ -148,18 +135,14 @@ export class MembersService {
         target: { type: 'member', id: userId },
         details: { email: member.user?.email, role: member.role },
       },
-      (manager) => this.execute(this.sql.remove(accountId, userId), manager),
+      (manager) => this.memberships.remove(manager, accountId, userId),
     );
     if (!removed) await this.refusedChange(accountId, userId);
     this.changes.changed(accountId, userId);
   }
 
-  async accountName(accountId: string): Promise<string> {
-    const account = await this.accounts.findOne({
-      where: { id: accountId },
-      select: { id: true, name: true },
-    });
-    return account?.name ?? '';
+  accountName(accountId: string): Promise<string> {
+    return this.accounts.nameOf(accountId);
   }
 
   /** What invitations call the account: 1 to 200 characters, trimmed. */
@@ -183,16 +166,8 @@ export class MembersService {
         target: { type: 'account', id: accountId },
         details: { name: { before, after: trimmed } },
       },
-      async (manager) =>
-        Boolean(
-          (
-            await manager.update(
-              Account,
-              { id: accountId },
-              { name: trimmed, updatedAt: new Date() },
-            )
-          ).affected,
-        ),
+      (manager) =>
+        this.accounts.rename(manager, accountId, trimmed, new Date()),
     );
     // Every member's switcher and pages show the name.
     this.changes.changed(accountId);
@@ -203,7 +178,7 @@ export class MembersService {
     accountId: string,
     userId: string,
   ): Promise<never> {
-    if (await this.memberships.existsBy({ accountId, userId })) {
+    if (await this.memberships.exists(accountId, userId)) {
       throw new ConflictException(LAST_OWNER);
     }
     throw new NotFoundException(MEMBER_NOT_FOUND);
@@ -215,22 +190,10 @@ export class MembersService {
   ): Promise<Membership> {
     const row =
       typeof userId === 'string' && userId.length <= 32
-        ? await this.memberships.findOne({
-            where: { accountId, userId },
-            relations: { user: true },
-          })
+        ? await this.memberships.findWithUser(accountId, userId)
         : null;
     if (!row) throw new NotFoundException(MEMBER_NOT_FOUND);
     return row;
-  }
-
-  /** Runs a statement of `sql` in `manager`'s transaction; true when it changed a row. */
-  private async execute(
-    { sql, params }: SqlStatement,
-    manager: EntityManager,
-  ): Promise<boolean> {
-    const result = await manager.queryRunner!.query(sql, params, true);
-    return ((result as { affected?: number }).affected ?? 0) > 0;
   }
 
   private view(row: Membership, twoFactor: boolean): MemberView {

@@ -1,5 +1,6 @@
 import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
 import { AuditLog } from '../audit/audit-log.service.js';
+import type { AuditRun } from '../audit/audit-run.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import {
   BadRequestException,
@@ -44,7 +45,10 @@ import {
   toReasons,
   type SubmissionRow,
 } from './queries/submission-rows.js';
-import { SubmissionDeletionService } from './deletion/submission-deletion.service.js';
+import {
+  SubmissionDeletionService,
+  type DeletionBatch,
+} from './deletion/submission-deletion.service.js';
 import { SPAM_RELEASE, type SpamRelease } from './spam-release.js';
 import { InboxService, type InboxFields } from './inbox/inbox.service.js';
 import { LabelsService } from './inbox/labels.service.js';
@@ -216,7 +220,7 @@ export class SubmissionsService {
   /**
    * Deletes the form's submissions in [from, to) — all of them without bounds — in
    * batches, of one folder like a list (the spam folder with `spam`). Without `to`,
-   * submissions that arrive while it runs are kept.
+   * submissions that arrive while it runs are kept. One audit event for the whole run.
    */
   async removeMany(
     form: Form,
@@ -229,33 +233,60 @@ export class SubmissionsService {
       spam: range.spam,
     });
     filters.to ??= new Date(Date.now() + 1);
-    let deleted = 0;
-    for (;;) {
-      // Each batch is a statement on SQLite's (synchronous) driver: one turn each.
-      await takeTurn();
-      const ids = (
-        await this.submissions.rows({
-          formId: form.id,
-          filters,
-          direction: 'ASC',
-          limit: DELETE_BATCH_SIZE,
-          columns: ['id'],
-        })
-      ).map((row) => row.id);
-      if (ids.length === 0) break;
-      // One event per batch, in the batch's transaction (docs/audit.md).
-      deleted += await this.deletion.deleteIds(form.id, ids, (manager, count) =>
-        this.auditLog.record(manager, {
-          accountId: form.accountId,
-          actor: by,
-          action: 'submissions.deleted',
-          target: { type: 'form', id: form.id },
-          details: { count, ...rangeDetails(range) },
-        }),
-      );
-      if (ids.length < DELETE_BATCH_SIZE) break;
+    const submissions = this.submissions;
+    async function* batches(): AsyncGenerator<DeletionBatch> {
+      for (;;) {
+        // Each batch is a statement on SQLite's (synchronous) driver: one turn each.
+        await takeTurn();
+        // From the start each time: the batch before is gone.
+        const ids = (
+          await submissions.rows({
+            formId: form.id,
+            filters,
+            direction: 'ASC',
+            limit: DELETE_BATCH_SIZE,
+            columns: ['id'],
+          })
+        ).map((row) => row.id);
+        if (ids.length === 0) return;
+        const last = ids.length < DELETE_BATCH_SIZE;
+        yield { formId: form.id, ids, last };
+        if (last) return;
+      }
     }
-    return { deleted };
+    const { count } = await this.deletion.deleteBatches(
+      batches(),
+      this.bulkRun(form, by),
+      (progress) => ({ count: progress.count, ...rangeDetails(range) }),
+    );
+    return { deleted: count };
+  }
+
+  /**
+   * Deletes the listed submissions of the form (at most MAX_BULK_IDS; ids it does not have
+   * are skipped) as one change with one audit event; answers how many went.
+   */
+  async removeIds(
+    form: Form,
+    ids: readonly string[],
+    by: Actor = SYSTEM_ACTOR,
+  ): Promise<DeletedSubmissionsDto> {
+    const listed = [...new Set(ids)];
+    function* batches(): Generator<DeletionBatch> {
+      for (let at = 0; at < listed.length; at += DELETE_BATCH_SIZE) {
+        yield {
+          formId: form.id,
+          ids: listed.slice(at, at + DELETE_BATCH_SIZE),
+          last: at + DELETE_BATCH_SIZE >= listed.length,
+        };
+      }
+    }
+    const { count } = await this.deletion.deleteBatches(
+      batches(),
+      this.bulkRun(form, by),
+      (progress) => ({ count: progress.count, ids: listed }),
+    );
+    return { deleted: count };
   }
 
   /**
@@ -310,6 +341,16 @@ export class SubmissionsService {
   ): Promise<void> {
     const { stream } = await this.openExport(form, query, by);
     await pipeline(stream, destination);
+  }
+
+  /** The one event of a bulk delete, its details given batch by batch. */
+  private bulkRun(form: Form, by: Actor): AuditRun {
+    return this.auditLog.openRun({
+      accountId: form.accountId,
+      actor: by,
+      action: 'submissions.deleted',
+      target: { type: 'form', id: form.id },
+    });
   }
 
   /** The one place a stored row becomes the API's Submission. */

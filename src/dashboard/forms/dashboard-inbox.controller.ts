@@ -3,7 +3,6 @@ import {
   Body,
   Controller,
   ForbiddenException,
-  HttpException,
   Param,
   Post,
   Res,
@@ -111,23 +110,17 @@ export class DashboardInboxController {
   @Requires('submissions.delete')
   @NoDeadline()
   async bulkDelete(
+    @Dashboard() context: DashboardContext,
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Body() body: unknown,
   ) {
-    const ids = readBulkIds(body);
-    let deleted = 0;
-    for (const id of ids) {
-      try {
-        await this.submissions.remove(form, id);
-        deleted += 1;
-      } catch (error) {
-        // One already gone (another member, retention) does not stop the others.
-        if (!(error instanceof HttpException) || error.getStatus() !== 404) {
-          throw error;
-        }
-      }
-    }
+    // One change, one audit event; ids already gone (another member, retention) are skipped.
+    const { deleted } = await this.submissions.removeIds(
+      form,
+      readBulkIds(body),
+      memberPrincipal(context),
+    );
     const back = safeBack(textOf(body, 'back'));
     return reply.redirect(
       `${formPath(form.id)}${withDone(back, 'bulk-deleted', deleted)}#submissions-title`,

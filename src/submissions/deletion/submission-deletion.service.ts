@@ -5,7 +5,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { AuditDetails } from '../../audit/audit-hash.js';
 import { AuditLog } from '../../audit/audit-log.service.js';
+import type { AuditRun } from '../../audit/audit-run.js';
 import { SubmissionSql } from '../submission-sql.js';
 import { FormCounterSql } from '../counters/form-counter-sql.js';
 import {
@@ -32,6 +34,41 @@ export interface SubmissionDependent {
    * files). A failure is logged and left to that feature's own orphan sweep.
    */
   afterDelete?(formId: string, submissionIds: readonly string[]): Promise<void>;
+}
+
+/** One batch of a deletion in batches: ids of one form, and whether it is the last. */
+export interface DeletionBatch {
+  formId: string;
+  /** Empty: nothing to delete this time (the run goes on, and says it is alive). */
+  ids: readonly string[];
+  last?: boolean;
+}
+
+/** What a deletion in batches has deleted so far. */
+export interface DeletionProgress {
+  /** Submissions deleted. */
+  count: number;
+  /** Forms that had at least one of them. */
+  forms: number;
+}
+
+/**
+ * The batches with the last non-empty one marked `last`, one batch read ahead (for batches
+ * a deletion does not change, as an erasure's windows along the keyset index).
+ */
+export async function* lastMarked(
+  batches: AsyncIterable<DeletionBatch>,
+): AsyncGenerator<DeletionBatch> {
+  let held: DeletionBatch | undefined;
+  for await (const batch of batches) {
+    if (batch.ids.length === 0) {
+      yield batch;
+      continue;
+    }
+    if (held) yield held;
+    held = batch;
+  }
+  if (held) yield { ...held, last: true };
 }
 
 @Injectable()
@@ -106,5 +143,52 @@ export class SubmissionDeletionService {
       }
     }
     return deleted;
+  }
+
+  /**
+   * Deletes batch after batch as one change with one audit event (docs/audit.md#changes-in-batches):
+   * `run` is brought up to date in every batch's transaction and chained in the one that
+   * finishes the deletion — the batch marked `last`, or a transaction of its own after the
+   * batches when none was. Nothing deleted: no event (the caller may record one). A failed
+   * batch rolls back alone; the event then says what the committed ones deleted.
+   */
+  async deleteBatches(
+    batches: AsyncIterable<DeletionBatch> | Iterable<DeletionBatch>,
+    run: AuditRun,
+    details: (progress: DeletionProgress) => AuditDetails,
+  ): Promise<DeletionProgress> {
+    let count = 0;
+    const forms = new Set<string>();
+    let finished = false;
+    try {
+      for await (const batch of batches) {
+        if (batch.ids.length === 0) {
+          await run.keepAlive();
+          continue;
+        }
+        count += await this.deleteIds(batch.formId, batch.ids, (manager, n) => {
+          forms.add(batch.formId);
+          const now = details({ count: count + n, forms: forms.size });
+          if (!batch.last) return run.step(manager, now);
+          finished = true;
+          return run.finish(manager, now);
+        });
+        if (batch.last) break;
+      }
+      if (!finished && run.started) {
+        await run.finishAlone(details({ count, forms: forms.size }));
+      }
+    } catch (error) {
+      // What committed keeps its event; were this to fail too, the audit sweep chains it.
+      await run
+        .abandon()
+        .catch((closing: unknown) =>
+          this.logger.warn(
+            `Could not close the audit event of a deletion that failed: ${(closing as Error).message}`,
+          ),
+        );
+      throw error;
+    }
+    return { count, forms: forms.size };
   }
 }

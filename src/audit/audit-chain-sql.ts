@@ -1,5 +1,5 @@
 // The SQL of the audit chain's head (audit_chain), for both dialects, built without a
-// connection so that audit-event-sql.spec.ts can snapshot it. Recording an event reads the
+// connection so that audit-chain-sql.spec.ts can snapshot it. Recording an event reads the
 // head with a row lock (MySQL/MariaDB: FOR UPDATE, held to the end of the change's
 // transaction; SQLite has one writer, and AuditLog runs its transactions one at a time), so
 // two changes of one account at once chain one after the other and never fork.
@@ -7,15 +7,14 @@ import type {
   SqlDialect,
   SqlStatement,
 } from '../common/database/sql-statement.js';
+import { quoteIdentifier } from '../common/database/sql-identifier.js';
 import { GENESIS_HASH } from './audit-hash.js';
 
-export class AuditEventSql {
+export class AuditChainSql {
   constructor(readonly dialect: SqlDialect) {}
 
   private e(name: string): string {
-    return this.dialect === 'sqlite'
-      ? `"${name.replaceAll('"', '""')}"`
-      : '`' + name.replaceAll('`', '``') + '`';
+    return quoteIdentifier(this.dialect, name);
   }
 
   /** Creates the account's chain unless it exists (empty, anchored at the genesis hash). */
