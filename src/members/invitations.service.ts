@@ -19,7 +19,7 @@ import { User } from '../accounts/user.entity.js';
 import { isRole, ROLES, type Role } from '../auth/permissions.js';
 import { isEmailAddress } from '../common/email-address.js';
 import {
-  TooManyRequestsError,
+  TooManyRequestsException,
   ValidationFailedException,
 } from '../common/errors.js';
 import { newUlid } from '../common/ulid.js';
@@ -306,7 +306,7 @@ export class InvitationsService implements BeforeApplicationShutdown {
       now,
     );
     if (!reserved.ok) {
-      throw new TooManyRequestsError(
+      throw new TooManyRequestsException(
         reserved.refusedBy.subject.startsWith('account:')
           ? 'This account has sent as many invitations and confirmation links as it may today: try again tomorrow'
           : 'This address was sent as many invitations and confirmation links as it may receive for now: try again later',

@@ -13,7 +13,7 @@ import type { FastifyReply } from 'fastify';
 import { Requires } from '../../auth/route-access.decorator.js';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
 import {
-  TooManyRequestsError,
+  TooManyRequestsException,
   ValidationFailedException,
 } from '../../common/errors.js';
 import { CHAT_KINDS, type ChatKind } from '../../config/reach-config.js';
@@ -106,7 +106,7 @@ export class DashboardChatChannelsController {
     try {
       await this.channels.test(form.id, channelId);
     } catch (error) {
-      if (error instanceof TooManyRequestsError) {
+      if (error instanceof TooManyRequestsException) {
         void reply.header('retry-after', String(error.retryAfterSeconds));
         return this.refused(reply, form, 429, error.message);
       }

@@ -19,7 +19,10 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { WithDeadline } from '../../common/deadline.interceptor.js';
-import { TooManyRequestsError, type ErrorIssue } from '../../common/errors.js';
+import {
+  TooManyRequestsException,
+  type ErrorIssue,
+} from '../../common/errors.js';
 import { ownEntry } from '../../common/own-entry.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { DeliveriesService } from '../../notifications/deliveries/deliveries.service.js';
@@ -346,7 +349,7 @@ export class DashboardNotificationsController {
     error: unknown,
     section: string,
   ) {
-    if (error instanceof TooManyRequestsError) {
+    if (error instanceof TooManyRequestsException) {
       void reply.header('retry-after', String(error.retryAfterSeconds));
       return this.render(reply, form, 429, {
         notice: { section, text: error.message },
