@@ -17,7 +17,7 @@ export interface ErrorAnswer {
  * `label` names the case in a failure, when a loop tries many.
  */
 export function expectProblem(
-  res: HttpResponse,
+  res: Pick<HttpResponse, 'status' | 'headers' | 'body'>,
   status: number,
   expected: string | ErrorAnswer,
   label?: string,

@@ -13,6 +13,7 @@ import { Submission } from '../../../src/submissions/submission.entity.js';
 import { createAccount } from '../../factories/accounts.js';
 import { CONTACT_FIELDS, createForm } from '../../factories/forms.js';
 import { BOUNDARY, MULTIPART_TYPE } from '../../support/files.js';
+import { expectProblem } from '../../support/answers.js';
 import { request, type HttpResponse } from '../../support/http.js';
 import {
   closeLoopbackClients,
@@ -362,8 +363,7 @@ describe('submit rate limit (e2e)', () => {
         json: VALID,
         headers: { 'x-forwarded-for': client },
       });
-      expect(notFound.status).toBe(404);
-      expect(notFound.body).toEqual({ error: 'Form not found' });
+      expectProblem(notFound, 404, 'Form not found');
       expectRateLimitHeaders(notFound.headers, 10, 9);
 
       const invalid = await submit(client, { json: { name: 'A' } });
@@ -373,8 +373,7 @@ describe('submit rate limit (e2e)', () => {
       const tooLarge = await submit(client, {
         json: { ...VALID, message: 'x'.repeat(200_000) },
       });
-      expect(tooLarge.status).toBe(413);
-      expect(tooLarge.body).toEqual({ error: 'Request body is too large' });
+      expectProblem(tooLarge, 413, 'Request body is too large');
       expectRateLimitHeaders(tooLarge.headers, 10, 8);
 
       const unsupported = await submit(client, {
@@ -462,8 +461,7 @@ describe('the submit routes behind ThrottlerGuard (e2e)', () => {
     const invalid = await post(client, formspreeUrl(), {
       json: { name: 'Ada' },
     });
-    expect(invalid.status).toBe(400);
-    expect(invalid.body).toEqual({
+    expectProblem(invalid, 400, {
       error: 'Validation failed',
       errors: [
         {
@@ -478,8 +476,7 @@ describe('the submit routes behind ThrottlerGuard (e2e)', () => {
     const unknown = await post(client, formspreeUrl('no-such-form'), {
       json: VALID,
     });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({
+    expectProblem(unknown, 404, {
       error: 'Form not found',
       errors: [{ code: 'FORM_NOT_FOUND', message: 'Form not found' }],
     });
@@ -488,8 +485,7 @@ describe('the submit routes behind ThrottlerGuard (e2e)', () => {
     const lastOne = await post(client, submitUrl('no-such-form'), {
       json: VALID,
     });
-    expect(lastOne.status).toBe(404);
-    expect(lastOne.body).toEqual({ error: 'Form not found' });
+    expectProblem(lastOne, 404, 'Form not found');
     expectRateLimitHeaders(lastOne.headers, LIMIT, 0);
 
     expectRefused(
@@ -602,8 +598,7 @@ describe('the submit routes behind ThrottlerGuard (e2e)', () => {
       body: `${textParts(VALID)}${'x'.repeat(9 * 1024 * 1024)}`,
       type: MULTIPART_TYPE,
     });
-    expect(tooLarge.status).toBe(413);
-    expect(tooLarge.body).toEqual({ error: 'Request body is too large' });
+    expectProblem(tooLarge, 413, 'Request body is too large');
     expectRateLimitHeaders(tooLarge.headers, LIMIT, 3);
     const next = await post(client, submitUrl(), { json: VALID });
     expectRateLimitHeaders(next.headers, LIMIT, 2);
