@@ -150,7 +150,7 @@ export async function startWebhookReceiver(
  * Adds a webhook of `form` that posts to the receiver (`url`, by default the receiver's own)
  * through the API, and hands its signing secret to the receiver. Returns the webhook's id.
  */
-export async function addWebhook(
+export async function addReceiverWebhook(
   t: TestApp,
   form: TestForm,
   receiver: WebhookReceiver,

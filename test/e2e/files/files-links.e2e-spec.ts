@@ -17,7 +17,7 @@ import { request } from '../../support/http.js';
 import { TestSmtpServer } from '../../support/smtp-server.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import {
-  addWebhook,
+  addReceiverWebhook,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../support/webhook-receiver.js';
@@ -62,7 +62,7 @@ describe('signed download links in notifications (e2e)', () => {
         { id: 'cv', type: 'file', accept: ['.pdf'] },
       ],
     });
-    await addWebhook(t, form, receiver);
+    await addReceiverWebhook(t, form, receiver);
     await confirmRecipient(t, smtp, form, OWNER);
   });
   afterAll(async () => {
@@ -200,7 +200,7 @@ describe('signed download links: kept out of logs, one spelling each (e2e)', () 
     form = await createForm(t, account.id, {
       fields: [{ id: 'cv', type: 'file', accept: ['.pdf'] }],
     });
-    await addWebhook(t, form, receiver);
+    await addReceiverWebhook(t, form, receiver);
     const body = new FormData();
     body.set('cv', new Blob([PDF]), 'cv.pdf');
     const submitted = await fetch(`${t.url}/api/submit/${form.form.id}`, {
