@@ -1,7 +1,7 @@
 import { NotFoundException } from '@nestjs/common';
 import {
-  ServiceUnavailableError,
-  TooManyRequestsError,
+  TemporarilyUnavailableException,
+  TooManyRequestsException,
   ValidationFailedException,
 } from '../common/errors/errors.js';
 import { errorPageOf } from './error-page.js';
@@ -50,9 +50,11 @@ describe('errorPageOf', () => {
 
   it('keeps Retry-After on a limit and on an outage', () => {
     expect(
-      errorPageOf(new TooManyRequestsError('Too many sign-in attempts', 60)),
+      errorPageOf(
+        new TooManyRequestsException('Too many sign-in attempts', 60),
+      ),
     ).toMatchObject({ status: 429, headers: { 'retry-after': '60' } });
-    expect(errorPageOf(new ServiceUnavailableError())).toMatchObject({
+    expect(errorPageOf(new TemporarilyUnavailableException())).toMatchObject({
       status: 503,
       headers: { 'retry-after': '5' },
       message: 'Service temporarily unavailable, please retry shortly',

@@ -60,6 +60,24 @@ export function addValidationErrors(
   return errors;
 }
 
+/**
+ * A refused change the visitor can fix, with the status the API answers it with: 400 and a
+ * ValidationFailedException's messages, or 409 and a ConflictException's. Any other error
+ * is not theirs to fix: it is thrown on.
+ */
+export function refusalOf(error: unknown): {
+  status: 400 | 409;
+  messages: string[];
+} {
+  if (error instanceof ValidationFailedException) {
+    return { status: 400, messages: error.errors };
+  }
+  if (error instanceof ConflictException) {
+    return { status: 409, messages: [error.message] };
+  }
+  throw error;
+}
+
 /** As addValidationErrors, and a ConflictException's message beside `field` too. */
 export function addRefusal(
   errors: PageErrors,

@@ -12,7 +12,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Repository, type EntityManager } from 'typeorm';
 import {
-  TooManyRequestsError,
+  TooManyRequestsException,
   ValidationFailedException,
 } from '../common/errors/errors.js';
 import { AppConfig } from '../config/app-config.js';
@@ -246,7 +246,7 @@ export class DomainsService {
       );
     const perForm = await spend(`dns-verify:${formId}`, VERIFICATIONS_PER_FORM);
     if (perForm.isBlocked) {
-      throw new TooManyRequestsError(
+      throw new TooManyRequestsException(
         `Too many verifications of this form's domains: at most ${VERIFICATIONS_PER_FORM} a minute. Retry in ${perForm.timeToBlockExpire} seconds.`,
         perForm.timeToBlockExpire,
       );
@@ -256,7 +256,7 @@ export class DomainsService {
       VERIFICATIONS_PER_ACCOUNT,
     );
     if (perAccount.isBlocked) {
-      throw new TooManyRequestsError(
+      throw new TooManyRequestsException(
         `Too many domain verifications in this account: at most ${VERIFICATIONS_PER_ACCOUNT} a minute over all its forms. Retry in ${perAccount.timeToBlockExpire} seconds.`,
         perAccount.timeToBlockExpire,
       );

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ServiceUnavailableError } from '../common/errors/errors.js';
+import { TemporarilyUnavailableException } from '../common/errors/errors.js';
 import { DatabaseStateService } from '../common/database/database-state.service.js';
 import { HealthStatusDto } from './dto/health-status.dto.js';
 import { WithDeadline } from '../common/http/deadline.interceptor.js';
@@ -26,7 +26,7 @@ export class HealthController {
   @ReadinessDocs()
   async ready(): Promise<HealthStatusDto> {
     if (!(await this.database.ping())) {
-      throw new ServiceUnavailableError('Database unavailable');
+      throw new TemporarilyUnavailableException('Database unavailable');
     }
     return { status: 'ok' };
   }

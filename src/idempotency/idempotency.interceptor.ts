@@ -20,7 +20,7 @@ import {
 } from '../auth/principal.js';
 import { extractApiKey } from '../auth/api-key.guard.js';
 import { hashApiKey } from '../auth/api-keys.js';
-import { RetryLaterConflictError } from '../common/errors/errors.js';
+import { RetryLaterConflictException } from '../common/errors/errors.js';
 import {
   IDEMPOTENCY_IN_FLIGHT,
   IDEMPOTENCY_KEY_REUSED,
@@ -63,7 +63,7 @@ export function answerForTakenKey(
     throw new UnprocessableEntityException(IDEMPOTENCY_KEY_REUSED);
   }
   if (held.state === 'in-flight') {
-    throw new RetryLaterConflictError(IDEMPOTENCY_IN_FLIGHT, 1);
+    throw new RetryLaterConflictException(IDEMPOTENCY_IN_FLIGHT, 1);
   }
   return held.answer;
 }
@@ -93,7 +93,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       mergeMap((claim) => {
         if (claim !== 'claimed') {
           if (claim.state === 'free') {
-            throw new RetryLaterConflictError(IDEMPOTENCY_IN_FLIGHT, 1);
+            throw new RetryLaterConflictException(IDEMPOTENCY_IN_FLIGHT, 1);
           }
           const kept = answerForTakenKey(claim, fingerprint);
           void reply.status(kept.status).header(REPLAYED_HEADER, 'true');

@@ -14,7 +14,7 @@ import type { Invitation } from '../accounts/invitation.entity.js';
 import { isRole, ROLES, type Role } from '../auth/permissions.js';
 import { isEmailAddress } from '../common/values/email-address.js';
 import {
-  TooManyRequestsError,
+  TooManyRequestsException,
   ValidationFailedException,
 } from '../common/errors/errors.js';
 import { newUlid } from '../common/values/ulid.js';
@@ -295,7 +295,7 @@ export class InvitationsService implements BeforeApplicationShutdown {
       now,
     );
     if (!reserved.ok) {
-      throw new TooManyRequestsError(
+      throw new TooManyRequestsException(
         reserved.refusedBy.subject.startsWith('account:')
           ? 'This account has sent as many invitations and confirmation links as it may today: try again tomorrow'
           : 'This address was sent as many invitations and confirmation links as it may receive for now: try again later',

@@ -4,7 +4,7 @@
 // one account could queue thousands of POSTs to any public URL in seconds, and fill the
 // worker every other account shares.
 import { Inject, Injectable } from '@nestjs/common';
-import { TooManyRequestsError } from '../common/errors/errors.js';
+import { TooManyRequestsException } from '../common/errors/errors.js';
 import {
   RATE_LIMIT_STORAGE,
   type RateLimitStorage,
@@ -37,7 +37,7 @@ export class NotificationLimiter {
       TESTS_PER_WEBHOOK,
     );
     if (wait > 0) {
-      throw new TooManyRequestsError(tooManyTestsMessage(wait), wait);
+      throw new TooManyRequestsException(tooManyTestsMessage(wait), wait);
     }
   }
 
@@ -45,7 +45,7 @@ export class NotificationLimiter {
   async spendRetry(formId: string): Promise<void> {
     const wait = await this.spend(`delivery-retry:${formId}`, RETRIES_PER_FORM);
     if (wait > 0) {
-      throw new TooManyRequestsError(tooManyRetriesMessage(wait), wait);
+      throw new TooManyRequestsException(tooManyRetriesMessage(wait), wait);
     }
   }
 

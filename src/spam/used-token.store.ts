@@ -17,7 +17,7 @@ import {
   ConnectionBusyError,
   SqliteStatements,
 } from '../common/database/sqlite-statements.js';
-import { ServiceUnavailableError } from '../common/errors/errors.js';
+import { TemporarilyUnavailableException } from '../common/errors/errors.js';
 import { sqlDatetime } from '../common/database/sql-dates.js';
 
 /** The row id of an answer: SHA-256 of the provider and the answer, hex. */
@@ -37,8 +37,8 @@ type BatchWriter = (claims: readonly Claim[]) => Promise<boolean[]>;
 
 const MAX_BATCH = 500;
 
-function unavailable(): ServiceUnavailableError {
-  return new ServiceUnavailableError(
+function unavailable(): TemporarilyUnavailableException {
+  return new TemporarilyUnavailableException(
     'Database unavailable, please retry shortly',
   );
 }
@@ -93,7 +93,7 @@ export class UsedTokenStore {
       batch.forEach((claim, i) => claim.resolve(accepted[i]));
     } catch (error) {
       const answer =
-        error instanceof ServiceUnavailableError ||
+        error instanceof TemporarilyUnavailableException ||
         error instanceof ConnectionBusyError ||
         isDatabaseUnavailable(error)
           ? unavailable()

@@ -3,7 +3,7 @@
 // signature it trusts to TLS, so it is verified here against the provider's JWKS with jose.
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import { SsoRefusal, type SsoProblem } from './sso-refusal.js';
+import { SsoRefusalException, type SsoProblem } from './sso-refusal.js';
 
 /** Seconds a provider has to answer each request (the dashboard's deadline is longer). */
 const PROVIDER_TIMEOUT_S = 4;
@@ -77,7 +77,7 @@ export async function discover(
       },
     );
   } catch (error) {
-    throw new SsoRefusal(
+    throw new SsoRefusalException(
       problemOf(error) === 'issuer' ? 'issuer' : 'provider-unreachable',
     );
   }
@@ -102,7 +102,7 @@ export async function startAuthorization(
   return { url, state, nonce, codeVerifier };
 }
 
-/** Exchanges the callback's code and checks the ID token; every failure is an SsoRefusal. */
+/** Exchanges the callback's code and checks the ID token; every failure is an SsoRefusalException. */
 export async function finishAuthorization(
   config: oidc.Configuration,
   callbackUrl: URL,
@@ -118,14 +118,14 @@ export async function finishAuthorization(
     });
     idToken = tokens.id_token;
   } catch (error) {
-    throw new SsoRefusal(problemOf(error));
+    throw new SsoRefusalException(problemOf(error));
   }
-  if (!idToken) throw new SsoRefusal('provider-refused');
+  if (!idToken) throw new SsoRefusalException('provider-refused');
   const metadata = config.serverMetadata();
-  if (!metadata.jwks_uri) throw new SsoRefusal('signature');
+  if (!metadata.jwks_uri) throw new SsoRefusalException('signature');
   const jwksUri = new URL(metadata.jwks_uri);
   if (jwksUri.protocol !== 'https:' && !isLoopbackUrl(jwksUri)) {
-    throw new SsoRefusal('signature');
+    throw new SsoRefusalException('signature');
   }
   let claims: Record<string, unknown>;
   try {
@@ -142,10 +142,10 @@ export async function finishAuthorization(
     );
     claims = verified.payload;
   } catch (error) {
-    throw new SsoRefusal(joseProblemOf(error));
+    throw new SsoRefusalException(joseProblemOf(error));
   }
   // openid-client compared it already; a second look costs nothing.
-  if (claims.nonce !== checks.nonce) throw new SsoRefusal('nonce');
+  if (claims.nonce !== checks.nonce) throw new SsoRefusalException('nonce');
   const email = typeof claims.email === 'string' ? claims.email : '';
   return {
     subject: String(claims.sub),

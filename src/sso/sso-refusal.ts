@@ -89,7 +89,7 @@ const REFUSALS: Record<SsoProblem, { status: number; message: string }> = {
 };
 
 /** A refused SSO sign-in: the dashboard's error page shows its sentence with its status. */
-export class SsoRefusal extends HttpException {
+export class SsoRefusalException extends HttpException {
   constructor(
     readonly problem: SsoProblem,
     detail?: string,

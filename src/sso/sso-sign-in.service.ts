@@ -19,7 +19,7 @@ import {
   startAuthorization,
 } from './oidc-client.js';
 import { SsoAttempt } from './sso-attempt.entity.js';
-import { SsoRefusal } from './sso-refusal.js';
+import { SsoRefusalException } from './sso-refusal.js';
 import { SsoSettingsService } from './sso-settings.service.js';
 import {
   domainOfEmail,
@@ -80,12 +80,12 @@ export class SsoSignInService {
     const claims = domain ? await this.settings.claimsOf(domain) : [];
     const verified = claims.find((claim) => claim.status === 'verified');
     if (!verified) {
-      throw new SsoRefusal(
+      throw new SsoRefusalException(
         claims.length > 0 ? 'domain-unverified' : 'no-sso-domain',
       );
     }
     const route = await this.settings.routeOf(verified.accountId);
-    if (!route) throw new SsoRefusal('no-sso-domain');
+    if (!route) throw new SsoRefusalException('no-sso-domain');
     const config = await discover(route);
     const started = await startAuthorization(
       config,
@@ -121,7 +121,7 @@ export class SsoSignInService {
       state.length > 200 ||
       !sameString(state, cookieState)
     ) {
-      throw new SsoRefusal('state');
+      throw new SsoRefusalException('state');
     }
     const attempt = await this.attempts.findOneBy({ stateHash: sha256(state) });
     // Deleting first makes the attempt single-use even when two callbacks race.
@@ -129,11 +129,11 @@ export class SsoSignInService {
       ? await this.attempts.delete({ stateHash: attempt.stateHash })
       : undefined;
     if (!attempt || !deleted?.affected || attempt.expiresAt < new Date()) {
-      throw new SsoRefusal('state');
+      throw new SsoRefusalException('state');
     }
     const route = await this.settings.routeOf(attempt.accountId);
     if (!route || route.issuerUrl !== attempt.issuerUrl) {
-      throw new SsoRefusal('not-configured');
+      throw new SsoRefusalException('not-configured');
     }
     const config = await discover(route);
     const identity = await finishAuthorization(
@@ -145,16 +145,20 @@ export class SsoSignInService {
         codeVerifier: this.box.decrypt(attempt.codeVerifierEncrypted),
       },
     );
-    if (!identity.emailVerified) throw new SsoRefusal('email-unverified');
+    if (!identity.emailVerified) {
+      throw new SsoRefusalException('email-unverified');
+    }
     const email = normalizeEmail(identity.email);
-    if (!isEmailAddress(email)) throw new SsoRefusal('email-unverified');
+    if (!isEmailAddress(email)) {
+      throw new SsoRefusalException('email-unverified');
+    }
     if (!route.domains.includes(domainOfEmail(email))) {
-      throw new SsoRefusal('foreign-domain').of(email);
+      throw new SsoRefusalException('foreign-domain').of(email);
     }
     try {
       return await this.signIn(route, email);
     } catch (error) {
-      throw error instanceof SsoRefusal ? error.of(email) : error;
+      throw error instanceof SsoRefusalException ? error.of(email) : error;
     }
   }
 
@@ -191,7 +195,7 @@ export class SsoSignInService {
   async join(accountId: string, user: User, role: SsoJoinRole): Promise<void> {
     const max = this.config.maxMembersPerAccount;
     if ((await this.memberships.countMembers(accountId)) >= max) {
-      throw new SsoRefusal('account-full');
+      throw new SsoRefusalException('account-full');
     }
     await this.auditLog.transaction(async (manager) => {
       await this.memberships.put(accountId, user.id, role, manager);

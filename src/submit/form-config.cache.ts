@@ -9,7 +9,7 @@
 // Unknown ids are remembered for a moment too (a flood of posts to a deleted form costs
 // no reads), and forgotten as soon as a form with that id is created.
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { ServiceUnavailableError } from '../common/errors/errors.js';
+import { TemporarilyUnavailableException } from '../common/errors/errors.js';
 import { DB_DEADLINE_MS } from '../common/database/database-deadline.js';
 import { DomainVerificationService } from '../domain-verification/domain-verification.service.js';
 import { FormChangesService } from '../forms/changes/form-changes.service.js';
@@ -210,7 +210,7 @@ function withDeadline<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(
-      () => reject(new ServiceUnavailableError()),
+      () => reject(new TemporarilyUnavailableException()),
       DB_DEADLINE_MS,
     );
   });

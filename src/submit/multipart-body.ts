@@ -9,7 +9,7 @@ import { errorCodes } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import {
-  BodyTimeoutError,
+  BodyTimeoutException,
   ValidationFailedException,
 } from '../common/errors/errors.js';
 import {
@@ -168,7 +168,7 @@ export function parseMultipart(
       if (uploads === undefined || options.idleTimeoutMs === undefined) return;
       clearTimeout(idle);
       idle = setTimeout(
-        () => fail(new BodyTimeoutError(UPLOAD_IDLE_MESSAGE)),
+        () => fail(new BodyTimeoutException(UPLOAD_IDLE_MESSAGE)),
         options.idleTimeoutMs,
       );
       idle.unref();
@@ -183,7 +183,7 @@ export function parseMultipart(
             1000 -
           Date.now();
         if (left > 0) armDeadline(left);
-        else fail(new BodyTimeoutError(UPLOAD_TOO_SLOW_MESSAGE));
+        else fail(new BodyTimeoutException(UPLOAD_TOO_SLOW_MESSAGE));
       }, ms);
       slow.unref();
     };

@@ -15,7 +15,7 @@ import {
   REPLAYED_HEADER,
 } from '../idempotency/idempotency-key.js';
 import { markVerdict } from '../metrics/submission-outcome.js';
-import { ApiSubmitRoute } from './submit.openapi.js';
+import { SubmitDocs } from './submit.openapi.js';
 import { SubmitResponseDto } from './dto/submit-response.dto.js';
 import { UnreadMultipart } from './multipart-parser.js';
 import { SubmitThrottlerGuard } from './rate-limit/submit-throttler.guard.js';
@@ -67,7 +67,7 @@ export class SubmitController {
 
   @Post(':formId')
   @HttpCode(HttpStatus.OK)
-  @ApiSubmitRoute()
+  @SubmitDocs()
   async submit(
     @Req() request: FastifyRequest<{ Params: { formId: string } }>,
     @Res() reply: FastifyReply,

@@ -95,7 +95,7 @@ export const SUBMITTED_VALUE = {
   ],
 };
 
-export function ApiSubmitRoute(): MethodDecorator {
+export function SubmitDocs(): MethodDecorator {
   return applyDecorators(
     ApiExtraModels(ErrorDto, ValidationErrorDto, SubmitResponseDto),
     ApiOperation({

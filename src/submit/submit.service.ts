@@ -4,8 +4,8 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import {
-  RetryLaterConflictError,
-  ServiceUnavailableError,
+  RetryLaterConflictException,
+  TemporarilyUnavailableException,
   ValidationFailedException,
 } from '../common/errors/errors.js';
 import {
@@ -26,7 +26,7 @@ import { outboxEntry } from '../notifications/outbox/outbox-entry.js';
 import {
   CommitQueue,
   IdempotencyKeyTakenError,
-  QueueFullError,
+  QueueFullException,
 } from './commit/commit-queue.js';
 import type { CommitItem } from './commit/submission-writer.js';
 import type { UploadReceiver } from '../files/uploads/upload-receiver.js';
@@ -190,7 +190,7 @@ export class SubmitService {
       request.body,
     );
     if (this.keysInFlight.has(id)) {
-      throw new RetryLaterConflictError(IDEMPOTENCY_IN_FLIGHT, 1);
+      throw new RetryLaterConflictException(IDEMPOTENCY_IN_FLIGHT, 1);
     }
     this.keysInFlight.add(id);
     try {
@@ -217,7 +217,7 @@ export class SubmitService {
           if (!(error instanceof IdempotencyKeyTakenError)) throw error;
           // Taken by a record that has expired since (or a batch that rolled back).
           if (attempt > 0) {
-            throw new RetryLaterConflictError(IDEMPOTENCY_IN_FLIGHT, 1);
+            throw new RetryLaterConflictException(IDEMPOTENCY_IN_FLIGHT, 1);
           }
           await this.keys.clearExpired(id);
         }
@@ -320,8 +320,8 @@ export class SubmitService {
       // Refused in time (503 past its deadline, the database away) the batch may still
       // commit: its files stay, for the orphan sweep to judge by their rows.
       if (
-        error instanceof ServiceUnavailableError &&
-        !(error instanceof QueueFullError)
+        error instanceof TemporarilyUnavailableException &&
+        !(error instanceof QueueFullException)
       ) {
         if (uploads !== undefined) uploads.kept = true;
       }

@@ -1,7 +1,14 @@
 // Files for upload tests: real PNGs of any size (file-type walks PNG chunks, so the bytes
-// must be a well-formed PNG, not just its signature), and multipart bodies built by hand
-// for the cases no client library sends (cut short, hostile names).
+// must be a well-formed PNG, not just its signature), multipart bodies built by hand for
+// the cases no client library sends (cut short, hostile names, sent at a pace over a raw
+// socket), posted as a script posts them, and what they left: the submission as the API
+// lists it, the files on disk.
+import { readdir } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import { deflateSync } from 'node:zlib';
+import type { TestForm } from '../factories/forms.js';
+import { request, type HttpResponse } from './http.js';
+import { uploadsRoot, type TestApp } from './test-app.js';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -76,4 +83,77 @@ export function multipart(parts: Part[], end = true): Buffer {
   }
   if (end) chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
   return Buffer.concat(chunks);
+}
+
+/** Posts `parts` to the submit route as a script does (multipart, JSON answers). */
+export function postParts(
+  t: TestApp,
+  formId: string,
+  parts: Part[],
+  headers: Record<string, string> = {},
+): Promise<HttpResponse> {
+  return request(`${t.url}/api/submit/${formId}`, {
+    body: multipart(parts),
+    headers: {
+      'content-type': MULTIPART_TYPE,
+      accept: 'application/json',
+      ...headers,
+    },
+  });
+}
+
+/** The form's newest submission, as GET …/submissions lists it. */
+export async function newestSubmission<Data = Record<string, unknown>>(
+  t: TestApp,
+  form: TestForm,
+): Promise<{ id: string; data: Data }> {
+  const listed = await request(
+    `${t.url}/api/v1/forms/${form.form.id}/submissions?limit=1`,
+    { apiKey: form.apiKey },
+  );
+  expect(listed.status).toBe(200);
+  return listed.body.data[0] as { id: string; data: Data };
+}
+
+/** A multipart request over a raw socket, its body written by the test at its own pace. */
+export interface RawUpload {
+  socket: Socket;
+  /** Resolves with what the server answered once the connection closed. */
+  closed: Promise<{ ms: number; text: string }>;
+}
+
+/** Opens a connection and sends the head of a multipart POST of `length` body bytes. */
+export function openUpload(
+  url: string,
+  path: string,
+  length: number,
+  headers: Record<string, string> = {},
+): RawUpload {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  const started = performance.now();
+  let text = '';
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  socket.on('error', () => undefined);
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: test\r\nContent-Type: ${MULTIPART_TYPE}\r\nContent-Length: ${length}\r\n${extra}\r\n`,
+  );
+  const closed = new Promise<{ ms: number; text: string }>((resolve) =>
+    socket.on('close', () =>
+      resolve({ ms: performance.now() - started, text }),
+    ),
+  );
+  return { socket, closed };
+}
+
+/** How many files the app's upload directory holds (its STORAGE_URL is a file: one). */
+export async function filesOnDisk(t: TestApp): Promise<number> {
+  const entries = await readdir(uploadsRoot(t), {
+    recursive: true,
+    withFileTypes: true,
+  }).catch(() => []);
+  return entries.filter((entry) => entry.isFile()).length;
 }

@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 
 export interface S3Server {
@@ -47,4 +48,26 @@ export async function startS3Server(
       await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** A client of the server, as the tests' own eyes on the bucket. */
+export function s3Client(s3: S3Server): S3Client {
+  return new S3Client({
+    region: 'us-east-1',
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    credentials: {
+      accessKeyId: S3_TEST_CREDENTIALS.AWS_ACCESS_KEY_ID,
+      secretAccessKey: S3_TEST_CREDENTIALS.AWS_SECRET_ACCESS_KEY,
+    },
+  });
+}
+
+/** Every key in `bucket`, straight from the server, sorted. */
+export async function keysInBucket(
+  client: S3Client,
+  bucket: string,
+): Promise<string[]> {
+  const page = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+  return (page.Contents ?? []).map((object) => object.Key ?? '').sort();
 }

@@ -3,6 +3,9 @@
 // and answered as the test says (by default 200).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
+import type { TestForm } from '../factories/forms.js';
+import { request } from './http.js';
+import type { TestApp } from './test-app.js';
 
 export interface ReceivedWebhook {
   id: string;
@@ -141,4 +144,23 @@ export async function startWebhookReceiver(
       server.close(() => resolve());
     });
   return receiver;
+}
+
+/**
+ * Adds a webhook of `form` that posts to the receiver (`url`, by default the receiver's own)
+ * through the API, and hands its signing secret to the receiver. Returns the webhook's id.
+ */
+export async function addReceiverWebhook(
+  t: TestApp,
+  form: TestForm,
+  receiver: WebhookReceiver,
+  json: { url?: string; description?: string } = {},
+): Promise<string> {
+  const created = await request(
+    `${t.url}/api/v1/forms/${form.form.id}/webhooks`,
+    { apiKey: form.apiKey, json: { url: receiver.url, ...json } },
+  );
+  expect(created.status).toBe(201);
+  receiver.secrets.push(created.body.secret as string);
+  return created.body.id as string;
 }

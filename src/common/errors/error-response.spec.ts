@@ -5,8 +5,8 @@ import {
   PayloadTooLargeException,
 } from '@nestjs/common';
 import {
-  ServiceUnavailableError,
-  TooManyRequestsError,
+  TemporarilyUnavailableException,
+  TooManyRequestsException,
   ValidationFailedException,
 } from './errors.js';
 import { isDatabaseUnavailable } from '../database/driver-errors.js';
@@ -74,7 +74,9 @@ describe('toErrorResponse', () => {
       headers: { 'retry-after': '5' },
       unexpected: false,
     });
-    expect(toErrorResponse(new ServiceUnavailableError())).toMatchObject({
+    expect(
+      toErrorResponse(new TemporarilyUnavailableException()),
+    ).toMatchObject({
       status: 503,
       headers: { 'retry-after': '5' },
       unexpected: false,
@@ -133,7 +135,7 @@ describe('a client that hangs up mid-request', () => {
 describe('a limit of the service', () => {
   it('is a 429 with its sentence and Retry-After', () => {
     expect(
-      toErrorResponse(new TooManyRequestsError('Too many lookups.', 42)),
+      toErrorResponse(new TooManyRequestsException('Too many lookups.', 42)),
     ).toEqual({
       status: 429,
       body: { error: 'Too many lookups.' },

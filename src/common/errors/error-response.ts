@@ -8,10 +8,10 @@ import {
 } from '../database/driver-errors.js';
 import { ownEntry } from '../values/own-entry.js';
 import {
-  BodyTimeoutError,
-  RetryLaterConflictError,
-  ServiceUnavailableError,
-  TooManyRequestsError,
+  BodyTimeoutException,
+  RetryLaterConflictException,
+  TemporarilyUnavailableException,
+  TooManyRequestsException,
   ValidationFailedException,
 } from './errors.js';
 
@@ -70,13 +70,13 @@ function fromHttpException(exception: HttpException): ErrorResponse {
     };
   }
   if (
-    exception instanceof ServiceUnavailableError ||
-    exception instanceof TooManyRequestsError ||
-    exception instanceof RetryLaterConflictError
+    exception instanceof TemporarilyUnavailableException ||
+    exception instanceof TooManyRequestsException ||
+    exception instanceof RetryLaterConflictException
   ) {
     headers['retry-after'] = String(exception.retryAfterSeconds);
   }
-  if (exception instanceof BodyTimeoutError) headers.connection = 'close';
+  if (exception instanceof BodyTimeoutException) headers.connection = 'close';
   const cause = exception.cause as
     { code?: string; message?: string } | undefined;
   // The urlencoded parser refuses a __proto__ key with this message (JSON reports it as

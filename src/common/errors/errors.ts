@@ -42,14 +42,14 @@ export class FileTooLargeException extends ValidationFailedException {
  * 408 that closes the connection: a request body stopped arriving, or arrived too slowly
  * (docs/files.md), and nothing of it is kept — nor is the rest of it waited for.
  */
-export class BodyTimeoutError extends HttpException {
+export class BodyTimeoutException extends HttpException {
   constructor(message = 'The request took too long to arrive') {
     super(message, HttpStatus.REQUEST_TIMEOUT);
   }
 }
 
 /** 429 with Retry-After: a limit of this service was reached; the sentence says which. */
-export class TooManyRequestsError extends HttpException {
+export class TooManyRequestsException extends HttpException {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
@@ -59,7 +59,7 @@ export class TooManyRequestsError extends HttpException {
 }
 
 /** 503 with Retry-After: a dependency (the database) cannot serve the request now. */
-export class ServiceUnavailableError extends HttpException {
+export class TemporarilyUnavailableException extends HttpException {
   constructor(
     message = 'Service temporarily unavailable, please retry shortly',
     readonly retryAfterSeconds = 5,
@@ -69,7 +69,7 @@ export class ServiceUnavailableError extends HttpException {
 }
 
 /** 409 with Retry-After: the resource is busy with another request; retry shortly. */
-export class RetryLaterConflictError extends HttpException {
+export class RetryLaterConflictException extends HttpException {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Observable, throwError, timeout } from 'rxjs';
-import { ServiceUnavailableError } from '../errors/errors.js';
+import { TemporarilyUnavailableException } from '../errors/errors.js';
 
 /** No request waits on a hung dependency longer than this before answering 503. */
 export const REQUEST_DEADLINE_MS = 5000;
@@ -30,7 +30,7 @@ export class DeadlineInterceptor implements NestInterceptor {
     return next.handle().pipe(
       timeout({
         first: REQUEST_DEADLINE_MS,
-        with: () => throwError(() => new ServiceUnavailableError()),
+        with: () => throwError(() => new TemporarilyUnavailableException()),
       }),
     );
   }

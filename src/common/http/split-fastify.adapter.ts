@@ -22,7 +22,7 @@ import {
   type RequestListener,
   type ServerOptions,
 } from 'node:http';
-import { ServiceUnavailableError } from '../errors/errors.js';
+import { TemporarilyUnavailableException } from '../errors/errors.js';
 
 export interface SplitFastifyOptions {
   /** Fastify options shared by both instances (logger, trust proxy, body limit, errors…). */
@@ -140,7 +140,9 @@ export class SplitFastifyAdapter extends FastifyAdapter {
         return;
       }
       void reply.header('connection', 'close');
-      done(new ServiceUnavailableError('The server is shutting down', 1));
+      done(
+        new TemporarilyUnavailableException('The server is shutting down', 1),
+      );
     });
   }
 

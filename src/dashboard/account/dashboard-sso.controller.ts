@@ -1,6 +1,5 @@
 import {
   Body,
-  ConflictException,
   Controller,
   Get,
   Param,
@@ -29,7 +28,7 @@ import {
 } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { isChecked, textOf } from '../form-body.js';
-import { PageErrors, sentence } from '../page-errors.js';
+import { PageErrors, refusalOf, sentence } from '../page-errors.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 
 const NOTICES: Record<string, string> = {
@@ -144,16 +143,7 @@ export class DashboardSsoController {
         memberPrincipal(context),
       );
     } catch (error) {
-      let status = 400;
-      let messages: string[];
-      if (error instanceof ValidationFailedException) {
-        messages = error.errors;
-      } else if (error instanceof ConflictException) {
-        status = 409;
-        messages = [error.message];
-      } else {
-        throw error;
-      }
+      const { status, messages } = refusalOf(error);
       const errors = new PageErrors();
       for (const message of messages) errors.add(sentence(message), 'domain');
       return this.render(context, reply, status, {

@@ -10,7 +10,7 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { WithDeadline } from '../../common/http/deadline.interceptor.js';
-import { TooManyRequestsError } from '../../common/errors/errors.js';
+import { TooManyRequestsException } from '../../common/errors/errors.js';
 import {
   AccountVerificationService,
   VERIFICATION_VALID_DAYS,
@@ -91,12 +91,12 @@ export class VerifyEmailController {
     );
     switch (result.outcome) {
       case 'wait':
-        throw new TooManyRequestsError(
+        throw new TooManyRequestsException(
           `A link was sent a moment ago. Please wait ${result.seconds} second${result.seconds === 1 ? '' : 's'} before asking for another.`,
           result.seconds,
         );
       case 'capped':
-        throw new TooManyRequestsError(
+        throw new TooManyRequestsException(
           'Your address was sent as many links as it may receive for now. Look for the last one in your mailbox (and its spam folder), or try again tomorrow.',
           secondsToNextDay(),
         );

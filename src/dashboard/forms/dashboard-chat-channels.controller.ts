@@ -12,10 +12,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Requires } from '../../auth/route-access.decorator.js';
 import { WithDeadline } from '../../common/http/deadline.interceptor.js';
-import {
-  TooManyRequestsError,
-  ValidationFailedException,
-} from '../../common/errors/errors.js';
+import { TooManyRequestsException } from '../../common/errors/errors.js';
 import { CHAT_KINDS, type ChatKind } from '../../config/reach-config.js';
 import type { Form } from '../../forms/form.entity.js';
 import { ChatChannelsService } from '../../notifications/chat/chat-channels.service.js';
@@ -26,7 +23,7 @@ import {
 } from '../dashboard-context.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
-import { sentence } from '../page-errors.js';
+import { refusalOf, sentence } from '../page-errors.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
 import { redirectToForm } from './form-links.js';
 import { NotificationsPageBuilder } from './notifications-page.builder.js';
@@ -76,18 +73,13 @@ export class DashboardChatChannelsController {
         { accountId: form.accountId, actor: memberPrincipal(context) },
       );
     } catch (error) {
-      if (error instanceof ValidationFailedException) {
-        return this.refused(
-          reply,
-          form,
-          400,
-          error.errors.map((message) => sentence(message)).join(' '),
-        );
-      }
-      if (error instanceof ConflictException) {
-        return this.refused(reply, form, 409, error.message);
-      }
-      throw error;
+      const { status, messages } = refusalOf(error);
+      return this.refused(
+        reply,
+        form,
+        status,
+        messages.map((message) => sentence(message)).join(' '),
+      );
     }
     return redirectToForm(reply, form.id, {
       page: 'notifications',
@@ -106,7 +98,7 @@ export class DashboardChatChannelsController {
     try {
       await this.channels.test(form.id, channelId);
     } catch (error) {
-      if (error instanceof TooManyRequestsError) {
+      if (error instanceof TooManyRequestsException) {
         void reply.header('retry-after', String(error.retryAfterSeconds));
         return this.refused(reply, form, 429, error.message);
       }

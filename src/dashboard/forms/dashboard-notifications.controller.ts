@@ -20,7 +20,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { WithDeadline } from '../../common/http/deadline.interceptor.js';
 import {
-  TooManyRequestsError,
+  TooManyRequestsException,
   type ErrorIssue,
 } from '../../common/errors/errors.js';
 import { ownEntry } from '../../common/values/own-entry.js';
@@ -349,7 +349,7 @@ export class DashboardNotificationsController {
     error: unknown,
     section: string,
   ) {
-    if (error instanceof TooManyRequestsError) {
+    if (error instanceof TooManyRequestsException) {
       void reply.header('retry-after', String(error.retryAfterSeconds));
       return this.render(reply, form, 429, {
         notice: { section, text: error.message },

@@ -16,7 +16,7 @@ import { isRole } from '../../auth/permissions.js';
 import { Requires, SignedIn } from '../../auth/route-access.decorator.js';
 import { WithDeadline } from '../../common/http/deadline.interceptor.js';
 import {
-  TooManyRequestsError,
+  TooManyRequestsException,
   ValidationFailedException,
 } from '../../common/errors/errors.js';
 import { ownEntry } from '../../common/values/own-entry.js';
@@ -217,7 +217,7 @@ export class DashboardMembersController {
     } else {
       errors.add(sentence(error.message), 'email');
     }
-    if (error instanceof TooManyRequestsError) {
+    if (error instanceof TooManyRequestsException) {
       void reply.header('retry-after', String(error.retryAfterSeconds));
     }
     return this.render(context, reply, error.getStatus(), { invite, errors });

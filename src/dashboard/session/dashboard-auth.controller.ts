@@ -1,6 +1,5 @@
 import {
   Body,
-  ConflictException,
   Controller,
   Get,
   HttpCode,
@@ -16,7 +15,6 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccountsService } from '../../accounts/accounts.service.js';
 import { MembershipsService } from '../../accounts/memberships.service.js';
-import { ValidationFailedException } from '../../common/errors/errors.js';
 import { ownEntry } from '../../common/values/own-entry.js';
 import { AppConfig } from '../../config/app-config.js';
 import { AccountVerificationService } from '../../notifications/email/account-verification.service.js';
@@ -33,7 +31,7 @@ import {
   sessionClientOf,
 } from './dashboard-sessions.service.js';
 import { SignedInGuard, SignedOutCsrfGuard } from './dashboard.guards.js';
-import { PageErrors, sentence } from '../page-errors.js';
+import { PageErrors, refusalOf, sentence } from '../page-errors.js';
 import { SignInLimiter, waitMessage } from './sign-in-limiter.js';
 import { SignInFlowService } from './sign-in-flow.service.js';
 import { PASSKEY_SCRIPTS } from '../passkey-scripts.js';
@@ -246,19 +244,18 @@ export class DashboardAuthController {
       try {
         signedUp = await this.accounts.create(email, password);
       } catch (error) {
-        if (error instanceof ValidationFailedException) {
-          for (const message of error.errors) {
-            const field = message.startsWith('email') ? 'email' : 'password';
-            errors.add(sentence(message), field);
-          }
-        } else if (error instanceof ConflictException) {
-          status = 409;
+        const refusal = refusalOf(error);
+        status = refusal.status;
+        if (status === 409) {
           errors.add(
             'An account with this email already exists. Log in instead, or use another email.',
             'email',
           );
         } else {
-          throw error;
+          for (const message of refusal.messages) {
+            const field = message.startsWith('email') ? 'email' : 'password';
+            errors.add(sentence(message), field);
+          }
         }
       }
     }

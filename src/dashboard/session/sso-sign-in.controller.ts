@@ -14,7 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/route-access.decorator.js';
 import { WithDeadline } from '../../common/http/deadline.interceptor.js';
 import { isEmailAddress } from '../../common/values/email-address.js';
-import { SsoRefusal } from '../../sso/sso-refusal.js';
+import { SsoRefusalException } from '../../sso/sso-refusal.js';
 import {
   SSO_ATTEMPT_TTL_MS,
   SsoSignInService,
@@ -92,7 +92,7 @@ export class SsoSignInController {
     try {
       started = await this.sso.start(email);
     } catch (error) {
-      if (error instanceof SsoRefusal) {
+      if (error instanceof SsoRefusalException) {
         return page(error.getStatus(), error.message);
       }
       throw error;
@@ -122,7 +122,7 @@ export class SsoSignInController {
       signedIn = await this.sso.finish(query, state);
     } catch (error) {
       // A refused sign-in of a known user is theirs to see in the audit log.
-      if (error instanceof SsoRefusal && error.email !== undefined) {
+      if (error instanceof SsoRefusalException && error.email !== undefined) {
         await this.audit.failed(error.email, request, `sso: ${error.problem}`);
       }
       throw error;

@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import {
   FileTooLargeException,
-  ServiceUnavailableError,
+  TemporarilyUnavailableException,
   ValidationFailedException,
 } from '../../common/errors/errors.js';
 import {
@@ -225,7 +225,7 @@ export class UploadReceiver {
       scan?.abort();
       await this.budget?.release(reservation.bytes).catch(() => undefined);
       if (error instanceof ScannerUnavailableError) {
-        throw new ServiceUnavailableError(SCANNER_UNAVAILABLE);
+        throw new TemporarilyUnavailableException(SCANNER_UNAVAILABLE);
       }
       if (error instanceof StorageFullError) {
         throw new FileTooLargeException(
@@ -277,13 +277,13 @@ export class UploadReceiver {
   private async startScan(): Promise<ClamavScan | undefined> {
     if (this.scanner === undefined) return undefined;
     return this.scanner.start().catch(() => {
-      throw new ServiceUnavailableError(SCANNER_UNAVAILABLE);
+      throw new TemporarilyUnavailableException(SCANNER_UNAVAILABLE);
     });
   }
 
   private verdict(scan: ClamavScan): ReturnType<ClamavScan['finish']> {
     return scan.finish().catch(() => {
-      throw new ServiceUnavailableError(SCANNER_UNAVAILABLE);
+      throw new TemporarilyUnavailableException(SCANNER_UNAVAILABLE);
     });
   }
 

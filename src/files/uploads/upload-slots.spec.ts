@@ -1,4 +1,4 @@
-import { TooManyRequestsError } from '../../common/errors/errors.js';
+import { TooManyRequestsException } from '../../common/errors/errors.js';
 import { UploadSlots } from './upload-slots.js';
 
 describe('UploadSlots', () => {
@@ -6,7 +6,7 @@ describe('UploadSlots', () => {
     const slots = new UploadSlots(2);
     const first = slots.take('203.0.113.1');
     slots.take('203.0.113.1');
-    expect(() => slots.take('203.0.113.1')).toThrow(TooManyRequestsError);
+    expect(() => slots.take('203.0.113.1')).toThrow(TooManyRequestsException);
     // Another address has slots of its own.
     expect(() => slots.take('203.0.113.2')).not.toThrow();
     first();

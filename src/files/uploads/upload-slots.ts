@@ -3,7 +3,7 @@
 // before a byte of it is read, and gives it back when its upload ends. One address holding
 // more than a few slow uploads would tie up connections and storage writes for everyone;
 // the next one is refused with 429 at once. Counted by each instance for itself.
-import { TooManyRequestsError } from '../../common/errors/errors.js';
+import { TooManyRequestsException } from '../../common/errors/errors.js';
 
 export function tooManyUploadsMessage(limit: number): string {
   return `Too many uploads at once: at most ${limit} from one address. Retry when one has finished.`;
@@ -21,7 +21,7 @@ export class UploadSlots {
   take(address: string): () => void {
     const taken = this.inFlight.get(address) ?? 0;
     if (taken >= this.limit) {
-      throw new TooManyRequestsError(tooManyUploadsMessage(this.limit), 1);
+      throw new TooManyRequestsException(tooManyUploadsMessage(this.limit), 1);
     }
     this.inFlight.set(address, taken + 1);
     let released = false;

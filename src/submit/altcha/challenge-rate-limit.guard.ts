@@ -5,7 +5,7 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { TooManyRequestsError } from '../../common/errors/errors.js';
+import { TooManyRequestsException } from '../../common/errors/errors.js';
 import { rateLimitBucket } from '../../rate-limit/client-ip.js';
 import {
   RATE_LIMIT_STORAGE,
@@ -37,7 +37,7 @@ export class ChallengeRateLimitGuard implements CanActivate {
       'altcha-challenge',
     );
     if (record.isBlocked) {
-      throw new TooManyRequestsError(
+      throw new TooManyRequestsException(
         tooManyChallengesMessage(record.timeToBlockExpire),
         record.timeToBlockExpire,
       );

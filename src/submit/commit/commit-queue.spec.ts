@@ -1,8 +1,8 @@
 import { NotFoundException } from '@nestjs/common';
-import { ServiceUnavailableError } from '../../common/errors/errors.js';
+import { TemporarilyUnavailableException } from '../../common/errors/errors.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { CommitNotifier } from '../../notifications/deliveries/commit-notifier.js';
-import { CommitQueue, MAX_BATCH, QueueFullError } from './commit-queue.js';
+import { CommitQueue, MAX_BATCH, QueueFullException } from './commit-queue.js';
 import type {
   CommitBatch,
   CommitItem,
@@ -181,9 +181,9 @@ describe('CommitQueue', () => {
     const refused = await queue
       .commit(item(4))
       .catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(QueueFullError);
-    expect((refused as QueueFullError).getStatus()).toBe(503);
-    expect((refused as QueueFullError).retryAfterSeconds).toBe(1);
+    expect(refused).toBeInstanceOf(QueueFullException);
+    expect((refused as QueueFullException).getStatus()).toBe(503);
+    expect((refused as QueueFullException).retryAfterSeconds).toBe(1);
     w.answer = (batch) => batch.items.map(() => 'stored');
     hold.resolve(['stored']);
     await Promise.all([first, ...waiting]);
@@ -224,8 +224,10 @@ describe('CommitQueue', () => {
     for (const result of results) {
       expect(result.status).toBe('rejected');
       const error = (result as PromiseRejectedResult).reason as unknown;
-      expect(error).toBeInstanceOf(ServiceUnavailableError);
-      expect((error as ServiceUnavailableError).retryAfterSeconds).toBe(5);
+      expect(error).toBeInstanceOf(TemporarilyUnavailableException);
+      expect((error as TemporarilyUnavailableException).retryAfterSeconds).toBe(
+        5,
+      );
     }
   });
 
@@ -233,7 +235,7 @@ describe('CommitQueue', () => {
     make();
     writer = undefined;
     await expect(queue.commit(item(1))).rejects.toBeInstanceOf(
-      ServiceUnavailableError,
+      TemporarilyUnavailableException,
     );
   });
 
@@ -245,8 +247,8 @@ describe('CommitQueue', () => {
     await new Promise((r) => setImmediate(r));
     const behind = queue.commit(item(2)).catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(5_300);
-    expect(await hung).toBeInstanceOf(ServiceUnavailableError);
-    expect(await behind).toBeInstanceOf(ServiceUnavailableError);
+    expect(await hung).toBeInstanceOf(TemporarilyUnavailableException);
+    expect(await behind).toBeInstanceOf(TemporarilyUnavailableException);
   });
 
   it('counts honeypot hits in the batch, per form, and answers them after it commits', async () => {

@@ -13,7 +13,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { isDatabaseUnavailable } from '../../common/database/driver-errors.js';
-import { ServiceUnavailableError } from '../../common/errors/errors.js';
+import { TemporarilyUnavailableException } from '../../common/errors/errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { DB_DEADLINE_MS } from '../../common/database/database-deadline.js';
 import { FORM_NOT_FOUND } from '../../forms/forms.service.js';
@@ -40,7 +40,7 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
-export class QueueFullError extends ServiceUnavailableError {
+export class QueueFullException extends TemporarilyUnavailableException {
   constructor() {
     super(
       'Too many submissions are waiting to be stored: retry in a second',
@@ -56,8 +56,8 @@ export class IdempotencyKeyTakenError extends Error {
   }
 }
 
-function unavailable(): ServiceUnavailableError {
-  return new ServiceUnavailableError(
+function unavailable(): TemporarilyUnavailableException {
+  return new TemporarilyUnavailableException(
     'Database unavailable, please retry shortly',
   );
 }
@@ -119,7 +119,9 @@ export class CommitQueue implements OnApplicationShutdown {
   }
 
   private enqueue(item: Waiter['item']): Promise<void> {
-    if (this.length >= this.limit) return Promise.reject(new QueueFullError());
+    if (this.length >= this.limit) {
+      return Promise.reject(new QueueFullException());
+    }
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({
         item,
@@ -262,7 +264,7 @@ export class CommitQueue implements OnApplicationShutdown {
     } catch (error) {
       failed = true;
       if (
-        !(error instanceof ServiceUnavailableError) &&
+        !(error instanceof TemporarilyUnavailableException) &&
         !isDatabaseUnavailable(error)
       ) {
         this.logger.error(

@@ -11,7 +11,7 @@ import {
   thankYouPage,
 } from '../pages/submit-pages.js';
 import { FORM_ID } from '../submit.service.js';
-import { ApiFormspreeThanks } from './formspree.openapi.js';
+import { FormspreeThanksDocs } from './formspree.openapi.js';
 import { Public } from '../../auth/route-access.decorator.js';
 
 /**
@@ -26,7 +26,7 @@ export class FormspreeThanksController {
   constructor(private readonly forms: FormConfigCache) {}
 
   @Get(':formId/thanks')
-  @ApiFormspreeThanks()
+  @FormspreeThanksDocs()
   async thanks(
     @Req() request: FastifyRequest<{ Params: { formId: string } }>,
     @Res() reply: FastifyReply,

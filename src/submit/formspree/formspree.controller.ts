@@ -21,7 +21,7 @@ import { sendSubmitted } from '../submit-answer.js';
 import { acceptedMediaType } from '../submit.controller.js';
 import { SubmitService } from '../submit.service.js';
 import { NEXT_KEY, thanksUrl } from './formspree-answers.js';
-import { ApiFormspreeRoute } from './formspree.openapi.js';
+import { FormspreeSubmitDocs } from './formspree.openapi.js';
 import type { FormspreeSuccessDto } from './formspree.dto.js';
 import { Public } from '../../auth/route-access.decorator.js';
 
@@ -46,7 +46,7 @@ export class FormspreeController {
 
   @Post(':formId')
   @HttpCode(HttpStatus.OK)
-  @ApiFormspreeRoute()
+  @FormspreeSubmitDocs()
   async submit(
     @Req() request: FastifyRequest<{ Params: { formId: string } }>,
     @Res() reply: FastifyReply,

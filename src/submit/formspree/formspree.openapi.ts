@@ -78,7 +78,7 @@ const FORM_ID_PARAM = ApiParam({
   schema: { type: 'string', minLength: 1, maxLength: 200 },
 });
 
-export function ApiFormspreeRoute(): MethodDecorator {
+export function FormspreeSubmitDocs(): MethodDecorator {
   return applyDecorators(
     ApiExtraModels(
       FormspreeSuccessDto,
@@ -244,7 +244,7 @@ export function ApiFormspreeRoute(): MethodDecorator {
   );
 }
 
-export function ApiFormspreeThanks(): MethodDecorator {
+export function FormspreeThanksDocs(): MethodDecorator {
   return applyDecorators(
     ApiOperation({
       summary: "A form's thank-you page (the `next` of the Formspree route)",

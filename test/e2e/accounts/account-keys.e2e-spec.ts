@@ -2,6 +2,7 @@
 // with an account key; what a read-only or expired key may do; when a key was last used.
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import { errorBody, INVALID_API_KEY } from '../../support/errors.js';
@@ -123,8 +124,7 @@ describe('account keys API (e2e)', () => {
       expect.any(Date),
     );
     const refused = await request(keysUrl(), { apiKey: made.body.apiKey });
-    expect(refused.status).toBe(403);
-    expect(refused.body).toEqual(INVALID_API_KEY);
+    expectProblem(refused, 403, INVALID_API_KEY);
     const list = await request(keysUrl(), { apiKey: owner.apiKey });
     expect(list.body.data.map((k: { id: string }) => k.id)).not.toContain(
       made.body.id,
@@ -133,8 +133,7 @@ describe('account keys API (e2e)', () => {
       method: 'DELETE',
       apiKey: owner.apiKey,
     });
-    expect(again.status).toBe(404);
-    expect(again.body).toEqual(errorBody('API key not found'));
+    expectProblem(again, 404, errorBody('API key not found'));
   });
 
   it("cannot see or revoke another account's keys", async () => {
@@ -163,8 +162,7 @@ describe('account keys API (e2e)', () => {
       }),
     ];
     for (const res of attempts) {
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual(ACCOUNT_KEY_REQUIRED);
+      expectProblem(res, 403, ACCOUNT_KEY_REQUIRED);
     }
     const [{ n }] = await t.dataSource.query(
       "SELECT COUNT(*) AS n FROM account_api_key WHERE name = 'Sneaky'",
@@ -202,8 +200,7 @@ describe('account keys API (e2e)', () => {
       }),
     ];
     for (const attempt of refused) {
-      expect(attempt.status).toBe(403);
-      expect(attempt.body).toEqual(READ_ONLY);
+      expectProblem(attempt, 403, READ_ONLY);
     }
     expect((await storedForm(t, contact.form.id))?.name).toBe('Contact');
     expect((await storedKey(sha256(readOnly)))?.revokedAt).toBe(null);
@@ -228,8 +225,7 @@ describe('account keys API (e2e)', () => {
     );
     for (const url of [keysUrl(), `${t.url}/api/v1/forms`]) {
       const refused = await request(url, { apiKey: key });
-      expect(refused.status).toBe(403);
-      expect(refused.body).toEqual(EXPIRED);
+      expectProblem(refused, 403, EXPIRED);
     }
   });
 
@@ -249,8 +245,7 @@ describe('account keys API (e2e)', () => {
       },
     ]) {
       const res = await create(key, body);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(errorBody('Validation failed', [message]));
+      expectProblem(res, 400, errorBody('Validation failed', [message]));
     }
     const ok = await create(key, {
       name: 'Shorter',
@@ -281,8 +276,12 @@ describe('account keys API (e2e)', () => {
     );
     for (const [body, errors] of cases) {
       const res = await create(owner.apiKey, body);
-      expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual(errorBody('Validation failed', errors));
+      expectProblem(
+        res,
+        400,
+        errorBody('Validation failed', errors),
+        JSON.stringify(body),
+      );
     }
     const after = await t.dataSource.query(
       'SELECT COUNT(*) AS n FROM account_api_key',

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { AccountsService } from '../../../src/accounts/accounts.service.js';
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import { API_KEY_REQUIRED, INVALID_API_KEY } from '../../support/errors.js';
@@ -48,19 +49,16 @@ describe('API key authentication (e2e)', () => {
           json:
             method === 'PUT' || method === 'PATCH' ? { name: 'x' } : undefined,
         });
-        expect(res.status, `${method} ${url}`).toBe(401);
-        expect(res.body).toEqual(API_KEY_REQUIRED);
+        expectProblem(res, 401, API_KEY_REQUIRED, `${method} ${url}`);
       }
       expect((await storedForm(t, contact.form.id))?.name).toBe('Contact');
     });
 
     it('treats an empty header or query value as no key', async () => {
       const header = await request(forms(), { headers: { 'x-api-key': '' } });
-      expect(header.status).toBe(401);
-      expect(header.body).toEqual(API_KEY_REQUIRED);
+      expectProblem(header, 401, API_KEY_REQUIRED);
       const query = await request(`${forms()}?apiKey=`);
-      expect(query.status).toBe(401);
-      expect(query.body).toEqual(API_KEY_REQUIRED);
+      expectProblem(query, 401, API_KEY_REQUIRED);
     });
   });
 
@@ -69,8 +67,7 @@ describe('API key authentication (e2e)', () => {
       const res = await request(forms(), {
         apiKey: `fgk_${randomBytes(32).toString('base64url')}`,
       });
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual(INVALID_API_KEY);
+      expectProblem(res, 403, INVALID_API_KEY);
     });
 
     it('answers 403 for an unknown account key and for garbage', async () => {
@@ -81,8 +78,7 @@ describe('API key authentication (e2e)', () => {
         contact.apiKey.slice(0, -1),
       ]) {
         const res = await request(forms(), { apiKey: key });
-        expect(res.status).toBe(403);
-        expect(res.body).toEqual(INVALID_API_KEY);
+        expectProblem(res, 403, INVALID_API_KEY);
       }
     });
 
@@ -95,8 +91,7 @@ describe('API key authentication (e2e)', () => {
       expect((await request(forms(), { apiKey })).status).toBe(200);
       await accounts.revokeApiKey(owner.account.id, key.id);
       const res = await request(forms(), { apiKey });
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual(INVALID_API_KEY);
+      expectProblem(res, 403, INVALID_API_KEY);
     });
   });
 
@@ -134,8 +129,7 @@ describe('API key authentication (e2e)', () => {
 
     it('answers a repeated apiKey query parameter without failing', async () => {
       const twoBad = await request(`${forms()}?apiKey=a&apiKey=b`);
-      expect(twoBad.status).toBe(403);
-      expect(twoBad.body).toEqual(INVALID_API_KEY);
+      expectProblem(twoBad, 403, INVALID_API_KEY);
       const twice = await request(
         `${forms()}?apiKey=${contact.apiKey}&apiKey=${contact.apiKey}`,
       );

@@ -12,6 +12,7 @@ import {
   createMember,
 } from '../../factories/accounts.js';
 import { errorBody } from '../../support/errors.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { TestSmtpServer } from '../../support/smtp-server.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
@@ -138,16 +139,18 @@ describe('invitations API (e2e)', () => {
         email: 'not-an-address',
         role: 'chief',
       });
-      expect(bad.status).toBe(400);
-      expect(bad.body).toEqual(
+      expectProblem(
+        bad,
+        400,
         errorBody('Validation failed', [
           'email must be a valid email address',
           'role must be one of the following values: viewer, editor, developer, admin, owner',
         ]),
       );
       const missing = await invite(acme.apiKey, {});
-      expect(missing.status).toBe(400);
-      expect(missing.body).toEqual(
+      expectProblem(
+        missing,
+        400,
         errorBody('Validation failed', [
           'email is required',
           'role is required',
@@ -158,8 +161,9 @@ describe('invitations API (e2e)', () => {
         email: address('boss'),
         role: 'owner',
       });
-      expect(owner.status).toBe(403);
-      expect(owner.body).toEqual(
+      expectProblem(
+        owner,
+        403,
         errorBody('This key cannot make someone an owner'),
       );
       const editorKey = await createAccountApiKey(
@@ -172,10 +176,7 @@ describe('invitations API (e2e)', () => {
         email: address('x'),
         role: 'viewer',
       });
-      expect(byEditor.status).toBe(403);
-      expect(byEditor.body).toEqual(
-        errorBody('This key cannot manage members'),
-      );
+      expectProblem(byEditor, 403, errorBody('This key cannot manage members'));
 
       const created = await invite(acme.apiKey, {
         email: address('later'),
@@ -187,8 +188,7 @@ describe('invitations API (e2e)', () => {
         `${t.url}/api/v1/account/invitations/${created.body.id}`,
         { method: 'DELETE', apiKey: other.apiKey },
       );
-      expect(foreign.status).toBe(404);
-      expect(foreign.body).toEqual(errorBody('Invitation not found'));
+      expectProblem(foreign, 404, errorBody('Invitation not found'));
       expect(
         (await storedInvitation(created.body.id as string)).revokedAt,
       ).toBeNull();
@@ -207,8 +207,9 @@ describe('invitations API (e2e)', () => {
         email: member.email.toUpperCase(),
         role: 'editor',
       });
-      expect(already.status).toBe(409);
-      expect(already.body).toEqual(
+      expectProblem(
+        already,
+        409,
         errorBody('This address is already a member of the account'),
       );
 
@@ -217,8 +218,9 @@ describe('invitations API (e2e)', () => {
         (await invite(acme.apiKey, { email: first, role: 'viewer' })).status,
       ).toBe(201);
       const again = await invite(acme.apiKey, { email: first, role: 'admin' });
-      expect(again.status).toBe(409);
-      expect(again.body).toEqual(
+      expectProblem(
+        again,
+        409,
         errorBody(
           'This address already has a pending invitation: resend it or revoke it first',
         ),
@@ -319,8 +321,9 @@ describe('invitations without mail (e2e)', () => {
       apiKey: acme.apiKey,
       json: { email: 'sam@example.com', role: 'viewer' },
     });
-    expect(res.status).toBe(409);
-    expect(res.body).toEqual(
+    expectProblem(
+      res,
+      409,
       errorBody(
         'Email is off on this server (SMTP_URL and MAIL_FROM are not set): invitations cannot be sent',
       ),

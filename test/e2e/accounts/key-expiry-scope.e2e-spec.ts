@@ -5,6 +5,7 @@
 import { Form } from '../../../src/forms/form.entity.js';
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { createForm } from '../../factories/forms.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { storedTime } from '../../support/stored-rows.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
@@ -96,8 +97,7 @@ describe('what an expiring key may make and touch (e2e)', () => {
     const { account } = owner;
     const form = await createForm(t, account.id);
     const refused = await rotate(expiring.apiKey, form.form.id);
-    expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: outlived(expiring.expiresAt) });
+    expectProblem(refused, 403, { error: outlived(expiring.expiresAt) });
     const still = await request(`${t.url}/api/v1/forms/${form.form.id}`, {
       apiKey: form.apiKey,
     });
@@ -110,8 +110,7 @@ describe('what an expiring key may make and touch (e2e)', () => {
       `${t.url}/api/v1/account/keys/${(await keyIdOf(owner.apiKey))!}`,
       { apiKey: expiring.apiKey, method: 'DELETE' },
     );
-    expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: outlived(expiring.expiresAt) });
+    expectProblem(refused, 403, { error: outlived(expiring.expiresAt) });
     expect(
       (await request(`${t.url}/api/v1/account/keys`, { apiKey: owner.apiKey }))
         .status,
@@ -154,8 +153,7 @@ describe('what an expiring key may make and touch (e2e)', () => {
     const refused = await request(`${t.url}/api/v1/forms/${created.body.id}`, {
       apiKey: created.body.apiKey,
     });
-    expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: 'API key expired' });
+    expectProblem(refused, 403, 'API key expired');
     // The owner's key still reaches the form, and can give it a working key.
     const rotated = await rotate(owner.apiKey, created.body.id);
     expect(rotated.status).toBe(200);

@@ -9,6 +9,7 @@ import {
   type TestAccount,
 } from '../../factories/accounts.js';
 import { errorBody } from '../../support/errors.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -106,8 +107,7 @@ describe('members API (e2e)', () => {
       const refused = await patchMember(developerKey, member.id, {
         role: 'viewer',
       });
-      expect(refused.status).toBe(403);
-      expect(refused.body).toEqual(errorBody('This key cannot manage members'));
+      expectProblem(refused, 403, errorBody('This key cannot manage members'));
       expect(await role(acme.account.id, member.id)).toBe('developer');
     });
 
@@ -115,16 +115,18 @@ describe('members API (e2e)', () => {
       const member = await createMember(t, acme.account.id, 'viewer');
       for (const body of [{ role: 'owner' }, { role: 'boss' }]) {
         const res = await patchMember(acme.apiKey, member.id, body);
-        expect(res.status).toBe(400);
-        expect(res.body).toEqual(
+        expectProblem(
+          res,
+          400,
           errorBody('Validation failed', [
             'role must be one of the following values: viewer, editor, developer, admin',
           ]),
         );
       }
       const empty = await patchMember(acme.apiKey, member.id, {});
-      expect(empty.status).toBe(400);
-      expect(empty.body).toEqual(
+      expectProblem(
+        empty,
+        400,
         errorBody('Validation failed', ['role is required']),
       );
       const extra = await patchMember(acme.apiKey, member.id, {
@@ -136,13 +138,15 @@ describe('members API (e2e)', () => {
       const owner = await patchMember(acme.apiKey, acme.user.id, {
         role: 'admin',
       });
-      expect(owner.status).toBe(403);
-      expect(owner.body).toEqual(
+      expectProblem(
+        owner,
+        403,
         errorBody("This key cannot change an owner's membership"),
       );
       const removeOwner = await deleteMember(acme.apiKey, acme.user.id);
-      expect(removeOwner.status).toBe(403);
-      expect(removeOwner.body).toEqual(
+      expectProblem(
+        removeOwner,
+        403,
         errorBody("This key cannot change an owner's membership"),
       );
       expect(await role(acme.account.id, acme.user.id)).toBe('owner');
@@ -158,8 +162,7 @@ describe('members API (e2e)', () => {
         const patched = await patchMember(acme.apiKey, userId, {
           role: 'viewer',
         });
-        expect(patched.status).toBe(404);
-        expect(patched.body).toEqual(errorBody('Member not found'));
+        expectProblem(patched, 404, errorBody('Member not found'));
         expect((await deleteMember(acme.apiKey, userId)).status).toBe(404);
       }
       expect(await role(other.account.id, outsider.id)).toBe('viewer');

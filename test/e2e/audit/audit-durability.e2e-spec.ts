@@ -3,22 +3,12 @@
 // audit:verify walks the chains (exit 0), then names the first event that does not match
 // once a row is edited or deleted (exit 1). The account key comes from the CLI, as actor cli.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { DataSource } from 'typeorm';
-import { loadConfig } from '../../../src/config/app-config.js';
-import { buildDataSourceOptions } from '../../../src/database/database-options.js';
+import { resolve } from 'node:path';
 import {
-  startServer,
-  statusOf,
-  waitFor,
-  type ServerProcess,
-} from '../../support/server-process.js';
-import {
-  createTestDatabase,
-  type TestDatabase,
-} from '../../support/test-database.js';
+  beginDurableRun,
+  type DurableRun,
+} from '../../support/durable-server.js';
+import { waitFor } from '../../support/server-process.js';
 
 const SECRET = 'audit-durability-secret-audit-durability-01';
 const CLI_JS = resolve('dist/src/cli.js');
@@ -31,42 +21,24 @@ interface CliResult {
 }
 
 describe('audit events across a crash (e2e, server process)', () => {
-  let workdir: string;
-  let database: TestDatabase;
-  let env: Record<string, string>;
+  let run: DurableRun;
 
   beforeEach(async () => {
-    workdir = mkdtempSync(join(tmpdir(), 'formgate-audit-'));
-    database = process.env.TEST_DATABASE_URL
-      ? await createTestDatabase()
-      : {
-          url: `sqlite:${join(workdir, 'audit.sqlite')}`,
-          drop: async () => {},
-        };
-    env = { APP_SECRET: SECRET, DATABASE_URL: database.url, LOG_LEVEL: 'warn' };
+    run = await beginDurableRun('audit', {
+      APP_SECRET: SECRET,
+      LOG_LEVEL: 'warn',
+    });
   });
-  afterEach(async () => {
-    await database.drop();
-    rmSync(workdir, { recursive: true, force: true });
-  });
+  afterEach(() => run.end());
 
-  async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const dataSource = new DataSource(
-      buildDataSourceOptions(loadConfig({ ...env }).database, false),
-    );
-    await dataSource.initialize();
-    try {
-      return (await dataSource.query(sql, params)) as T[];
-    } finally {
-      await dataSource.destroy();
-    }
-  }
+  const query = <T>(sql: string, params: unknown[] = []) =>
+    run.query<T>(sql, params);
 
   function cli(args: string[]): Promise<CliResult> {
     return new Promise((resolvePromise, reject) => {
       const child = spawn(process.execPath, [CLI_JS, ...args], {
-        cwd: workdir,
-        env: { PATH: process.env.PATH ?? '', ...env },
+        cwd: run.workdir,
+        env: { PATH: process.env.PATH ?? '', ...run.env },
       });
       let stdout = '';
       let stderr = '';
@@ -78,13 +50,7 @@ describe('audit events across a crash (e2e, server process)', () => {
     });
   }
 
-  async function started(): Promise<ServerProcess> {
-    const server = await startServer(env, { cwd: workdir });
-    await waitFor(
-      async () => (await statusOf(`${server.url}/health/ready`)) === 200,
-    );
-    return server;
-  }
+  const started = () => run.start();
 
   it('keeps every answered change with its event through kill -9, and verifies', async () => {
     let server = await started();

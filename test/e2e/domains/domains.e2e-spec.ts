@@ -8,6 +8,7 @@ import {
   startDnsServer,
   type TestDnsServer,
 } from '../../support/dns-server.js';
+import { expectProblem } from '../../support/answers.js';
 import { request, type RequestOptions } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import {
@@ -122,8 +123,7 @@ describe('domain verification (e2e)', () => {
     ])('refuses %j with a 400 naming the problem', async (domain, problem) => {
       const form = await createForm(t, owner.account.id);
       const res = await addDomain(form, domain);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
+      expectProblem(res, 400, {
         error: 'Validation failed',
         errors: [expect.stringMatching(problem)],
       });
@@ -141,8 +141,7 @@ describe('domain verification (e2e)', () => {
     ])('refuses the body %j with a 400', async (json, message) => {
       const form = await createForm(t, owner.account.id);
       const res = await api(form, '', { json });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
+      expectProblem(res, 400, {
         error: 'Validation failed',
         errors: [message],
       });
@@ -154,10 +153,7 @@ describe('domain verification (e2e)', () => {
       expect((await addDomain(form, 'example.com')).status).toBe(201);
       for (const spelling of ['example.com', 'EXAMPLE.com.', ' example.com ']) {
         const res = await addDomain(form, spelling);
-        expect(res.status).toBe(409);
-        expect(res.body).toEqual({
-          error: 'example.com is already a domain of this form',
-        });
+        expectProblem(res, 409, 'example.com is already a domain of this form');
       }
       expect(await storedDomains(form.form.id)).toHaveLength(1);
     });
@@ -177,11 +173,11 @@ describe('domain verification (e2e)', () => {
         expect((await addDomain(form, `site${i}.example`)).status).toBe(201);
       }
       const res = await addDomain(form, 'one-too-many.example');
-      expect(res.status).toBe(409);
-      expect(res.body).toEqual({
-        error:
-          'This form already has 20 domains, the most it can have: delete one before adding another',
-      });
+      expectProblem(
+        res,
+        409,
+        'This form already has 20 domains, the most it can have: delete one before adding another',
+      );
       expect(await storedDomains(form.form.id)).toHaveLength(20);
     });
   });
@@ -252,8 +248,7 @@ describe('domain verification (e2e)', () => {
         (await storedDomains(form.form.id)).map((row) => row.domain),
       ).toEqual(['stays.example']);
       const again = await api(form, '/gone.example', { method: 'DELETE' });
-      expect(again.status).toBe(404);
-      expect(again.body).toEqual(DOMAIN_NOT_FOUND);
+      expectProblem(again, 404, DOMAIN_NOT_FOUND);
     });
   });
 
@@ -274,8 +269,7 @@ describe('domain verification (e2e)', () => {
         await asOther('/mine.example', { method: 'DELETE' }),
       ];
       for (const res of attempts) {
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual(FORM_NOT_FOUND);
+        expectProblem(res, 404, FORM_NOT_FOUND);
       }
       expect(
         (await storedDomains(mine.form.id)).map((row) => [
@@ -291,8 +285,7 @@ describe('domain verification (e2e)', () => {
       const res = await request(domainsUrl(form.form.id), {
         apiKey: stranger.apiKey,
       });
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual(FORM_NOT_FOUND);
+      expectProblem(res, 404, FORM_NOT_FOUND);
     });
 
     it("lets the owner's account key manage the form's domains", async () => {
@@ -310,17 +303,16 @@ describe('domain verification (e2e)', () => {
     it('answers 401 without a key and 403 with a wrong one', async () => {
       const form = await createForm(t, owner.account.id);
       const none = await request(domainsUrl(form.form.id));
-      expect(none.status).toBe(401);
-      expect(none.body).toEqual({
-        error:
-          'API key required: send it in the x-api-key header or the apiKey query parameter',
-      });
+      expectProblem(
+        none,
+        401,
+        'API key required: send it in the x-api-key header or the apiKey query parameter',
+      );
       const wrong = await request(domainsUrl(form.form.id), {
         apiKey: 'fgk_nope',
         json: { domain: 'x.example' },
       });
-      expect(wrong.status).toBe(403);
-      expect(wrong.body).toEqual(INVALID_API_KEY);
+      expectProblem(wrong, 403, INVALID_API_KEY);
       expect(await storedDomains(form.form.id)).toEqual([]);
     });
 

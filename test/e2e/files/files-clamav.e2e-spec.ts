@@ -1,8 +1,15 @@
-// Virus scanning of uploads (CLAMAV_URL): every file is streamed to clamd — here a loopback
-// stand-in speaking its INSTREAM protocol over real TCP — while it is stored. A clean file
-// is kept; a file clamd flags is refused (400 naming the field) and nothing of its
-// submission is kept; with clamd unreachable, uploads answer 503 rather than go unscanned.
+// Virus scanning (CLAMAV_URL) against a loopback stand-in speaking clamd's INSTREAM protocol
+// over real TCP: the clamd client itself (chunks streamed, a verdict read, an unreachable or
+// silent scanner never taken for clean), then uploads end to end — every file is streamed to
+// clamd while it is stored; a clean file is kept; a file clamd flags is refused (400 naming
+// the field) and nothing of its submission is kept; with clamd unreachable, uploads answer
+// 503 rather than go unscanned.
+import { createServer } from 'node:net';
 import { readdir } from 'node:fs/promises';
+import {
+  ClamavScanner,
+  ScannerUnavailableError,
+} from '../../../src/files/uploads/clamav-scanner.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
 import {
@@ -16,6 +23,68 @@ import {
   uploadsRoot,
   type TestApp,
 } from '../../support/test-app.js';
+
+describe('ClamavScanner', () => {
+  let clamd: ClamdServer;
+
+  beforeAll(async () => {
+    clamd = await startClamdServer();
+  });
+  afterAll(() => clamd.close());
+
+  it('streams a file in chunks and reads a clean verdict', async () => {
+    const scanner = new ClamavScanner(clamd.url);
+    const scan = await scanner.start();
+    const body = Buffer.alloc(300 * 1024, 7);
+    await scan.write(body.subarray(0, 1000));
+    await scan.write(body.subarray(1000));
+    expect(await scan.finish()).toEqual({ infected: false });
+    expect(clamd.scanned.at(-1)!.equals(body)).toBe(true);
+  });
+
+  it('names the signature of an infected file, even split across writes', async () => {
+    const scan = await new ClamavScanner(clamd.url).start();
+    const body = Buffer.from(`prefix ${EICAR} suffix`);
+    await scan.write(body.subarray(0, 20));
+    await scan.write(body.subarray(20));
+    expect(await scan.finish()).toEqual({
+      infected: true,
+      signature: 'Eicar-Test-Signature',
+    });
+  });
+
+  it('reports an unreachable or silent scanner as unavailable, never as clean', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) =>
+      closed.listen(0, '127.0.0.1', resolve),
+    );
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(
+      new ClamavScanner(`tcp://127.0.0.1:${port}`).start(),
+    ).rejects.toBeInstanceOf(ScannerUnavailableError);
+
+    // A server that accepts and never answers: the scan times out.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) =>
+      silent.listen(0, '127.0.0.1', resolve),
+    );
+    const silentPort = (silent.address() as { port: number }).port;
+    const scan = await new ClamavScanner(
+      `tcp://127.0.0.1:${silentPort}`,
+      200,
+    ).start();
+    await scan.write(Buffer.from('hello'));
+    await expect(scan.finish()).rejects.toBeInstanceOf(ScannerUnavailableError);
+    silent.close();
+  });
+
+  it('takes only tcp:// addresses', () => {
+    expect(() => new ClamavScanner('http://127.0.0.1:3310')).toThrow(
+      'CLAMAV_URL must be tcp://host:port',
+    );
+  });
+});
 
 describe('virus scanning of uploads (e2e)', () => {
   let clamd: ClamdServer;

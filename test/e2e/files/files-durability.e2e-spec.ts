@@ -4,19 +4,15 @@
 // downloads byte for byte, and once the orphan sweep has run, every stored object has its
 // row (what the kill cut short is gone).
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateApiKey } from '../../../src/auth/api-keys.js';
 import {
-  durableDatabase,
-  queryDatabase,
-  startReadyServer,
+  beginDurableRun,
+  type DurableRun,
 } from '../../support/durable-server.js';
 import { multipart, MULTIPART_TYPE, png } from '../../support/files.js';
 import { waitFor, type ServerProcess } from '../../support/server-process.js';
-import { type TestDatabase } from '../../support/test-database.js';
 
 const SECRET = 'durability-test-secret-durability-test-0123';
 const FORM_ID = 'uploadform';
@@ -38,37 +34,26 @@ async function objectsUnder(dir: string): Promise<string[]> {
 }
 
 describe('acknowledged uploads after SIGKILL (e2e, server process)', () => {
-  let workdir: string;
+  let run: DurableRun;
   let uploads: string;
-  let database: TestDatabase;
-  let env: Record<string, string>;
   const key = generateApiKey('form');
 
   beforeEach(async () => {
-    workdir = mkdtempSync(join(tmpdir(), 'formgate-uploads-durability-'));
-    uploads = join(workdir, 'uploads');
-    database = await durableDatabase(workdir, 'durable.sqlite');
-    env = {
-      APP_SECRET: SECRET,
-      DATABASE_URL: database.url,
-      STORAGE_URL: `file:${uploads}`,
-      SUBMIT_RATE_LIMIT: '1000000',
-      SWEEP_INTERVAL_SECONDS: '0',
-      LOG_LEVEL: 'warn',
-    };
+    run = await beginDurableRun('uploads-durability', (workdir) => {
+      uploads = join(workdir, 'uploads');
+      return {
+        APP_SECRET: SECRET,
+        STORAGE_URL: `file:${uploads}`,
+        SUBMIT_RATE_LIMIT: '1000000',
+        SWEEP_INTERVAL_SECONDS: '0',
+        LOG_LEVEL: 'warn',
+      };
+    });
   });
-  afterEach(async () => {
-    await database.drop();
-    rmSync(workdir, { recursive: true, force: true });
-  });
+  afterEach(() => run.end());
 
-  function query<T>(sql: string): Promise<T[]> {
-    return queryDatabase<T>(env, sql);
-  }
-
-  async function start(extra: Record<string, string> = {}) {
-    return startReadyServer({ ...env, ...extra }, workdir);
-  }
+  const query = <T>(sql: string) => run.query<T>(sql);
+  const start = (extra: Record<string, string> = {}) => run.start(extra);
 
   /** LANES clients uploading numbered files back to back until told to stop. */
   function load(server: ServerProcess) {

@@ -1,18 +1,64 @@
-// DELETE /api/v1/forms/:id, key regeneration, keys never shown again, and the OpenAPI
-// description of the forms routes.
-import SwaggerParser from '@apidevtools/swagger-parser';
-import { FormsService } from '../../../src/forms/forms.service.js';
+// A form's key: regenerating it (POST /api/v1/forms/:id/api-key), alone or with a grace
+// period during which the key it replaced still works — on one instance and on two sharing
+// a database — and what that previous key may still do; when a form key was last used;
+// and a full key never shown outside creation and regeneration.
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { CONTACT_FIELDS, createForm } from '../../factories/forms.js';
+import { insertSubmissions } from '../../factories/submissions.js';
+import { FormsService } from '../../../src/forms/forms.service.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
-import { FORM_NOT_FOUND, INVALID_API_KEY } from '../../support/errors.js';
-import { createDomain } from '../../factories/domains.js';
-import { insertSubmissions } from '../../factories/submissions.js';
-import { FORM_KEYS, formsApi, sha256 } from '../../support/forms-api.js';
-import { countRows } from '../../support/stored-rows.js';
+import {
+  createTestDatabase,
+  type TestDatabase,
+} from '../../support/test-database.js';
+import {
+  errorBody,
+  FORM_NOT_FOUND,
+  INVALID_API_KEY,
+} from '../../support/errors.js';
+import {
+  FORM_KEYS,
+  formsApi,
+  ISO_MS,
+  sha256,
+} from '../../support/forms-api.js';
+import { sqlTime, storedTime } from '../../support/stored-rows.js';
 
-describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
+const DAY_S = 86_400;
+
+interface StoredKeys {
+  apiKeyHash: string;
+  apiKeyLastUsedAt: Date | null;
+  previousApiKeyHash: string | null;
+  previousApiKeyPrefix: string | null;
+  previousApiKeyExpiresAt: Date | null;
+  previousApiKeyLastUsedAt: Date | null;
+}
+
+async function storedKeys(t: TestApp, formId: string): Promise<StoredKeys> {
+  const [row] = await t.dataSource.query(
+    'SELECT apiKeyHash, apiKeyLastUsedAt, previousApiKeyHash, previousApiKeyPrefix, previousApiKeyExpiresAt, previousApiKeyLastUsedAt FROM form WHERE id = ?',
+    [formId],
+  );
+  return {
+    ...row,
+    apiKeyLastUsedAt: storedTime(row.apiKeyLastUsedAt),
+    previousApiKeyExpiresAt: storedTime(row.previousApiKeyExpiresAt),
+    previousApiKeyLastUsedAt: storedTime(row.previousApiKeyLastUsedAt),
+  };
+}
+
+function rotate(t: TestApp, formId: string, apiKey: string, json?: unknown) {
+  return request(`${t.url}/api/v1/forms/${formId}/api-key`, {
+    method: 'POST',
+    apiKey,
+    json,
+  });
+}
+
+describe('form keys (e2e)', () => {
   let t: TestApp;
   let owner: TestAccount;
 
@@ -25,45 +71,6 @@ describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
   });
 
   const { forms, formUrl, stored, post } = formsApi(() => t);
-
-  describe('DELETE /api/v1/forms/:id', () => {
-    it('deletes the form with its submissions and domains, and its key stops working', async () => {
-      const form = await createForm(t, owner.account.id);
-      const keep = await createForm(t, owner.account.id);
-      const when = new Date('2025-01-02T03:04:05.678Z');
-      for (const target of [form, keep]) {
-        await insertSubmissions(t, target.form.id, [
-          { createdAt: when, data: { a: 'b' } },
-        ]);
-        await createDomain(t, target.form.id, { createdAt: when });
-      }
-
-      const res = await request(formUrl(form.form.id), {
-        method: 'DELETE',
-        apiKey: form.apiKey,
-      });
-      expect(res.status).toBe(204);
-      expect(res.text).toBe('');
-
-      expect(await stored(form.form.id)).toBeUndefined();
-      const count = (table: 'submission' | 'form_domain', formId: string) =>
-        countRows(t, table, { column: 'formId', value: formId });
-      expect(await count('submission', form.form.id)).toBe(0);
-      expect(await count('form_domain', form.form.id)).toBe(0);
-      expect(await count('submission', keep.form.id)).toBe(1);
-      expect(await count('form_domain', keep.form.id)).toBe(1);
-
-      const after = await request(forms(), { apiKey: form.apiKey });
-      expect(after.status).toBe(403);
-      expect(after.body).toEqual(INVALID_API_KEY);
-      const again = await request(formUrl(form.form.id), {
-        method: 'DELETE',
-        apiKey: owner.apiKey,
-      });
-      expect(again.status).toBe(404);
-      expect(again.body).toEqual(FORM_NOT_FOUND);
-    });
-  });
 
   describe('POST /api/v1/forms/:id/api-key', () => {
     it('issues a new key and the old one is refused at once', async () => {
@@ -79,8 +86,7 @@ describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
       expect(apiKey).not.toBe(form.apiKey);
 
       const old = await request(formUrl(form.form.id), { apiKey: form.apiKey });
-      expect(old.status).toBe(403);
-      expect(old.body).toEqual(INVALID_API_KEY);
+      expectProblem(old, 403, INVALID_API_KEY);
 
       const fresh = await request(formUrl(form.form.id), { apiKey });
       expect(fresh.status).toBe(200);
@@ -120,8 +126,31 @@ describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
         method: 'POST',
         apiKey: owner.apiKey,
       });
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual(FORM_NOT_FOUND);
+      expectProblem(res, 404, FORM_NOT_FOUND);
+    });
+
+    it('rotating a form key revokes that key only, not the keys of forms it created', async () => {
+      const { account } = await createAccount(t);
+      const original = await createForm(t, account.id);
+      const child = await request(forms(), {
+        apiKey: original.apiKey,
+        json: { name: 'Created with the original key' },
+      });
+      expect(child.status).toBe(201);
+      const rotated = await request(`${forms()}/${original.form.id}/api-key`, {
+        method: 'POST',
+        apiKey: original.apiKey,
+      });
+      expect(rotated.status).toBe(200);
+
+      expect((await request(forms(), { apiKey: original.apiKey })).status).toBe(
+        403,
+      );
+      const stillWorks = await request(forms(), { apiKey: child.body.apiKey });
+      expect(stillWorks.status).toBe(200);
+      expect(stillWorks.body.data.map((f: { id: string }) => f.id)).toEqual([
+        child.body.id,
+      ]);
     });
   });
 
@@ -151,159 +180,309 @@ describe('forms API: deletion, keys and OpenAPI (e2e)', () => {
     }
   });
 
-  describe('OpenAPI', () => {
-    it('documents every forms route with its schemas, security and error responses', async () => {
-      const res = await request(`${t.url}/docs-json`);
+  describe('with graceSeconds', () => {
+    it('keeps the old key valid for graceSeconds beside the new one, and shows it on the form', async () => {
+      const { form, apiKey: oldKey } = await createForm(t, owner.account.id);
+      const before = Date.now();
+      const res = await rotate(t, form.id, oldKey, { graceSeconds: DAY_S });
       expect(res.status).toBe(200);
-      const doc = res.body;
-      const routes: Array<[string, string, string[]]> = [
-        ['/api/v1/forms', 'get', ['200', '401', '403', '503']],
+      expect(Object.keys(res.body)).toEqual(['apiKey']);
+      const newKey = res.body.apiKey as string;
+      expect(newKey).toMatch(/^fgk_[A-Za-z0-9_-]{43}$/);
+
+      const keys = await storedKeys(t, form.id);
+      expect(keys.apiKeyHash).toBe(sha256(newKey));
+      expect(keys.previousApiKeyHash).toBe(sha256(oldKey));
+      expect(keys.previousApiKeyPrefix).toBe(oldKey.slice(0, 12));
+      const expiry = keys.previousApiKeyExpiresAt!.getTime();
+      expect(expiry).toBeGreaterThanOrEqual(before + DAY_S * 1000 - 1);
+      expect(expiry).toBeLessThanOrEqual(Date.now() + DAY_S * 1000);
+
+      for (const key of [oldKey, newKey]) {
+        const read = await request(formUrl(form.id), { apiKey: key });
+        expect(read.status).toBe(200);
+        expect(Object.keys(read.body)).toEqual(FORM_KEYS);
+        expect(read.body.apiKeyPrefix).toBe(newKey.slice(0, 12));
+        expect(read.body.previousApiKey).toEqual({
+          prefix: oldKey.slice(0, 12),
+          expiresAt: new Date(expiry).toISOString(),
+          lastUsedAt: expect.stringMatching(ISO_MS),
+        });
+        expect(read.text).not.toContain(oldKey.slice(12));
+      }
+    });
+
+    it('with no body, or graceSeconds 0, refuses the old key at once and ends an earlier grace', async () => {
+      const { form, apiKey: first } = await createForm(t, owner.account.id);
+      const graced = await rotate(t, form.id, first, { graceSeconds: 3600 });
+      const second = graced.body.apiKey as string;
+      expect((await request(formUrl(form.id), { apiKey: first })).status).toBe(
+        200,
+      );
+
+      const plain = await rotate(t, form.id, second);
+      expect(plain.status).toBe(200);
+      const third = plain.body.apiKey as string;
+      for (const old of [first, second]) {
+        const res = await request(formUrl(form.id), { apiKey: old });
+        expectProblem(res, 403, INVALID_API_KEY);
+      }
+      const read = await request(formUrl(form.id), { apiKey: third });
+      expect(read.body.previousApiKey).toBeNull();
+      expect(await storedKeys(t, form.id)).toMatchObject({
+        previousApiKeyHash: null,
+        previousApiKeyExpiresAt: null,
+      });
+
+      const zero = await rotate(t, form.id, third, { graceSeconds: 0 });
+      expect(zero.status).toBe(200);
+      expect((await request(formUrl(form.id), { apiKey: third })).status).toBe(
+        403,
+      );
+    });
+
+    it('a second rotation with grace keeps only the key it replaced', async () => {
+      const { form, apiKey: first } = await createForm(t, owner.account.id);
+      const second = (await rotate(t, form.id, first, { graceSeconds: 60 }))
+        .body.apiKey as string;
+      const third = (await rotate(t, form.id, second, { graceSeconds: 60 }))
+        .body.apiKey as string;
+      expect((await request(formUrl(form.id), { apiKey: first })).status).toBe(
+        403,
+      );
+      expect((await request(formUrl(form.id), { apiKey: second })).status).toBe(
+        200,
+      );
+      expect((await request(formUrl(form.id), { apiKey: third })).status).toBe(
+        200,
+      );
+    });
+
+    it('refuses a graceSeconds outside 0–604800 or not a whole number, keeping the key', async () => {
+      const { form, apiKey } = await createForm(t, owner.account.id);
+      const cases: Array<[unknown, string]> = [
+        [{ graceSeconds: -1 }, 'graceSeconds must be 0 to 604800'],
+        [{ graceSeconds: 604_801 }, 'graceSeconds must be 0 to 604800'],
         [
-          '/api/v1/forms',
-          'post',
-          ['201', '400', '401', '403', '409', '413', '415', '422', '503'],
+          { graceSeconds: 1.5 },
+          'graceSeconds must be a whole number of seconds',
         ],
-        ['/api/v1/forms/{id}', 'get', ['200', '401', '403', '404', '503']],
         [
-          '/api/v1/forms/{id}',
-          'put',
-          ['200', '400', '401', '403', '404', '413', '415', '503'],
+          { graceSeconds: '60' },
+          'graceSeconds must be a whole number of seconds',
+        ],
+        [{ grace: 60 }, 'property grace should not exist'],
+      ];
+      for (const [body, message] of cases) {
+        const res = await rotate(t, form.id, apiKey, body);
+        expectProblem(
+          res,
+          400,
+          errorBody('Validation failed', [message]),
+          JSON.stringify(body),
+        );
+      }
+      expect((await storedKeys(t, form.id)).apiKeyHash).toBe(sha256(apiKey));
+      const max = await rotate(t, form.id, apiKey, { graceSeconds: 604_800 });
+      expect(max.status).toBe(200);
+    });
+
+    it('records when the form key was last used, at most once a minute', async () => {
+      const { form, apiKey } = await createForm(t, owner.account.id);
+      const created = await request(formUrl(form.id), { apiKey: owner.apiKey });
+      expect(created.body.apiKeyLastUsedAt).toBeNull();
+      expect((await storedKeys(t, form.id)).apiKeyLastUsedAt).toBeNull();
+
+      const before = Date.now();
+      const used = await request(formUrl(form.id), { apiKey });
+      expect(used.status).toBe(200);
+      const first = (await storedKeys(t, form.id)).apiKeyLastUsedAt!;
+      expect(first.getTime()).toBeGreaterThanOrEqual(before - 1);
+
+      await request(formUrl(form.id), { apiKey });
+      expect((await storedKeys(t, form.id)).apiKeyLastUsedAt).toEqual(first);
+      const shown = await request(formUrl(form.id), { apiKey: owner.apiKey });
+      expect(shown.body.apiKeyLastUsedAt).toBe(first.toISOString());
+
+      const stale = new Date(Date.now() - 61_000);
+      await t.dataSource.query(
+        'UPDATE form SET apiKeyLastUsedAt = ? WHERE id = ?',
+        [sqlTime(stale), form.id],
+      );
+      await request(formUrl(form.id), { apiKey });
+      const second = (await storedKeys(t, form.id)).apiKeyLastUsedAt!;
+      expect(second.getTime()).toBeGreaterThan(stale.getTime() + 60_000);
+
+      // A rotation starts the new key unused; the replaced key keeps its own mark.
+      const rotated = await rotate(t, form.id, apiKey, { graceSeconds: 60 });
+      const after = await storedKeys(t, form.id);
+      expect(after.apiKeyLastUsedAt).toBeNull();
+      expect(after.previousApiKeyLastUsedAt).toEqual(second);
+      expect(
+        (await request(formUrl(form.id), { apiKey: rotated.body.apiKey }))
+          .status,
+      ).toBe(200);
+    });
+  });
+
+  describe('the previous key during the grace', () => {
+    async function rotated() {
+      const { form, apiKey: oldKey } = await createForm(t, owner.account.id, {
+        name: 'Leads',
+      });
+      const res = await rotate(t, form.id, oldKey, { graceSeconds: 3600 });
+      expect(res.status).toBe(200);
+      return { form, oldKey, newKey: res.body.apiKey as string };
+    }
+
+    it('cannot rotate, delete or change the form, its webhooks or its domains (403), and nothing changes', async () => {
+      const { form, oldKey, newKey } = await rotated();
+      const base = `${t.url}/api/v1/forms/${form.id}`;
+      const attempts: Array<[string, string, unknown, string]> = [
+        [
+          'POST',
+          '/api-key',
+          { graceSeconds: 0 },
+          'This key cannot manage keys',
+        ],
+        ['DELETE', '', undefined, 'This key cannot delete forms'],
+        ['PATCH', '', { name: 'Taken' }, 'This key cannot change forms'],
+        [
+          'PUT',
+          '',
+          { name: 'Taken', fields: [{ id: 'email', type: 'email' }] },
+          'This key cannot change forms',
         ],
         [
-          '/api/v1/forms/{id}',
-          'patch',
-          ['200', '400', '401', '403', '404', '413', '415', '503'],
+          'POST',
+          '/webhooks',
+          { url: 'https://attacker.example/hook' },
+          'This key cannot manage notifications',
         ],
-        ['/api/v1/forms/{id}', 'delete', ['204', '401', '403', '404', '503']],
         [
-          '/api/v1/forms/{id}/api-key',
-          'post',
-          [
-            '200',
-            '400',
-            '401',
-            '403',
-            '404',
-            '409',
-            '413',
-            '415',
-            '422',
-            '503',
-          ],
+          'POST',
+          '/domains',
+          { domain: 'attacker.example' },
+          'This key cannot manage domains',
         ],
       ];
-      for (const [path, method, statuses] of routes) {
-        const operation = doc.paths[path]?.[method];
-        expect(operation, `${method} ${path}`).toBeDefined();
-        expect(Object.keys(operation.responses).sort()).toEqual(statuses);
-        expect(operation.security).toEqual([
-          { apiKeyHeader: [] },
-          { apiKeyQuery: [] },
-        ]);
-        for (const status of statuses.filter((s) => s >= '400')) {
-          expect(
-            operation.responses[status].content['application/json'].schema,
-          ).toBeDefined();
-        }
+      for (const [method, path, json, error] of attempts) {
+        const res = await request(`${base}${path}`, {
+          method,
+          apiKey: oldKey,
+          json,
+        });
+        expectProblem(res, 403, error, `${method} ${path}`);
       }
-      const schemas = doc.components.schemas;
+      const [row] = await t.dataSource.query(
+        'SELECT name, apiKeyPrefix FROM form WHERE id = ?',
+        [form.id],
+      );
+      expect(row).toEqual({ name: 'Leads', apiKeyPrefix: newKey.slice(0, 12) });
       expect(
-        doc.paths['/api/v1/forms'].post.requestBody.content['application/json']
-          .schema,
-      ).toEqual({ $ref: '#/components/schemas/CreateFormDto' });
-      const rotation = doc.paths['/api/v1/forms/{id}/api-key'].post;
-      expect(rotation.requestBody.required).toBe(false);
-      expect(rotation.requestBody.content['application/json'].schema).toEqual({
-        $ref: '#/components/schemas/RegenerateKeyDto',
+        await t.dataSource.query('SELECT id FROM webhook WHERE formId = ?', [
+          form.id,
+        ]),
+      ).toEqual([]);
+      // The owner's new key still does everything, rotating included.
+      const read = await request(base, { apiKey: newKey });
+      expect(read.status).toBe(200);
+      expect(read.body.previousApiKey).toMatchObject({
+        prefix: oldKey.slice(0, 12),
       });
-      expect(schemas.RegenerateKeyDto.properties.graceSeconds).toMatchObject({
-        type: 'number',
-        minimum: 0,
-        maximum: 604800,
-        default: 0,
+      const renamed = await request(base, {
+        method: 'PATCH',
+        apiKey: newKey,
+        json: { name: 'Renamed' },
       });
-      expect(schemas.CreateFormDto.required).toEqual(['name']);
-      expect(Object.keys(schemas.CreateFormDto.properties).sort()).toEqual([
-        'autoresponse',
-        'captcha',
-        'domainVerification',
-        'fields',
-        'name',
-        'notifyEmails',
-        'redirectUrl',
-        'retentionDays',
-        'spamFilter',
-        'successMessage',
-      ]);
-      expect(schemas.CreateFormDto.properties.retentionDays).toMatchObject({
-        type: 'integer',
-        nullable: true,
-        minimum: 1,
-        maximum: 3650,
+      expect(renamed.status).toBe(200);
+      const again = await request(`${base}/api-key`, {
+        method: 'POST',
+        apiKey: newKey,
+        json: { graceSeconds: 0 },
       });
-      expect(schemas.FieldDefinitionDto.required).toEqual(['id', 'type']);
-      expect(schemas.FieldDefinitionDto.properties.type.enum).toEqual([
-        'text',
-        'email',
-        'textarea',
-        'number',
-        'url',
-        'tel',
-        'date',
-        'select',
-        'checkbox',
-        'file',
-      ]);
-      expect(Object.keys(schemas.FieldDefinitionDto.properties)).toEqual(
-        expect.arrayContaining(['maxSize', 'accept', 'maxFiles']),
-      );
-      expect(schemas.PatchFormDto.required ?? []).toEqual([]);
-      expect(Object.keys(schemas.FormResponseDto.properties).sort()).toEqual(
-        [...FORM_KEYS, 'warning', 'apiKeyExpiresAt'].sort(),
-      );
-      expect(schemas.FormResponseDto.required ?? []).not.toContain('warning');
-      // Shown only for a key that expires (made by an expiring key).
-      expect(schemas.FormResponseDto.required ?? []).not.toContain(
-        'apiKeyExpiresAt',
-      );
-      expect(schemas.CreatedFormResponseDto.properties.apiKey).toBeDefined();
-      expect(schemas.FormResponseDto.properties.name.example).toBe('Contact');
-      // Validated on its own: other features' routes are not this suite's business.
-      const formsPaths = Object.fromEntries(
-        Object.entries(doc.paths).filter(
-          ([path]) =>
-            path.startsWith('/api/v1/forms') &&
-            !/submissions|domains|webhooks|deliveries|chat-channels/.test(path),
-        ),
-      );
-      expect(Object.keys(formsPaths).sort()).toEqual([
-        '/api/v1/forms',
-        '/api/v1/forms/{id}',
-        '/api/v1/forms/{id}/api-key',
-      ]);
-      const schemasUsed: Record<string, unknown> = {};
-      const collect = (node: unknown): void => {
-        if (Array.isArray(node)) return node.forEach(collect);
-        if (node === null || typeof node !== 'object') return;
-        const ref = (node as { $ref?: unknown }).$ref;
-        if (typeof ref === 'string') {
-          const name = ref.replace('#/components/schemas/', '');
-          if (name in schemasUsed) return;
-          schemasUsed[name] = schemas[name];
-          collect(schemas[name]);
-        }
-        Object.values(node).forEach(collect);
-      };
-      collect(formsPaths);
-      await expect(
-        SwaggerParser.validate(
-          structuredClone({
-            ...doc,
-            paths: formsPaths,
-            components: { ...doc.components, schemas: schemasUsed },
-          }),
-        ),
-      ).resolves.toBeTruthy();
+      expect(again.status).toBe(200);
+      expect((await request(base, { apiKey: oldKey })).status).toBe(403);
     });
+
+    it('still reads the form and reads, exports, works and deletes its submissions', async () => {
+      const { form, oldKey } = await rotated();
+      const base = `${t.url}/api/v1/forms/${form.id}`;
+      const [first, second] = await insertSubmissions(t, form.id, [
+        { createdAt: new Date(Date.now() - 2000) },
+        { createdAt: new Date(Date.now() - 1000) },
+      ]);
+      expect((await request(base, { apiKey: oldKey })).status).toBe(200);
+      const list = await request(`${base}/submissions`, { apiKey: oldKey });
+      expect(list.status).toBe(200);
+      expect(list.body.data).toHaveLength(2);
+      const exported = await request(`${base}/submissions/export?format=csv`, {
+        apiKey: oldKey,
+      });
+      expect(exported.status).toBe(200);
+      const spam = await request(`${base}/submissions/${first.id}`, {
+        method: 'PATCH',
+        apiKey: oldKey,
+        json: { spam: true },
+      });
+      expect(spam.status).toBe(200);
+      expect(spam.body).toMatchObject({ id: first.id, spam: true });
+      const deleted = await request(`${base}/submissions/${second.id}`, {
+        method: 'DELETE',
+        apiKey: oldKey,
+      });
+      expect(deleted.status).toBe(204);
+      expect(
+        await t.dataSource.query('SELECT id FROM submission WHERE id = ?', [
+          second.id,
+        ]),
+      ).toEqual([]);
+    });
+  });
+});
+
+describe('form key rotation across two instances (e2e)', () => {
+  let database: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ shared: true });
+    a = await createTestApp({ database });
+    b = await createTestApp({ database, env: { MIGRATIONS_RUN: 'false' } });
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await b?.close();
+    await a?.close();
+    await database?.drop();
+  });
+
+  it('accepts the old key on both during the grace, and refuses it on both once it has passed', async () => {
+    const { account } = await createAccount(a);
+    const { form, apiKey: oldKey } = await createForm(a, account.id);
+    const res = await rotate(a, form.id, oldKey, { graceSeconds: 3600 });
+    expect(res.status).toBe(200);
+    const newKey = res.body.apiKey as string;
+
+    const read = (t: TestApp, apiKey: string) =>
+      request(`${t.url}/api/v1/forms/${form.id}`, { apiKey });
+    for (const instance of [a, b]) {
+      expect((await read(instance, oldKey)).status).toBe(200);
+      expect((await read(instance, newKey)).status).toBe(200);
+    }
+
+    // An hour and a second later on both instances' clock (only Date moves: timers,
+    // sockets and the database run as they do).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 3601_000);
+    for (const instance of [b, a]) {
+      const refused = await read(instance, oldKey);
+      expectProblem(refused, 403, INVALID_API_KEY);
+      const fresh = await read(instance, newKey);
+      expect(fresh.status).toBe(200);
+      expect(fresh.body.previousApiKey).toBeNull();
+    }
+    vi.useRealTimers();
   });
 });

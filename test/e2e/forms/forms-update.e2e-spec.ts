@@ -1,6 +1,7 @@
 // PUT and PATCH /api/v1/forms/:id: full and partial updates and what they store.
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { CONTACT_FIELDS, createForm } from '../../factories/forms.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import {
@@ -104,8 +105,7 @@ describe('forms API: PUT and PATCH (e2e)', () => {
         apiKey: owner.apiKey,
         json: { fields: [] },
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
+      expectProblem(res, 400, {
         error: 'Validation failed',
         errors: ['name is required'],
       });
@@ -226,8 +226,7 @@ describe('forms API: PUT and PATCH (e2e)', () => {
         apiKey: form.apiKey,
         json: { name: null },
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
+      expectProblem(res, 400, {
         error: 'Validation failed',
         errors: ['name must be a string'],
       });
@@ -250,11 +249,15 @@ describe('forms API: PUT and PATCH (e2e)', () => {
           apiKey: form.apiKey,
           json: { [property]: value },
         });
-        expect(res.status, property).toBe(400);
-        expect(res.body).toEqual({
-          error: 'Validation failed',
-          errors: [`property ${property} should not exist`],
-        });
+        expectProblem(
+          res,
+          400,
+          {
+            error: 'Validation failed',
+            errors: [`property ${property} should not exist`],
+          },
+          property,
+        );
       }
       expect(await stored(form.form.id)).toMatchObject({
         id: form.form.id,

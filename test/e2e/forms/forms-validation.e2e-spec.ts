@@ -1,6 +1,7 @@
 // /api/v1/forms: validation of form bodies, hostile ones included.
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { CONTACT_FIELDS, createForm } from '../../factories/forms.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import { formsApi } from '../../support/forms-api.js';
@@ -174,8 +175,7 @@ describe('forms API: validation (e2e)', () => {
         const form = await createForm(t, owner.account.id);
         const before = await countForms();
         const created = await post(owner.apiKey, body);
-        expect(created.status).toBe(400);
-        expect(created.body).toEqual({
+        expectProblem(created, 400, {
           error: 'Validation failed',
           errors: [message],
         });
@@ -228,8 +228,7 @@ describe('forms API: validation (e2e)', () => {
         headers: { 'content-type': 'application/json' },
         body: `{"name":"F","fields":[{"id":"a","type":"text","label":${deep}}]}`,
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
+      expectProblem(res, 400, {
         error: 'Validation failed',
         errors: ['body is nested deeper than 16 levels'],
       });
@@ -274,11 +273,15 @@ describe('forms API: validation (e2e)', () => {
       const before = await countForms();
       for (const body of [[], [{ name: 'F' }], 'F', 42]) {
         const res = await post(owner.apiKey, body);
-        expect(res.status, JSON.stringify(body)).toBe(400);
-        expect(res.body).toEqual({
-          error: 'Validation failed',
-          errors: ['body must be a JSON object'],
-        });
+        expectProblem(
+          res,
+          400,
+          {
+            error: 'Validation failed',
+            errors: ['body must be a JSON object'],
+          },
+          JSON.stringify(body),
+        );
       }
       expect(await countForms()).toBe(before);
     });

@@ -1,26 +1,29 @@
-// /api/v1/forms: creating, listing and reading forms, and the least privilege of form keys.
-// Updates, deletion and keys, validation and the OpenAPI description are in forms-*.e2e-spec.ts.
+// /api/v1/forms: creating, listing, reading and deleting forms, the least privilege of form
+// keys, and the OpenAPI description of the forms routes. Updates (forms-update), validation
+// (forms-validation), keys and their rotation (forms-keys), caps (forms-limits) and
+// retention (forms-retention) have specs of their own.
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { FORM_KEY_CREATED_WARNING } from '../../../src/forms/answers/form-created.js';
 import { SecretBoxService } from '../../../src/auth/secret-box.service.js';
 import { FormsService } from '../../../src/forms/forms.service.js';
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
-import {
-  CONTACT_FIELDS,
-  createForm,
-  type TestForm,
-} from '../../factories/forms.js';
+import { createDomain } from '../../factories/domains.js';
+import { createForm, type TestForm } from '../../factories/forms.js';
+import { insertSubmissions } from '../../factories/submissions.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
-import { FORM_NOT_FOUND } from '../../support/errors.js';
+import { FORM_NOT_FOUND, INVALID_API_KEY } from '../../support/errors.js';
 import {
+  expectFormAnswer,
   FORM_KEYS,
+  formAnswer,
   formsApi,
   ISO_MS,
   NO_VERIFIED_DOMAIN,
   sha256,
-  DEFAULT_SPAM_FILTER,
-  NO_REDIRECT,
 } from '../../support/forms-api.js';
+import { countRows } from '../../support/stored-rows.js';
 
 describe('forms API (e2e)', () => {
   let t: TestApp;
@@ -59,27 +62,19 @@ describe('forms API (e2e)', () => {
       expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
       expect(apiKey).toMatch(/^fgk_[A-Za-z0-9_-]{43}$/);
       expect(createdAt).toMatch(ISO_MS);
-      expect(res.body).toEqual({
-        id,
-        name: 'Contact us',
-        fields,
-        domainVerification: true,
-        ...NO_REDIRECT,
-        retentionDays: null,
-        notifyEmails: [],
-        notifyEmailStatus: {},
-        captcha: null,
-        autoresponse: null,
-        spamFilter: DEFAULT_SPAM_FILTER,
-        notifyEmailErrors: {},
-        apiKeyPrefix: apiKey.slice(0, 12),
-        apiKeyLastUsedAt: null,
-        previousApiKey: null,
-        createdAt,
-        updatedAt: createdAt,
-        apiKey,
-        warning: NO_VERIFIED_DOMAIN,
-      });
+      expect(res.body).toEqual(
+        formAnswer({
+          id,
+          name: 'Contact us',
+          fields,
+          domainVerification: true,
+          apiKeyPrefix: apiKey.slice(0, 12),
+          createdAt,
+          updatedAt: createdAt,
+          apiKey,
+          warning: NO_VERIFIED_DOMAIN,
+        }),
+      );
 
       const row = await stored(id);
       expect(row).toMatchObject({
@@ -144,8 +139,7 @@ describe('forms API (e2e)', () => {
       const other = await request(formUrl(res.body.id), {
         apiKey: parent.apiKey,
       });
-      expect(other.status).toBe(404);
-      expect(other.body).toEqual(FORM_NOT_FOUND);
+      expectProblem(other, 404, FORM_NOT_FOUND);
     });
 
     it('warns only when a form key creates the form, not an account key', async () => {
@@ -189,29 +183,12 @@ describe('forms API (e2e)', () => {
       await createForm(t, owner.account.id, { name: 'Sibling' });
       const res = await request(forms(), { apiKey: mine.apiKey });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({
-        data: [
-          {
-            id: mine.form.id,
-            name: 'Mine',
-            fields: CONTACT_FIELDS,
-            domainVerification: false,
-            ...NO_REDIRECT,
-            retentionDays: null,
-            notifyEmails: [],
-            notifyEmailStatus: {},
-            captcha: null,
-            autoresponse: null,
-            spamFilter: DEFAULT_SPAM_FILTER,
-            notifyEmailErrors: {},
-            apiKeyPrefix: mine.apiKey.slice(0, 12),
-            // The key was just used to ask.
-            apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
-            previousApiKey: null,
-            createdAt: mine.form.createdAt.toISOString(),
-            updatedAt: mine.form.updatedAt.toISOString(),
-          },
-        ],
+      expect(Object.keys(res.body)).toEqual(['data']);
+      expect(res.body.data).toHaveLength(1);
+      expectFormAnswer(res.body.data[0], mine, {
+        name: 'Mine',
+        // The key was just used to ask.
+        apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
       });
     });
 
@@ -226,38 +203,20 @@ describe('forms API (e2e)', () => {
   describe('GET /api/v1/forms/:id', () => {
     it('reads a form with its form key and with the account key', async () => {
       const form = await createForm(t, owner.account.id);
-      const expected = {
-        id: form.form.id,
-        name: 'Contact',
-        fields: CONTACT_FIELDS,
-        domainVerification: false,
-        ...NO_REDIRECT,
-        retentionDays: null,
-        notifyEmails: [],
-        notifyEmailStatus: {},
-        captcha: null,
-        autoresponse: null,
-        spamFilter: DEFAULT_SPAM_FILTER,
-        notifyEmailErrors: {},
-        apiKeyPrefix: form.apiKey.slice(0, 12),
-        // The form key was used for the first read; the account key's read shows that.
-        apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
-        previousApiKey: null,
-        createdAt: form.form.createdAt.toISOString(),
-        updatedAt: form.form.updatedAt.toISOString(),
-      };
       for (const apiKey of [form.apiKey, owner.apiKey]) {
         const res = await request(formUrl(form.form.id), { apiKey });
         expect(res.status).toBe(200);
-        expect(res.body).toEqual(expected);
+        expectFormAnswer(res.body, form, {
+          // The form key was used for the first read; the account key's read shows that.
+          apiKeyLastUsedAt: expect.stringMatching(ISO_MS),
+        });
       }
     });
 
     it('answers 404 for an unknown id and for odd ids', async () => {
       for (const id of ['no-such-form', 'x'.repeat(150), "' OR 1=1 --", '%']) {
         const res = await request(formUrl(id), { apiKey: owner.apiKey });
-        expect(res.status, id).toBe(404);
-        expect(res.body).toEqual(FORM_NOT_FOUND);
+        expectProblem(res, 404, FORM_NOT_FOUND, id);
       }
     });
 
@@ -266,8 +225,44 @@ describe('forms API (e2e)', () => {
       const res = await request(formUrl(theirs.form.id), {
         apiKey: owner.apiKey,
       });
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual(FORM_NOT_FOUND);
+      expectProblem(res, 404, FORM_NOT_FOUND);
+    });
+  });
+
+  describe('DELETE /api/v1/forms/:id', () => {
+    it('deletes the form with its submissions and domains, and its key stops working', async () => {
+      const form = await createForm(t, owner.account.id);
+      const keep = await createForm(t, owner.account.id);
+      const when = new Date('2025-01-02T03:04:05.678Z');
+      for (const target of [form, keep]) {
+        await insertSubmissions(t, target.form.id, [
+          { createdAt: when, data: { a: 'b' } },
+        ]);
+        await createDomain(t, target.form.id, { createdAt: when });
+      }
+
+      const res = await request(formUrl(form.form.id), {
+        method: 'DELETE',
+        apiKey: form.apiKey,
+      });
+      expect(res.status).toBe(204);
+      expect(res.text).toBe('');
+
+      expect(await stored(form.form.id)).toBeUndefined();
+      const count = (table: 'submission' | 'form_domain', formId: string) =>
+        countRows(t, table, { column: 'formId', value: formId });
+      expect(await count('submission', form.form.id)).toBe(0);
+      expect(await count('form_domain', form.form.id)).toBe(0);
+      expect(await count('submission', keep.form.id)).toBe(1);
+      expect(await count('form_domain', keep.form.id)).toBe(1);
+
+      const after = await request(forms(), { apiKey: form.apiKey });
+      expectProblem(after, 403, INVALID_API_KEY);
+      const again = await request(formUrl(form.form.id), {
+        method: 'DELETE',
+        apiKey: owner.apiKey,
+      });
+      expectProblem(again, 404, FORM_NOT_FOUND);
     });
   });
 
@@ -290,8 +285,7 @@ describe('forms API (e2e)', () => {
       ];
       for (const [method, url, json] of attempts) {
         const res = await request(url, { method, json, apiKey: mine.apiKey });
-        expect(res.status, `${method} ${url}`).toBe(404);
-        expect(res.body).toEqual(FORM_NOT_FOUND);
+        expectProblem(res, 404, FORM_NOT_FOUND, `${method} ${url}`);
       }
       const row = await stored(sibling.form.id);
       expect(row).toMatchObject({
@@ -339,8 +333,7 @@ describe('forms API (e2e)', () => {
           method: 'DELETE',
           apiKey,
         });
-        expect(del.status).toBe(404);
-        expect(del.body).toEqual(FORM_NOT_FOUND);
+        expectProblem(del, 404, FORM_NOT_FOUND);
         const patch = await request(formUrl(theirs.form.id), {
           method: 'PATCH',
           apiKey,
@@ -349,6 +342,142 @@ describe('forms API (e2e)', () => {
         expect(patch.status).toBe(404);
       }
       expect(await stored(theirs.form.id)).toMatchObject({ name: 'Contact' });
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('documents every forms route with its schemas, security and error responses', async () => {
+      const res = await request(`${t.url}/docs-json`);
+      expect(res.status).toBe(200);
+      const doc = res.body;
+      // Each route with the statuses it documents, in order.
+      const routes: Array<[string, string, string[]]> = (
+        [
+          ['/api/v1/forms', 'get', '200 401 403 503'],
+          ['/api/v1/forms', 'post', '201 400 401 403 409 413 415 422 503'],
+          ['/api/v1/forms/{id}', 'get', '200 401 403 404 503'],
+          ['/api/v1/forms/{id}', 'put', '200 400 401 403 404 413 415 503'],
+          ['/api/v1/forms/{id}', 'patch', '200 400 401 403 404 413 415 503'],
+          ['/api/v1/forms/{id}', 'delete', '204 401 403 404 503'],
+          [
+            '/api/v1/forms/{id}/api-key',
+            'post',
+            '200 400 401 403 404 409 413 415 422 503',
+          ],
+        ] as const
+      ).map(([path, method, statuses]) => [path, method, statuses.split(' ')]);
+      for (const [path, method, statuses] of routes) {
+        const operation = doc.paths[path]?.[method];
+        expect(operation, `${method} ${path}`).toBeDefined();
+        expect(Object.keys(operation.responses).sort()).toEqual(statuses);
+        expect(operation.security).toEqual([
+          { apiKeyHeader: [] },
+          { apiKeyQuery: [] },
+        ]);
+        for (const status of statuses.filter((s) => s >= '400')) {
+          expect(
+            operation.responses[status].content['application/json'].schema,
+          ).toBeDefined();
+        }
+      }
+      const schemas = doc.components.schemas;
+      expect(
+        doc.paths['/api/v1/forms'].post.requestBody.content['application/json']
+          .schema,
+      ).toEqual({ $ref: '#/components/schemas/CreateFormDto' });
+      const rotation = doc.paths['/api/v1/forms/{id}/api-key'].post;
+      expect(rotation.requestBody.required).toBe(false);
+      expect(rotation.requestBody.content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/RegenerateKeyDto',
+      });
+      expect(schemas.RegenerateKeyDto.properties.graceSeconds).toMatchObject({
+        type: 'number',
+        minimum: 0,
+        maximum: 604800,
+        default: 0,
+      });
+      expect(schemas.CreateFormDto.required).toEqual(['name']);
+      expect(Object.keys(schemas.CreateFormDto.properties).sort()).toEqual([
+        'autoresponse',
+        'captcha',
+        'domainVerification',
+        'fields',
+        'name',
+        'notifyEmails',
+        'redirectUrl',
+        'retentionDays',
+        'spamFilter',
+        'successMessage',
+      ]);
+      expect(schemas.CreateFormDto.properties.retentionDays).toMatchObject({
+        type: 'integer',
+        nullable: true,
+        minimum: 1,
+        maximum: 3650,
+      });
+      expect(schemas.FieldDefinitionDto.required).toEqual(['id', 'type']);
+      expect(schemas.FieldDefinitionDto.properties.type.enum).toEqual([
+        'text',
+        'email',
+        'textarea',
+        'number',
+        'url',
+        'tel',
+        'date',
+        'select',
+        'checkbox',
+        'file',
+      ]);
+      expect(Object.keys(schemas.FieldDefinitionDto.properties)).toEqual(
+        expect.arrayContaining(['maxSize', 'accept', 'maxFiles']),
+      );
+      expect(schemas.PatchFormDto.required ?? []).toEqual([]);
+      expect(Object.keys(schemas.FormResponseDto.properties).sort()).toEqual(
+        [...FORM_KEYS, 'warning', 'apiKeyExpiresAt'].sort(),
+      );
+      expect(schemas.FormResponseDto.required ?? []).not.toContain('warning');
+      // Shown only for a key that expires (made by an expiring key).
+      expect(schemas.FormResponseDto.required ?? []).not.toContain(
+        'apiKeyExpiresAt',
+      );
+      expect(schemas.CreatedFormResponseDto.properties.apiKey).toBeDefined();
+      expect(schemas.FormResponseDto.properties.name.example).toBe('Contact');
+      // Validated on its own: other features' routes are not this suite's business.
+      const formsPaths = Object.fromEntries(
+        Object.entries(doc.paths).filter(
+          ([path]) =>
+            path.startsWith('/api/v1/forms') &&
+            !/submissions|domains|webhooks|deliveries|chat-channels/.test(path),
+        ),
+      );
+      expect(Object.keys(formsPaths).sort()).toEqual([
+        '/api/v1/forms',
+        '/api/v1/forms/{id}',
+        '/api/v1/forms/{id}/api-key',
+      ]);
+      const schemasUsed: Record<string, unknown> = {};
+      const collect = (node: unknown): void => {
+        if (Array.isArray(node)) return node.forEach(collect);
+        if (node === null || typeof node !== 'object') return;
+        const ref = (node as { $ref?: unknown }).$ref;
+        if (typeof ref === 'string') {
+          const name = ref.replace('#/components/schemas/', '');
+          if (name in schemasUsed) return;
+          schemasUsed[name] = schemas[name];
+          collect(schemas[name]);
+        }
+        Object.values(node).forEach(collect);
+      };
+      collect(formsPaths);
+      await expect(
+        SwaggerParser.validate(
+          structuredClone({
+            ...doc,
+            paths: formsPaths,
+            components: { ...doc.components, schemas: schemasUsed },
+          }),
+        ),
+      ).resolves.toBeTruthy();
     });
   });
 });

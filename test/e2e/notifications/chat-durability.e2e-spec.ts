@@ -3,28 +3,17 @@
 // acknowledged submission's message has reached the (stand-in) provider, from exactly one
 // delivery per submission and channel. A provider has no idempotency key, so a message
 // whose send was in flight at the kill may arrive twice: at most one repeat per send slot.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import { SecretBoxService } from '../../../src/auth/secret-box.service.js';
-import { loadConfig, type AppConfig } from '../../../src/config/app-config.js';
-import { buildDataSourceOptions } from '../../../src/database/database-options.js';
+import type { AppConfig } from '../../../src/config/app-config.js';
 import {
   startChatReceiver,
   type ChatReceiver,
 } from '../../support/chat-receiver.js';
 import {
-  startServer,
-  statusOf,
-  waitFor,
-  type ServerProcess,
-} from '../../support/server-process.js';
-import {
-  createTestDatabase,
-  usingMysql,
-  type TestDatabase,
-} from '../../support/test-database.js';
+  beginDurableRun,
+  type DurableRun,
+} from '../../support/durable-server.js';
+import { waitFor, type ServerProcess } from '../../support/server-process.js';
 
 const SECRET = 'chat-durability-secret-chat-durability-0123';
 const FORM_ID = 'chatform';
@@ -32,58 +21,28 @@ const STAMP = '2026-01-01 00:00:00.000';
 const CONCURRENCY = 4;
 
 describe('chat deliveries across crashes (e2e, server process)', () => {
-  let workdir: string;
-  let database: TestDatabase;
-  let env: Record<string, string>;
+  let run: DurableRun;
   let chat: ChatReceiver;
-  const children: Array<{ kill(signal: NodeJS.Signals): boolean }> = [];
 
   beforeEach(async () => {
-    workdir = mkdtempSync(join(tmpdir(), 'formgate-chat-'));
-    database = usingMysql()
-      ? await createTestDatabase()
-      : {
-          url: `sqlite:${join(workdir, 'chat.sqlite')}`,
-          drop: async () => {},
-        };
     chat = await startChatReceiver({ delayMs: 150 });
-    env = {
+    run = await beginDurableRun('chat', {
       APP_SECRET: SECRET,
-      DATABASE_URL: database.url,
       SUBMIT_RATE_LIMIT: '1000000',
       WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5',
       WORKER_CONCURRENCY: String(CONCURRENCY),
       LOG_LEVEL: 'warn',
       ...chat.env(),
-    };
+    });
   });
   afterEach(async () => {
-    for (const child of children.splice(0)) child.kill('SIGKILL');
+    await run.end();
     await chat.close();
-    await database.drop();
-    rmSync(workdir, { recursive: true, force: true });
   });
 
-  async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const dataSource = new DataSource(
-      buildDataSourceOptions(loadConfig({ ...env }).database, false),
-    );
-    await dataSource.initialize();
-    try {
-      return (await dataSource.query(sql, params)) as T[];
-    } finally {
-      await dataSource.destroy();
-    }
-  }
-
-  async function start() {
-    const server = await startServer(env, { cwd: workdir });
-    children.push(server.child);
-    await waitFor(
-      async () => (await statusOf(`${server.url}/health/ready`)) === 200,
-    );
-    return server;
-  }
+  const query = <T>(sql: string, params: unknown[] = []) =>
+    run.query<T>(sql, params);
+  const start = () => run.start();
 
   async function seed(): Promise<void> {
     await query(

@@ -9,6 +9,7 @@ import { tooManyWebhooksMessage } from '../../../src/notifications/webhooks/webh
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { insertDelivery } from '../../factories/deliveries.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { waitFor } from '../../support/server-process.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
@@ -130,8 +131,7 @@ describe('webhooks API (e2e)', () => {
     expect(removed.status).toBe(204);
     expect(await repo().countBy({ id: hook.id })).toBe(0);
     const gone = await request(api(`/${hook.id}`), { apiKey: form.apiKey });
-    expect(gone.status).toBe(404);
-    expect(gone.body).toEqual({ error: 'Webhook not found' });
+    expectProblem(gone, 404, 'Webhook not found');
   });
 
   it('deletes the deliveries of a deleted webhook with their attempts, and no other', async () => {
@@ -185,15 +185,13 @@ describe('webhooks API (e2e)', () => {
     const stranger = await createAccount(t);
     for (const apiKey of [sibling.apiKey, stranger.apiKey]) {
       const answer = await request(api(`/${hook.id}`), { apiKey });
-      expect(answer.status).toBe(404);
-      expect(answer.body).toEqual({ error: 'Form not found' });
+      expectProblem(answer, 404, 'Form not found');
     }
     // The webhook id under another form of the same account.
     const elsewhere = await request(api(`/${hook.id}`, sibling.form.id), {
       apiKey: owner.apiKey,
     });
-    expect(elsewhere.status).toBe(404);
-    expect(elsewhere.body).toEqual({ error: 'Webhook not found' });
+    expectProblem(elsewhere, 404, 'Webhook not found');
     expect((await request(api())).status).toBe(401);
   });
 
@@ -204,8 +202,7 @@ describe('webhooks API (e2e)', () => {
       );
     }
     const refused = await create({ url: receiver.url });
-    expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ error: tooManyWebhooksMessage() });
+    expectProblem(refused, 409, { error: tooManyWebhooksMessage() });
     expect(await repo().countBy({ formId: form.form.id })).toBe(10);
   });
 
@@ -288,8 +285,7 @@ describe('webhooks API (e2e)', () => {
       api(`/${hook.id}/deliveries/01ARZ3NDEKTSV4RRFFQ69G5FAV/retry`),
       { apiKey: form.apiKey, method: 'POST' },
     );
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ error: 'Delivery not found' });
+    expectProblem(unknown, 404, 'Delivery not found');
   });
 
   it('makes a waiting delivery due now, and refuses to retry one being sent', async () => {
@@ -335,11 +331,11 @@ describe('webhooks API (e2e)', () => {
       api(`/${hook.id}/deliveries/${sending.id}/retry`),
       { apiKey: form.apiKey, method: 'POST' },
     );
-    expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({
-      error:
-        'This delivery is being sent right now: retry once the attempt is recorded',
-    });
+    expectProblem(
+      refused,
+      409,
+      'This delivery is being sent right now: retry once the attempt is recorded',
+    );
     const untouched = await t.dataSource
       .getRepository(Delivery)
       .findOneByOrFail({ id: sending.id });

@@ -18,6 +18,7 @@ import { countRows, outboxExpanded } from '../../support/stored-rows.js';
 import { waitFor } from '../../support/server-process.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import {
+  addReceiverWebhook,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../support/webhook-receiver.js';
@@ -48,15 +49,8 @@ describe('webhook deliveries (e2e)', () => {
   const deliveries = () => t.app.get(DataSource).getRepository(Delivery);
   const attempts = () => t.app.get(DataSource).getRepository(DeliveryAttempt);
 
-  async function addWebhook(url = receiver.url): Promise<string> {
-    const created = await request(api('/webhooks'), {
-      apiKey: form.apiKey,
-      json: { url, description: 'receiver' },
-    });
-    expect(created.status).toBe(201);
-    receiver.secrets.push(created.body.secret as string);
-    return created.body.id as string;
-  }
+  const addWebhook = (url = receiver.url) =>
+    addReceiverWebhook(t, form, receiver, { url, description: 'receiver' });
 
   const submit = (json: Record<string, unknown>) =>
     request(`${t.url}/api/submit/${form.form.id}`, { json });

@@ -5,28 +5,17 @@
 // MariaDB, two `npm run worker` processes share the outbox without ever sending one
 // delivery twice at the same time.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { SecretBoxService } from '../../../src/auth/secret-box.service.js';
 import type { AppConfig } from '../../../src/config/app-config.js';
 import { newWebhookSecret } from '../../../src/notifications/webhooks/signing.js';
 import {
-  durableDatabase,
-  queryDatabase,
+  beginDurableRun,
+  type DurableRun,
 } from '../../support/durable-server.js';
 import { describeWhen } from '../../support/skips.js';
-import {
-  startServer,
-  statusOf,
-  waitFor,
-  type ServerProcess,
-} from '../../support/server-process.js';
-import {
-  NEEDS_MYSQL,
-  usingMysql,
-  type TestDatabase,
-} from '../../support/test-database.js';
+import { waitFor, type ServerProcess } from '../../support/server-process.js';
+import { NEEDS_MYSQL, usingMysql } from '../../support/test-database.js';
 import {
   startWebhookReceiver,
   type WebhookReceiver,
@@ -37,44 +26,27 @@ const FORM_ID = 'notifyform';
 const STAMP = '2026-01-01 00:00:00.000';
 
 describe('webhook deliveries across crashes (e2e, server process)', () => {
-  let workdir: string;
-  let database: TestDatabase;
-  let env: Record<string, string>;
+  let run: DurableRun;
   let receiver: WebhookReceiver;
-  const children: Array<{ kill(signal: NodeJS.Signals): boolean }> = [];
 
   beforeEach(async () => {
-    workdir = mkdtempSync(join(tmpdir(), 'formgate-notify-'));
-    database = await durableDatabase(workdir, 'notify.sqlite');
-    env = {
+    run = await beginDurableRun('notify', {
       APP_SECRET: SECRET,
-      DATABASE_URL: database.url,
       SUBMIT_RATE_LIMIT: '1000000',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5',
       LOG_LEVEL: 'warn',
-    };
+    });
     receiver = await startWebhookReceiver({ delayMs: 150 });
   });
   afterEach(async () => {
-    for (const child of children.splice(0)) child.kill('SIGKILL');
+    await run.end();
     await receiver.close();
-    await database.drop();
-    rmSync(workdir, { recursive: true, force: true });
   });
 
-  function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return queryDatabase<T>(env, sql, params);
-  }
-
-  async function start(extra: Record<string, string> = {}) {
-    const server = await startServer({ ...env, ...extra }, { cwd: workdir });
-    children.push(server.child);
-    await waitFor(
-      async () => (await statusOf(`${server.url}/health/ready`)) === 200,
-    );
-    return server;
-  }
+  const query = <T>(sql: string, params: unknown[] = []) =>
+    run.query<T>(sql, params);
+  const start = (extra: Record<string, string> = {}) => run.start(extra);
 
   /**
    * The account, form and webhooks (`hooks` of them, all to the receiver) go straight into
@@ -224,15 +196,15 @@ describe('webhook deliveries across crashes (e2e, server process)', () => {
       expect(acknowledged).toHaveLength(40);
       const workers = [0, 1].map(() => {
         const child = spawn(process.execPath, [resolve('dist/src/worker.js')], {
-          cwd: workdir,
+          cwd: run.workdir,
           env: {
             PATH: process.env.PATH ?? '',
-            ...env,
+            ...run.env,
             WORKER_CONCURRENCY: '4',
           },
           stdio: 'ignore',
         });
-        children.push(child);
+        run.track(child);
         return child;
       });
       await receiver.waitForSuccesses(160, 40_000);

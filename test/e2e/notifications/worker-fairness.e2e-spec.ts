@@ -8,6 +8,7 @@ import { request } from '../../support/http.js';
 import { waitFor } from '../../support/server-process.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import {
+  addReceiverWebhook,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../support/webhook-receiver.js';
@@ -51,13 +52,9 @@ describe('a worker shared fairly between accounts (e2e)', () => {
     receiver: WebhookReceiver,
     path: string,
   ): Promise<string> {
-    const hook = await request(
-      `${t.url}/api/v1/forms/${form.form.id}/webhooks`,
-      { apiKey: form.apiKey, json: { url: `${receiver.url}/${path}` } },
-    );
-    expect(hook.status).toBe(201);
-    receiver.secrets.push(hook.body.secret as string);
-    return hook.body.id as string;
+    return addReceiverWebhook(t, form, receiver, {
+      url: `${receiver.url}/${path}`,
+    });
   }
 
   it("sends another account's delivery at once while one account floods endpoints that hang", async () => {

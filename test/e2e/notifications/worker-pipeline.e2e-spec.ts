@@ -11,6 +11,7 @@ import { request } from '../../support/http.js';
 import { waitFor } from '../../support/server-process.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import {
+  addReceiverWebhook,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../support/webhook-receiver.js';
@@ -33,12 +34,7 @@ describe('notification worker pipeline (e2e)', () => {
   it('gives back the deliveries it claimed ahead when it stops, and records the one in flight', async () => {
     const { account } = await createAccount(t);
     const form = await createForm(t, account.id);
-    const hook = await request(
-      `${t.url}/api/v1/forms/${form.form.id}/webhooks`,
-      { apiKey: form.apiKey, json: { url: receiver.url } },
-    );
-    expect(hook.status).toBe(201);
-    receiver.secrets.push(hook.body.secret as string);
+    await addReceiverWebhook(t, form, receiver);
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     receiver.answer = async () => {

@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm } from '../../factories/forms.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import { BODY_TOO_LARGE, INVALID_JSON } from '../../support/errors.js';
@@ -44,8 +45,7 @@ describe('foundation (e2e)', () => {
         headers: { 'content-type': 'application/json' },
         body: '{"name": "oops",',
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(INVALID_JSON);
+      expectProblem(res, 400, INVALID_JSON);
     });
 
     it('answers a 2 MB body with a 413 {error}', async () => {
@@ -54,8 +54,7 @@ describe('foundation (e2e)', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }),
       });
-      expect(res.status).toBe(413);
-      expect(res.body).toEqual(BODY_TOO_LARGE);
+      expectProblem(res, 413, BODY_TOO_LARGE);
     });
 
     it('answers a text/plain body with a 415 {error}', async () => {
@@ -71,16 +70,12 @@ describe('foundation (e2e)', () => {
 
     it('answers a malformed URL with a 400 {error}', async () => {
       const res = await request(`${t.url}/api/v1/forms/%E0%A4%A`);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Malformed URL' });
+      expectProblem(res, 400, 'Malformed URL');
     });
 
     it('answers an over-long path segment with a 414 {error}', async () => {
       const res = await request(`${t.url}/api/v1/forms/${'a'.repeat(300)}`);
-      expect(res.status).toBe(414);
-      expect(res.body).toEqual({
-        error: 'A segment of the URL path is too long',
-      });
+      expectProblem(res, 414, 'A segment of the URL path is too long');
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     });
 
@@ -88,19 +83,13 @@ describe('foundation (e2e)', () => {
       const res = await request(`${t.url}/api/submit/${'a'.repeat(300)}`, {
         json: {},
       });
-      expect(res.status).toBe(414);
-      expect(res.body).toEqual({
-        error: 'A segment of the URL path is too long',
-      });
+      expectProblem(res, 414, 'A segment of the URL path is too long');
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
     });
 
     it('answers a URL beyond the header limit with a 431 {error}', async () => {
       const res = await request(`${t.url}/${'x'.repeat(20_000)}`);
-      expect(res.status).toBe(431);
-      expect(res.body).toEqual({
-        error: 'Request headers (or the URL) are too large',
-      });
+      expectProblem(res, 431, 'Request headers (or the URL) are too large');
     });
 
     it('refuses __proto__ keys in JSON with a 400 and no pollution', async () => {

@@ -12,6 +12,7 @@ import {
   solve,
   solvedAltcha,
 } from '../../support/altcha.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { NAVIGATION_HEADERS, post } from '../../support/navigation.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
@@ -92,16 +93,14 @@ describe('ALTCHA (e2e)', () => {
       const unknown = await request(
         `${t.url}/api/submit/nosuchform0000000000/challenge`,
       );
-      expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual({ error: 'Form not found' });
+      expectProblem(unknown, 404, 'Form not found');
       expect(unknown.headers.get('access-control-allow-origin')).toBe('*');
       const { account } = await createAccount(t);
       const plain = await createForm(t, account.id);
       const res = await request(
         `${t.url}/api/submit/${plain.form.id}/challenge`,
       );
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'This form does not use ALTCHA' });
+      expectProblem(res, 404, 'This form does not use ALTCHA');
     });
 
     it('gives each address 60 challenges a minute, then 429 with Retry-After and CORS', async () => {
@@ -176,8 +175,7 @@ describe('ALTCHA (e2e)', () => {
     it('checks the fields first: a validation error does not use the answer up', async () => {
       const altcha = await solvedAltcha(t, form.form.id);
       const invalid = await submit({ name: 'Ada', email: 'nope', altcha });
-      expect(invalid.status).toBe(400);
-      expect(invalid.body).toEqual({
+      expectProblem(invalid, 400, {
         error: 'Validation failed',
         errors: ['email must be a valid email address'],
       });

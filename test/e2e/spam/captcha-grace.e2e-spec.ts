@@ -8,6 +8,7 @@ import { Submission } from '../../../src/submissions/submission.entity.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
 import { solvedAltcha } from '../../support/altcha.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { waitFor } from '../../support/server-process.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
@@ -121,8 +122,7 @@ describe('the grace period of a CAPTCHA switched on (e2e)', () => {
   it('still refuses a malformed, wrong or used answer during the grace', async () => {
     expect((await patch({ captcha: { provider: 'altcha' } })).status).toBe(200);
     const malformed = await submit({ ...person, altcha: 'nope' });
-    expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual({
+    expectProblem(malformed, 400, {
       error: 'Validation failed',
       errors: ['captcha: the ALTCHA solution is malformed'],
     });
@@ -159,8 +159,7 @@ describe('the grace period of a CAPTCHA switched on (e2e)', () => {
     });
     expect((await storedCaptcha()).graceUntil).toBeNull();
     const refused = await submit(person);
-    expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({
+    expectProblem(refused, 400, {
       error: 'Validation failed',
       errors: [
         'captcha: no Turnstile token was sent (the "cf-turnstile-response" field is missing)',
@@ -217,11 +216,17 @@ describe('the grace period of a CAPTCHA switched on (e2e)', () => {
   it('accepts only null for graceUntil', async () => {
     for (const graceUntil of ['2030-01-01T00:00:00.000Z', 7, true]) {
       const res = await patch({ captcha: { provider: 'altcha', graceUntil } });
-      expect(res.status, String(graceUntil)).toBe(400);
-      expect(res.body).toEqual({
-        error: 'Validation failed',
-        errors: ['captcha.graceUntil can only be null (ends the grace period)'],
-      });
+      expectProblem(
+        res,
+        400,
+        {
+          error: 'Validation failed',
+          errors: [
+            'captcha.graceUntil can only be null (ends the grace period)',
+          ],
+        },
+        String(graceUntil),
+      );
     }
     const read = await request(api(), { apiKey: form.apiKey });
     expect(read.body.captcha).toBeNull();

@@ -18,6 +18,7 @@ import { request } from '../../support/http.js';
 import { waitFor } from '../../support/server-process.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import {
+  addReceiverWebhook,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../support/webhook-receiver.js';
@@ -72,12 +73,7 @@ describe('content rules and the spam folder (e2e)', () => {
     return res;
   };
   async function addWebhook(): Promise<void> {
-    const created = await request(api('/webhooks'), {
-      apiKey: form.apiKey,
-      json: { url: receiver.url },
-    });
-    expect(created.status).toBe(201);
-    receiver.secrets.push(created.body.secret as string);
+    await addReceiverWebhook(t, form, receiver);
   }
 
   const person = { name: 'Ada', email: 'ada@example.com' };

@@ -13,6 +13,7 @@ import {
   type SeedRow,
 } from '../../factories/submissions.js';
 import { errorBody } from '../../support/errors.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -212,8 +213,7 @@ describe('erasure and data-subject export (e2e)', () => {
       apiKey: contact.apiKey,
     });
     for (const res of [erase, exported]) {
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual(ACCOUNT_KEY_REQUIRED);
+      expectProblem(res, 403, ACCOUNT_KEY_REQUIRED);
     }
     expect(await storedIds(allHolding())).toEqual(allHolding());
   });
@@ -227,12 +227,17 @@ describe('erasure and data-subject export (e2e)', () => {
     ];
     for (const [json, errors] of cases) {
       const res = await request(eraseUrl(), { apiKey: owner.apiKey, json });
-      expect(res.status, JSON.stringify(json)).toBe(400);
-      expect(res.body).toEqual(errorBody('Validation failed', errors));
+      expectProblem(
+        res,
+        400,
+        errorBody('Validation failed', errors),
+        JSON.stringify(json),
+      );
     }
     const bad = await request(exportUrl('nope'), { apiKey: owner.apiKey });
-    expect(bad.status).toBe(400);
-    expect(bad.body).toEqual(
+    expectProblem(
+      bad,
+      400,
       errorBody('Validation failed', ['email must be a valid email address']),
     );
   });
@@ -300,8 +305,7 @@ describe('erasure and data-subject export (e2e)', () => {
       apiKey: readOnly,
       json: { email: ADDRESS },
     });
-    expect(refused.status).toBe(403);
-    expect(refused.body).toEqual(READ_ONLY);
+    expectProblem(refused, 403, READ_ONLY);
     expect(await storedIds(allHolding())).toEqual(allHolding());
   });
 

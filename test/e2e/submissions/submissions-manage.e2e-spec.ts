@@ -5,6 +5,7 @@ import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
 import { Submission } from '../../../src/submissions/submission.entity.js';
 import { SubmissionsService } from '../../../src/submissions/submissions.service.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import { asApi, at, insertSubmissions } from '../../factories/submissions.js';
@@ -55,8 +56,7 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
         const res = await request(`${base(form)}/${id}`, {
           apiKey: owner.apiKey,
         });
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual(SUBMISSION_NOT_FOUND);
+        expectProblem(res, 404, SUBMISSION_NOT_FOUND);
       }
     });
 
@@ -78,8 +78,7 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
         method: 'DELETE',
         apiKey: form.apiKey,
       });
-      expect(again.status).toBe(404);
-      expect(again.body).toEqual(SUBMISSION_NOT_FOUND);
+      expectProblem(again, 404, SUBMISSION_NOT_FOUND);
       const read = await request(`${base(form)}/${rows[0].id}`, {
         apiKey: form.apiKey,
       });
@@ -96,8 +95,7 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
         method: 'DELETE',
         apiKey: owner.apiKey,
       });
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual(SUBMISSION_NOT_FOUND);
+      expectProblem(res, 404, SUBMISSION_NOT_FOUND);
       expect(await storedIds(other)).toEqual([foreign.id]);
     });
   });
@@ -165,8 +163,7 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
         method: 'DELETE',
         apiKey: form.apiKey,
       });
-      expect(q.status).toBe(400);
-      expect(q.body).toEqual({
+      expectProblem(q, 400, {
         error: 'Validation failed',
         errors: ['property q should not exist'],
       });
@@ -206,8 +203,7 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
           stranger.apiKey,
         ]) {
           const res = await request(url, { method, apiKey });
-          expect(res.status, `${method} ${url}`).toBe(404);
-          expect(res.body).toEqual(FORM_NOT_FOUND);
+          expectProblem(res, 404, FORM_NOT_FOUND, `${method} ${url}`);
         }
       }
       expect(await storedIds(form)).toEqual([row.id]);
@@ -216,17 +212,16 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
     it('answers 401 without a key and 403 with an unknown key on every route', async () => {
       for (const [method, url] of routes()) {
         const none = await request(url, { method });
-        expect(none.status).toBe(401);
-        expect(none.body).toEqual({
-          error:
-            'API key required: send it in the x-api-key header or the apiKey query parameter',
-        });
+        expectProblem(
+          none,
+          401,
+          'API key required: send it in the x-api-key header or the apiKey query parameter',
+        );
         const wrong = await request(url, {
           method,
           apiKey: 'fgk_not-a-real-key-0000000000',
         });
-        expect(wrong.status).toBe(403);
-        expect(wrong.body).toEqual(INVALID_API_KEY);
+        expectProblem(wrong, 403, INVALID_API_KEY);
       }
       expect(await storedIds(form)).toEqual([row.id]);
     });
@@ -247,8 +242,7 @@ describe('submissions API: reading, deleting, access (e2e)', () => {
       const res = await request(`${t.url}/api/v1/forms/nope/submissions`, {
         apiKey: owner.apiKey,
       });
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual(FORM_NOT_FOUND);
+      expectProblem(res, 404, FORM_NOT_FOUND);
     });
   });
 

@@ -3,6 +3,7 @@
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
 import { Submission } from '../../../src/submissions/submission.entity.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import {
@@ -182,8 +183,7 @@ describe('submissions API (e2e)', () => {
         const res = await request(`${base(form)}?limit=${limit}`, {
           apiKey: form.apiKey,
         });
-        expect(res.status).toBe(400);
-        expect(res.body).toEqual({
+        expectProblem(res, 400, {
           error: 'Validation failed',
           errors: [message],
         });
@@ -217,8 +217,7 @@ describe('submissions API (e2e)', () => {
             apiKey: form.apiKey,
           },
         );
-        expect(res.status).toBe(400);
-        expect(res.body).toEqual({ error: INVALID_CURSOR });
+        expectProblem(res, 400, { error: INVALID_CURSOR });
       },
     );
 
@@ -227,8 +226,7 @@ describe('submissions API (e2e)', () => {
       const res = await request(`${base(form)}?offset=10`, {
         apiKey: form.apiKey,
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
+      expectProblem(res, 400, {
         error: 'Validation failed',
         errors: ['property offset should not exist'],
       });
@@ -316,8 +314,7 @@ describe('submissions API (e2e)', () => {
           apiKey: form.apiKey,
         },
       );
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
+      expectProblem(res, 400, {
         error: 'Validation failed',
         errors: [
           `${name} must be an ISO 8601 date or date-time, e.g. 2025-05-01 or 2025-05-01T12:00:00Z`,
@@ -329,8 +326,7 @@ describe('submissions API (e2e)', () => {
       const res = await request(`${base(form)}?from=2025-06-01&to=2025-05-01`, {
         apiKey: form.apiKey,
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'from must not be later than to' });
+      expectProblem(res, 400, 'from must not be later than to');
     });
   });
 });

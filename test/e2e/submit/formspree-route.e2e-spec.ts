@@ -1,7 +1,8 @@
 // POST /f/:formId over raw HTTP: its CORS (the preflight admits Formspree's client
 // headers), the Formspree shapes of every refusal (those Fastify raises before the route
 // included), native form posts (thank-you page, 303, `_next` never an open redirect), the
-// thank-you page `next` names, and one rate-limit budget shared with /api/submit.
+// thank-you page `next` names. Its rate-limit budget, shared with /api/submit, is in
+// submit-rate-limit.e2e-spec.ts.
 import { ulid } from 'ulid';
 import { FormDomain } from '../../../src/domain-verification/form-domain.entity.js';
 import { Submission } from '../../../src/submissions/submission.entity.js';
@@ -246,47 +247,6 @@ describe('POST /f/:formId over HTTP (e2e)', () => {
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(THANKS);
     expect(await countRows(id)).toBe(0);
-  });
-});
-
-describe('one rate-limit budget for /api/submit and /f (e2e)', () => {
-  let t: TestApp;
-  let formId: string;
-
-  beforeAll(async () => {
-    t = await createTestApp({ env: { SUBMIT_RATE_LIMIT: '2' } });
-    const { account } = await createAccount(t);
-    formId = (await createForm(t, account.id)).form.id;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  it('counts both routes together and answers 429 in each shape', async () => {
-    const first = await request(`${t.url}/api/submit/${formId}`, {
-      json: VALID,
-    });
-    expect(first.status).toBe(200);
-    const second = await request(`${t.url}/f/${formId}`, { json: VALID });
-    expect(second.status).toBe(200);
-    expect(second.headers.get('x-ratelimit-remaining')).toBe('0');
-
-    const limited = await request(`${t.url}/f/${formId}`, { json: VALID });
-    expect(limited.status).toBe(429);
-    expect(limited.headers.get('access-control-allow-origin')).toBe('*');
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(limited.body).toEqual({
-      error: expect.stringMatching(/^Too many submissions/),
-      errors: [{ message: limited.body.error }],
-    });
-    const classic = await request(`${t.url}/api/submit/${formId}`, {
-      json: VALID,
-    });
-    expect(classic.status).toBe(429);
-    expect(Object.keys(classic.body)).toEqual(['error']);
-    expect(
-      await t.dataSource.getRepository(Submission).countBy({ formId }),
-    ).toBe(2);
   });
 });
 

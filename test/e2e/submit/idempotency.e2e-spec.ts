@@ -1,8 +1,13 @@
 // Idempotency-Key on submit and on the POSTs of /api/v1 (docs/api.md): a retry after a
 // lost answer is a replay (one row), a concurrent repeat waits its turn (409) or replays,
 // a different body with the key is refused (422), only 2xx answers are kept, the records
-// are shared by instances through the database and swept once expired. On SQLite by
-// default, on MariaDB with TEST_DATABASE_URL.
+// are shared by instances through the database and swept once expired. On /api/v1 a key
+// belongs to the API key that sent it, never to its account or form: the same header and
+// body from another key is a request of its own (never a replay of the first key's answer,
+// whose secret it would hand over), and an expiring key cannot obtain by replay a key that
+// outlives it. A keyed retry after a spent CAPTCHA answer is in
+// idempotent-captcha-retry.e2e-spec.ts. On SQLite by default, on MariaDB with
+// TEST_DATABASE_URL.
 import { AccountApiKey } from '../../../src/accounts/account-api-key.entity.js';
 import { hashApiKey } from '../../../src/auth/api-keys.js';
 import { Form } from '../../../src/forms/form.entity.js';
@@ -19,6 +24,7 @@ import type { CommitItem } from '../../../src/submit/commit/submission-writer.js
 import { createAccount, type TestAccount } from '../../factories/accounts.js';
 import { createForm } from '../../factories/forms.js';
 import { errorBody } from '../../support/errors.js';
+import { expectProblem } from '../../support/answers.js';
 import { request, type HttpResponse } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import {
@@ -181,8 +187,7 @@ describe('Idempotency-Key (e2e)', () => {
         const first = submit(key);
         await until(() => waiting);
         const second = await submit(key);
-        expect(second.status).toBe(409);
-        expect(second.body).toEqual(IN_FLIGHT);
+        expectProblem(second, 409, IN_FLIGHT);
         expect(second.headers.get('retry-after')).toBe('1');
         held.open();
         expect((await first).status).toBe(200);
@@ -213,8 +218,7 @@ describe('Idempotency-Key (e2e)', () => {
       expect((await submit(key)).status).toBe(200);
       const before = await rows();
       const changed = await submit(key, { ...BODY, message: 'Changed' });
-      expect(changed.status).toBe(422);
-      expect(changed.body).toEqual(REUSED);
+      expectProblem(changed, 422, REUSED);
       expect(changed.headers.get('idempotent-replayed')).toBeNull();
       expect(await rows()).toBe(before);
     });
@@ -246,8 +250,7 @@ describe('Idempotency-Key (e2e)', () => {
     ])('refuses a key %s (400), storing nothing', async (_what, key) => {
       const before = await rows();
       const answer = await submit(key);
-      expect(answer.status).toBe(400);
-      expect(answer.body).toEqual(INVALID);
+      expectProblem(answer, 400, INVALID);
       expect(await rows()).toBe(before);
     });
 
@@ -295,8 +298,7 @@ describe('Idempotency-Key (e2e)', () => {
       expect(again.body).toEqual(first.body);
       expect(await forms()).toBe(before + 1);
       const changed = await createFormRequest(key, 'Another name');
-      expect(changed.status).toBe(422);
-      expect(changed.body).toEqual(REUSED);
+      expectProblem(changed, 422, REUSED);
       expect(await forms()).toBe(before + 1);
     });
 
@@ -352,8 +354,7 @@ describe('Idempotency-Key (e2e)', () => {
         json: body,
         headers: { 'idempotency-key': key },
       });
-      expect(answer.status).toBe(409);
-      expect(answer.body).toEqual(IN_FLIGHT);
+      expectProblem(answer, 409, IN_FLIGHT);
       expect(answer.headers.get('retry-after')).toBe('1');
       expect(await forms()).toBe(before);
       // A claim whose process died lapses: the key is then free again.
@@ -401,8 +402,105 @@ describe('Idempotency-Key (e2e)', () => {
 
     it('refuses an invalid key (400)', async () => {
       const answer = await createFormRequest('k'.repeat(256));
-      expect(answer.status).toBe(400);
-      expect(answer.body).toEqual(INVALID);
+      expectProblem(answer, 400, INVALID);
+    });
+
+    describe('scoped to the API key that sent it', () => {
+      // An account of its own: these count the keys they make by name.
+      let scoped: TestAccount;
+      beforeAll(async () => {
+        scoped = await createAccount(t);
+      });
+
+      const createKey = (apiKey: string, key: string, json: unknown) =>
+        request(`${t.url}/api/v1/account/keys`, {
+          apiKey,
+          json,
+          headers: { 'idempotency-key': key },
+        });
+
+      it('gives a second account key its own answer, not the first key’s secret', async () => {
+        const second = await createKey(scoped.apiKey, newKey(), {
+          name: 'second',
+        });
+        expect(second.status).toBe(201);
+        const key = newKey();
+        const first = await createKey(scoped.apiKey, key, {
+          name: 'reporting',
+        });
+        expect(first.status).toBe(201);
+
+        const other = await createKey(second.body.apiKey as string, key, {
+          name: 'reporting',
+        });
+        expect(other.status).toBe(201);
+        expect(other.headers.get('idempotent-replayed')).toBeNull();
+        expect(other.body.apiKey).toMatch(/^fga_/);
+        expect(other.body.apiKey).not.toBe(first.body.apiKey);
+        expect(other.body.id).not.toBe(first.body.id);
+
+        // The first key still gets its own answer again.
+        const again = await createKey(scoped.apiKey, key, {
+          name: 'reporting',
+        });
+        expect(again.status).toBe(201);
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect(again.body).toEqual(first.body);
+
+        const listed = await request(`${t.url}/api/v1/account/keys`, {
+          apiKey: scoped.apiKey,
+        });
+        const names = (listed.body.data as Array<{ name: string }>).map(
+          (k) => k.name,
+        );
+        expect(names.filter((name) => name === 'reporting')).toHaveLength(2);
+      });
+
+      it('does not let an expiring key replay a permanent key into its hands', async () => {
+        const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+        const expiring = await createKey(scoped.apiKey, newKey(), {
+          name: 'expiring',
+          expiresAt,
+        });
+        expect(expiring.status).toBe(201);
+        const key = newKey();
+        const permanent = await createKey(scoped.apiKey, key, {
+          name: 'forever',
+        });
+        expect(permanent.status).toBe(201);
+        expect(permanent.body.expiresAt).toBeNull();
+
+        const attempt = await createKey(expiring.body.apiKey as string, key, {
+          name: 'forever',
+        });
+        expect(attempt.status).toBe(400);
+        expect(attempt.headers.get('idempotent-replayed')).toBeNull();
+        expect(attempt.body.error).toBe('Validation failed');
+        expect(attempt.text).not.toContain(permanent.body.apiKey as string);
+      });
+
+      it('keeps a form’s previous key (during a rotation’s grace) out of the rotation’s answer', async () => {
+        const form = await createForm(t, scoped.account.id);
+        const key = newKey();
+        const rotate = (apiKey: string) =>
+          request(`${t.url}/api/v1/forms/${form.form.id}/api-key`, {
+            apiKey,
+            json: { graceSeconds: 3600 },
+            headers: { 'idempotency-key': key },
+          });
+        const rotated = await rotate(form.apiKey);
+        expect(rotated.status).toBe(200);
+        const newFormKey = rotated.body.apiKey as string;
+        expect(newFormKey).toMatch(/^fgk_/);
+
+        // The new key repeating it is another key: never the old key's kept answer.
+        const byNewKey = await rotate(newFormKey);
+        expect(byNewKey.headers.get('idempotent-replayed')).toBeNull();
+        // And the replaced key, still in its grace, does not learn the new key by replay.
+        const byOldKey = await rotate(form.apiKey);
+        expect(byOldKey.headers.get('idempotent-replayed')).toBeNull();
+        expect(byOldKey.text).not.toContain(newFormKey);
+      });
     });
   });
 

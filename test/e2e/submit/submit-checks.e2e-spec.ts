@@ -4,6 +4,7 @@ import { ulid } from 'ulid';
 import { FormDomain } from '../../../src/domain-verification/form-domain.entity.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm } from '../../factories/forms.js';
+import { expectProblem } from '../../support/answers.js';
 import { request, type HttpResponse } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import { expectRouteHeaders, submitApi } from '../../support/submit-route.js';
@@ -42,8 +43,7 @@ describe('POST /api/submit/:formId: validation and domains (e2e)', () => {
       res: HttpResponse,
       errors: string[],
     ): Promise<void> {
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Validation failed', errors });
+      expectProblem(res, 400, { error: 'Validation failed', errors });
       expectRouteHeaders(res);
       await Promise.resolve();
     }
@@ -137,8 +137,7 @@ describe('POST /api/submit/:formId: validation and domains (e2e)', () => {
           agree: 'false',
         },
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
+      expectProblem(res, 400, {
         error: 'Validation failed',
         errors: [
           'age must be a number',
@@ -159,8 +158,7 @@ describe('POST /api/submit/:formId: validation and domains (e2e)', () => {
           'v',
         ]),
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
+      expectProblem(res, 400, {
         error: 'Validation failed',
         errors: ['the submission has 101 fields; at most 100 are accepted'],
       });
@@ -200,11 +198,11 @@ describe('POST /api/submit/:formId: validation and domains (e2e)', () => {
         body: '__proto__=x&comment=hi',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
-        error:
-          'Request body contains a forbidden key (__proto__ or constructor)',
-      });
+      expectProblem(
+        res,
+        400,
+        'Request body contains a forbidden key (__proto__ or constructor)',
+      );
       expectRouteHeaders(res);
       expect(await countRows(form.id)).toBe(0);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -245,8 +243,7 @@ describe('POST /api/submit/:formId: validation and domains (e2e)', () => {
       const res = await request(url(), {
         json: { name: 'A', email: 'a@example.com', constructor: 'x' },
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
+      expectProblem(res, 400, {
         error: 'Validation failed',
         errors: ['"constructor" is not a field of this form'],
       });

@@ -2,47 +2,32 @@
 // process under concurrent load on the test database (an SQLite file, or MariaDB with
 // TEST_DATABASE_URL); every id it acknowledged must be stored after a SIGKILL, and SIGTERM
 // answers what is in flight, writes the queue out, then exits 0.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
-  durableDatabase,
-  queryDatabase,
-  startReadyServer,
+  beginDurableRun,
+  type DurableRun,
 } from '../../support/durable-server.js';
 import { waitFor, type ServerProcess } from '../../support/server-process.js';
-import { type TestDatabase } from '../../support/test-database.js';
 
 const SECRET = 'durability-test-secret-durability-test-0123';
 const FORM_ID = 'durableform';
 const LANES = 32;
 
 describe('acknowledged submissions under load (e2e, server process)', () => {
-  let workdir: string;
-  let database: TestDatabase;
-  let env: Record<string, string>;
+  let run: DurableRun;
 
   beforeEach(async () => {
-    workdir = mkdtempSync(join(tmpdir(), 'formgate-durability-'));
-    database = await durableDatabase(workdir, 'durable.sqlite');
-    env = {
+    run = await beginDurableRun('durability', {
       APP_SECRET: SECRET,
-      DATABASE_URL: database.url,
       SUBMIT_RATE_LIMIT: '1000000',
       LOG_LEVEL: 'debug',
-    };
+    });
   });
-  afterEach(async () => {
-    await database.drop();
-    rmSync(workdir, { recursive: true, force: true });
-  });
+  afterEach(() => run.end());
 
-  function query<T>(sql: string): Promise<T[]> {
-    return queryDatabase<T>(env, sql);
-  }
+  const query = <T>(sql: string) => run.query<T>(sql);
 
   async function startWithForm(): Promise<ServerProcess> {
-    const server = await startReadyServer(env, workdir);
+    const server = await run.start();
     // The account and form go straight into the running server's database.
     await query(
       "INSERT INTO account (id, name, createdAt, updatedAt) VALUES ('acc', 'k@example.com', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000')",

@@ -7,6 +7,7 @@ import { FormDomain } from '../../../src/domain-verification/form-domain.entity.
 import { Submission } from '../../../src/submissions/submission.entity.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm } from '../../factories/forms.js';
+import { expectProblem } from '../../support/answers.js';
 import { request, type HttpResponse } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -138,8 +139,7 @@ describe('multipart/form-data submissions (e2e)', () => {
         ['Name', 'wrong case'],
       ]),
     );
-    expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({
+    expectProblem(missing, 400, {
       error: 'Validation failed',
       errors: [
         'name is required',
@@ -177,8 +177,7 @@ describe('multipart/form-data submissions (e2e)', () => {
         ],
       ]),
     );
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({
+    expectProblem(res, 400, {
       error: 'Validation failed',
       errors: ['cv: file uploads are not accepted'],
     });
@@ -213,8 +212,7 @@ describe('multipart/form-data submissions (e2e)', () => {
       headers: { 'content-type': big.contentType },
       body: big.body,
     });
-    expect(declared.status).toBe(413);
-    expect(declared.body).toEqual({ error: 'Request body is too large' });
+    expectProblem(declared, 413, 'Request body is too large');
     expectRouteHeaders(declared);
 
     // No Content-Length: the parser counts what arrives.
@@ -267,8 +265,7 @@ describe('multipart/form-data submissions (e2e)', () => {
       headers: { 'content-type': 'multipart/form-data; boundary=X' },
       body: '',
     });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({
+    expectProblem(res, 400, {
       error: 'Validation failed',
       errors: ['name is required', 'email is required'],
     });
@@ -283,10 +280,11 @@ describe('multipart/form-data submissions (e2e)', () => {
       headers: { 'content-type': contentType },
       body,
     });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({
-      error: 'Request body contains a forbidden key (__proto__ or constructor)',
-    });
+    expectProblem(
+      res,
+      400,
+      'Request body contains a forbidden key (__proto__ or constructor)',
+    );
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 

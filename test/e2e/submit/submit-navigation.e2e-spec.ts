@@ -2,7 +2,7 @@
 // the JSON answers; every other client keeps the JSON. Redirects (303, _redirect) are in
 // submit-redirect.e2e-spec.ts, multipart for scripts in submit-multipart.e2e-spec.ts.
 import { ulid } from 'ulid';
-import { ServiceUnavailableError } from '../../../src/common/errors/errors.js';
+import { TemporarilyUnavailableException } from '../../../src/common/errors/errors.js';
 import { FormDomain } from '../../../src/domain-verification/form-domain.entity.js';
 import { FormsService } from '../../../src/forms/forms.service.js';
 import { Submission } from '../../../src/submissions/submission.entity.js';
@@ -171,8 +171,8 @@ describe('native form posts get HTML pages (e2e)', () => {
     const queue = t.app.get(CommitQueue);
     const spy = vi
       .spyOn(queue, 'commit')
-      .mockRejectedValueOnce(new ServiceUnavailableError())
-      .mockRejectedValueOnce(new ServiceUnavailableError());
+      .mockRejectedValueOnce(new TemporarilyUnavailableException())
+      .mockRejectedValueOnce(new TemporarilyUnavailableException());
     try {
       const res = await navigate(url(), VALID);
       expect(expectPage(res, 503)).toContain('Temporarily unavailable');

@@ -5,6 +5,7 @@
 import { ulid } from 'ulid';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm } from '../../factories/forms.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import { expectRouteHeaders, submitApi } from '../../support/submit-route.js';
@@ -211,16 +212,14 @@ describe('POST /api/submit/:formId (e2e)', () => {
         const res = await request(url(id), {
           json: { name: 'A', email: 'a@example.com' },
         });
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual({ error: 'Form not found' });
+        expectProblem(res, 404, 'Form not found');
         expectRouteHeaders(res);
       }
     });
 
     it('answers 404 before validating the body', async () => {
       const res = await request(url('nope'), { json: [1, 2, 3] });
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'Form not found' });
+      expectProblem(res, 404, 'Form not found');
     });
   });
 
@@ -235,8 +234,7 @@ describe('POST /api/submit/:formId (e2e)', () => {
         headers: { 'content-type': contentType },
         body,
       });
-      expect(res.status).toBe(415);
-      expect(res.body).toEqual({ error: UNSUPPORTED });
+      expectProblem(res, 415, { error: UNSUPPORTED });
       expectRouteHeaders(res);
       expect(await countRows()).toBe(before);
     });
@@ -249,8 +247,7 @@ describe('POST /api/submit/:formId (e2e)', () => {
           message: 'x'.repeat(110_000),
         },
       });
-      expect(res.status).toBe(413);
-      expect(res.body).toEqual({ error: 'Request body is too large' });
+      expectProblem(res, 413, 'Request body is too large');
       expectRouteHeaders(res);
     });
 
@@ -259,15 +256,13 @@ describe('POST /api/submit/:formId (e2e)', () => {
         headers: { 'content-type': 'application/json' },
         body: '{"name": ',
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Request body is not valid JSON' });
+      expectProblem(res, 400, 'Request body is not valid JSON');
       expectRouteHeaders(res);
     });
 
     it('treats a post without a body as an empty submission', async () => {
       const res = await request(url(), { method: 'POST' });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
+      expectProblem(res, 400, {
         error: 'Validation failed',
         errors: ['name is required', 'email is required'],
       });

@@ -1,27 +1,30 @@
-// MAX_STORAGE_PER_ACCOUNT holds under concurrency: each file reserves its bytes of the cap
-// (one conditional UPDATE on the account's counter) before they are written, so 16 uploads
-// of 1 MB racing each other against a 5 MiB cap store at most what fits — the others get
-// 413 "storage is full" and keep nothing — and an upload that is cut off gives back what it
-// reserved. Run on MariaDB (TEST_DATABASE_URL) for real concurrency; on SQLite as well.
-import { connect } from 'node:net';
+// MAX_STORAGE_PER_ACCOUNT, the file storage an account may fill across its forms: an
+// upload past it is refused with 413 and keeps nothing. It holds under concurrency: each
+// file reserves its bytes of the cap (one conditional UPDATE on the account's counter)
+// before they are written, so 16 uploads of 1 MB racing each other against a 5 MiB cap
+// store at most what fits — the others get 413 "storage is full" and keep nothing — and an
+// upload that is cut off gives back what it reserved. Run on MariaDB (TEST_DATABASE_URL)
+// for real concurrency; on SQLite as well.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { StorageReservation } from '../../../src/files/reservations/storage-reservation.entity.js';
 import { StoredFile } from '../../../src/files/stored-file.entity.js';
+import type { FieldDefinition } from '../../../src/forms/form.entity.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
+import { expectProblem } from '../../support/answers.js';
 import {
   BOUNDARY,
-  MULTIPART_TYPE,
-  multipart,
+  filesOnDisk,
+  openUpload,
   png,
+  postParts,
 } from '../../support/files.js';
-import { request } from '../../support/http.js';
 import {
   createTestApp,
   uploadsRoot,
   type TestApp,
 } from '../../support/test-app.js';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 
 const CAP = 5 * 1024 * 1024;
 const FILE_BYTES = 1_000_000;
@@ -30,6 +33,19 @@ const FULL = {
   errors: ["cv: this account's file storage is full (MAX_STORAGE_PER_ACCOUNT)"],
 };
 
+const CV_FIELDS: FieldDefinition[] = [
+  { id: 'name', type: 'text', required: true },
+  {
+    id: 'cv',
+    type: 'file',
+    required: true,
+    maxSize: 50_000,
+    accept: ['application/pdf', 'image/*'],
+  },
+  { id: 'photos', type: 'file', maxFiles: 3, accept: ['image/*'] },
+];
+
+/** The files kept under `dir`, those being written (`.partial`) left out. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   return entries
@@ -67,14 +83,12 @@ describe('the account storage cap under racing uploads (e2e)', () => {
       0,
     );
   const send = (form: TestForm, size: number, client: number) =>
-    request(`${t.url}/api/submit/${form.form.id}`, {
-      body: multipart([{ name: 'cv', filename: 'cv.png', bytes: png(size) }]),
-      headers: {
-        'content-type': MULTIPART_TYPE,
-        accept: 'application/json',
-        'x-forwarded-for': `198.51.100.${client}`,
-      },
-    });
+    postParts(
+      t,
+      form.form.id,
+      [{ name: 'cv', filename: 'cv.png', bytes: png(size) }],
+      { 'x-forwarded-for': `198.51.100.${client}` },
+    );
 
   it('stores 16 parallel 1 MB uploads only as far as a 5 MiB cap allows', async () => {
     const { account } = await createAccount(t);
@@ -109,7 +123,6 @@ describe('the account storage cap under racing uploads (e2e)', () => {
     const form = await createForm(t, account.id, {
       fields: [{ id: 'cv', type: 'file', accept: ['image/*'] }],
     });
-    const port = Number(new URL(t.url).port);
     const head = Buffer.concat([
       Buffer.from(
         `--${BOUNDARY}\r\nContent-Disposition: form-data; name="cv"; filename="cv.png"\r\nContent-Type: image/png\r\n\r\n`,
@@ -117,23 +130,23 @@ describe('the account storage cap under racing uploads (e2e)', () => {
       png(4 * 1024 * 1024).subarray(0, 3 * 1024 * 1024),
     ]);
     // A client that sends 3 MiB of a 4 MiB file, then goes away.
+    const { socket } = openUpload(
+      t.url,
+      `/api/submit/${form.form.id}`,
+      head.length + 2 * 1024 * 1024,
+      { 'X-Forwarded-For': '198.51.100.200' },
+    );
     await new Promise<void>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.write(
-          `POST /api/submit/${form.form.id} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${MULTIPART_TYPE}\r\nContent-Length: ${head.length + 2 * 1024 * 1024}\r\nX-Forwarded-For: 198.51.100.200\r\n\r\n`,
-        );
-        socket.write(head, () => {
-          const poll = setInterval(() => {
-            void reserved(account.id).then((bytes) => {
-              if (bytes < 3 * 1024 * 1024) return;
-              clearInterval(poll);
-              socket.destroy();
-              resolve();
-            }, reject);
-          }, 50);
-        });
+      socket.write(head, () => {
+        const poll = setInterval(() => {
+          void reserved(account.id).then((bytes) => {
+            if (bytes < 3 * 1024 * 1024) return;
+            clearInterval(poll);
+            socket.destroy();
+            resolve();
+          }, reject);
+        }, 50);
       });
-      socket.on('error', () => undefined);
     });
     await expect.poll(() => reserved(account.id), { timeout: 10_000 }).toBe(0);
     expect(await storedBytes(account.id)).toBe(0);
@@ -142,8 +155,42 @@ describe('the account storage cap under racing uploads (e2e)', () => {
       expect((await send(form, FILE_BYTES, 210 + i)).status).toBe(200);
     }
     const sixth = await send(form, FILE_BYTES, 220);
-    expect(sixth.status).toBe(413);
-    expect(sixth.body).toEqual(FULL);
+    expectProblem(sixth, 413, FULL);
     expect(await reserved(account.id)).toBe(0);
+  });
+});
+
+describe('an account that has filled its file storage (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { MAX_STORAGE_PER_ACCOUNT: '30000', SUBMIT_RATE_LIMIT: '1000' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses an upload past MAX_STORAGE_PER_ACCOUNT with 413, and keeps nothing of it', async () => {
+    const accountId = (await createAccount(t)).account.id;
+    const first = await createForm(t, accountId, { fields: CV_FIELDS });
+    const second = await createForm(t, accountId, {
+      name: 'Second',
+      fields: CV_FIELDS,
+    });
+    const send = (formId: string, size: number) =>
+      postParts(t, formId, [
+        { name: 'name', value: 'Jo' },
+        { name: 'cv', filename: 'cv.png', bytes: png(size) },
+      ]);
+    expect((await send(first.form.id, 20_000)).status).toBe(200);
+    // The cap is the account's, across its forms.
+    const refused = await send(second.form.id, 20_000);
+    expectProblem(refused, 413, FULL);
+    expect(await t.dataSource.getRepository(StoredFile).count()).toBe(1);
+    expect(await filesOnDisk(t)).toBe(1);
+    // What is left still takes a smaller file.
+    expect((await send(second.form.id, 5_000)).status).toBe(200);
   });
 });

@@ -2,22 +2,29 @@
 // receiver (verified with `standardwebhooks`) and a confirmed recipient on a real SMTP
 // server, each carrying `url` in the file's value; that link serves the file as an
 // attachment to anyone holding it, without a key — and stops working once tampered with
-// or once the submission is deleted (404, a page for a browser).
+// or once the submission is deleted (404, a page for a browser). A link is a 7-day bearer
+// link to a visitor's file, so it never reaches a log line (the request log of
+// `GET /files/<token>` included), and it has exactly one spelling — changing the unused
+// low bits of its last character makes no second link.
 import { createHash } from 'node:crypto';
-import { EmailRecipientsService } from '../../../src/notifications/email/email-recipients.service.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
+import { expectPage, expectProblem } from '../../support/answers.js';
+import { confirmRecipient } from '../../support/email-recipients.js';
+import { errorBody } from '../../support/errors.js';
+import { PDF } from '../../support/files.js';
 import { request } from '../../support/http.js';
 import { TestSmtpServer } from '../../support/smtp-server.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import {
+  addReceiverWebhook,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../support/webhook-receiver.js';
 
-const OWNER = 'owner@example.com';
-const CONFIRM = /\/confirm-email\/([A-Za-z0-9_-]{43})/;
 const PUBLIC_URL = 'https://forms.example.test';
+const FILE_NOT_FOUND = errorBody('File not found');
+const OWNER = 'owner@example.com';
 const LINK =
   /^https:\/\/forms\.example\.test\/files\/[A-Za-z0-9_-]{22}\.[0-9a-z]+\.[A-Za-z0-9_-]{22}$/;
 
@@ -55,28 +62,8 @@ describe('signed download links in notifications (e2e)', () => {
         { id: 'cv', type: 'file', accept: ['.pdf'] },
       ],
     });
-    const hook = await request(
-      `${t.url}/api/v1/forms/${form.form.id}/webhooks`,
-      {
-        apiKey: form.apiKey,
-        json: { url: receiver.url },
-      },
-    );
-    expect(hook.status).toBe(201);
-    receiver.secrets.push(hook.body.secret as string);
-    const saved = await request(`${t.url}/api/v1/forms/${form.form.id}`, {
-      method: 'PATCH',
-      apiKey: form.apiKey,
-      json: { notifyEmails: [OWNER] },
-    });
-    expect(saved.status).toBe(200);
-    await t.app.get(EmailRecipientsService).settled();
-    const token = CONFIRM.exec(smtp.to(OWNER)[0].parsed.text ?? '')![1];
-    const confirmed = await request(`${t.url}/confirm-email/${token}`, {
-      method: 'POST',
-      form: {},
-    });
-    expect(confirmed.status).toBe(200);
+    await addReceiverWebhook(t, form, receiver);
+    await confirmRecipient(t, smtp, form, OWNER);
   });
   afterAll(async () => {
     await t?.close();
@@ -147,16 +134,12 @@ describe('signed download links in notifications (e2e)', () => {
       `${t.url}/files/${cv.id}.${expires}.${signature.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`,
       `${t.url}/files/${cv.id}`,
     ]) {
-      const refused = await request(forged);
-      expect(refused.status).toBe(404);
-      expect(refused.body).toEqual({ error: 'File not found' });
+      expectProblem(await request(forged), 404, FILE_NOT_FOUND);
       // A browser gets a page that says the link is not valid, not that it expired.
-      const page = await fetch(forged, { headers: { accept: 'text/html' } });
-      expect(page.status).toBe(404);
+      const page = await request(forged, { headers: { accept: 'text/html' } });
+      const html = expectPage(page, 404, 'Download link not valid');
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(page.headers.get('cache-control')).toBe('no-store');
-      const html = await page.text();
-      expect(html).toContain('<title>Download link not valid</title>');
       expect(html).toContain('The link is not valid');
       expect(html).not.toContain('Link expired');
     }
@@ -191,5 +174,86 @@ describe('signed download links in notifications (e2e)', () => {
           .content,
       ).sort(),
     ).toEqual(['application/json', 'text/html']);
+  });
+});
+
+const ALPHABET =
+  'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+describe('signed download links: kept out of logs, one spelling each (e2e)', () => {
+  let receiver: WebhookReceiver;
+  let t: TestApp;
+  let form: TestForm;
+  let link: string;
+  let token: string;
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    t = await createTestApp({
+      env: {
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        SUBMIT_RATE_LIMIT: '1000',
+        PUBLIC_URL,
+      },
+    });
+    const { account } = await createAccount(t);
+    form = await createForm(t, account.id, {
+      fields: [{ id: 'cv', type: 'file', accept: ['.pdf'] }],
+    });
+    await addReceiverWebhook(t, form, receiver);
+    const body = new FormData();
+    body.set('cv', new Blob([PDF]), 'cv.pdf');
+    const submitted = await fetch(`${t.url}/api/submit/${form.form.id}`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+      body,
+    });
+    expect(submitted.status).toBe(200);
+    await receiver.waitForSuccesses(1);
+    const payload = receiver.received[0].verified as {
+      data: { data: { cv: { url: string } } };
+    };
+    const url = payload.data.data.cv.url;
+    token = url.split('/files/')[1];
+    link = url.replace(PUBLIC_URL, t.url);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+
+  it('downloads the file and logs the request with the token redacted', async () => {
+    const download = await fetch(link);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe(
+      'application/octet-stream',
+    );
+    expect(Buffer.from(await download.arrayBuffer()).equals(PDF)).toBe(true);
+    // The same link with its dots percent-encoded reaches the same route.
+    const encoded = await fetch(
+      link.replace(/\./g, (dot, at: number) =>
+        at > link.indexOf('/files/') ? '%2E' : dot,
+      ),
+    );
+    await encoded.arrayBuffer();
+
+    const urls = t.logs
+      .map((line) => (JSON.parse(line) as { req?: { url?: string } }).req?.url)
+      .filter((url): url is string => url?.includes('iles/') ?? false);
+    expect(urls).toContain('/files/[REDACTED]');
+    const [, , signature] = token.split('.');
+    expect(t.logs.filter((line) => line.includes(signature))).toEqual([]);
+    expect(t.logs.filter((line) => line.includes(token))).toEqual([]);
+  });
+
+  it('refuses every other spelling of the signature (404), the link itself still works', async () => {
+    const last = ALPHABET.indexOf(token.at(-1)!);
+    for (const bits of [1, 2, 3]) {
+      const variant = link.slice(0, -1) + ALPHABET[last ^ bits];
+      expectProblem(await request(variant), 404, FILE_NOT_FOUND);
+    }
+    const download = await fetch(link);
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).equals(PDF)).toBe(true);
   });
 });

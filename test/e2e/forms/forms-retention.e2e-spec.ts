@@ -24,6 +24,7 @@ import {
 } from '../../factories/submissions.js';
 import { errorBody } from '../../support/errors.js';
 import { formsApi } from '../../support/forms-api.js';
+import { expectProblem } from '../../support/answers.js';
 import { request } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -160,8 +161,12 @@ describe('form retention (e2e)', () => {
             apiKey: form.apiKey,
             json: { name: 'Contact', retentionDays: value },
           });
-          expect(res.status, `${method} ${JSON.stringify(value)}`).toBe(400);
-          expect(res.body).toEqual(errorBody('Validation failed', [message]));
+          expectProblem(
+            res,
+            400,
+            errorBody('Validation failed', [message]),
+            `${method} ${JSON.stringify(value)}`,
+          );
         }
       }
       const create = await request(forms(), {
@@ -169,8 +174,7 @@ describe('form retention (e2e)', () => {
         apiKey: owner.apiKey,
         json: { name: 'Bad', retentionDays: 0 },
       });
-      expect(create.status).toBe(400);
-      expect(create.body).toEqual(errorBody('Validation failed', [RANGE]));
+      expectProblem(create, 400, errorBody('Validation failed', [RANGE]));
       expect(await stored(form.form.id)).toMatchObject({ retentionDays: 90 });
     });
   });
