@@ -217,7 +217,12 @@ export class FormRepository {
     which: 'apiKeyLastUsedAt' | 'previousApiKeyLastUsedAt',
     now: Date,
   ): Promise<boolean> {
-    return recordKeyUse(this.forms, id, which, now);
+    return recordKeyUse(
+      this.forms.createQueryBuilder().update(),
+      id,
+      which,
+      now,
+    );
   }
 
   /** The form's current key, when the form belongs to the account. */
