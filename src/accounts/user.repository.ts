@@ -89,6 +89,24 @@ export class UserRepository {
     return user?.mailOnAssign ?? null;
   }
 
+  /** What a mail to the user needs: their address, whether verified, their choice. */
+  mailable(
+    id: string,
+  ): Promise<Pick<
+    User,
+    'id' | 'email' | 'emailVerifiedAt' | 'mailOnAssign'
+  > | null> {
+    return this.users.findOne({
+      where: { id },
+      select: {
+        id: true,
+        email: true,
+        emailVerifiedAt: true,
+        mailOnAssign: true,
+      },
+    });
+  }
+
   async setMailOnAssign(id: string, on: boolean): Promise<void> {
     await this.users.update({ id }, { mailOnAssign: on });
   }
