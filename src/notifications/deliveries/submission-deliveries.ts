@@ -26,10 +26,6 @@ export class SubmissionDeliveries implements SubmissionDependent, OnModuleInit {
     formId: string,
     submissionIds: readonly string[],
   ): Promise<void> {
-    const { sql, params } = this.deliveries.sql.deleteOfSubmissions(
-      formId,
-      submissionIds,
-    );
-    await manager.query(sql, params);
+    await this.deliveries.deleteOfSubmissions(manager, formId, submissionIds);
   }
 }
