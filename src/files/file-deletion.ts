@@ -54,11 +54,7 @@ export class FileDeletion
     formId: string,
     submissionIds: readonly string[],
   ): Promise<void> {
-    const { sql, params } = this.files.sql.deleteOfSubmissions(
-      formId,
-      submissionIds,
-    );
-    await manager.query(sql, params);
+    await this.files.deleteOfSubmissions(manager, formId, submissionIds);
   }
 
   async afterDelete(

@@ -3,12 +3,9 @@
 // not use; its submission's files stop being reserved once committed (they count as
 // stored files then) or dropped. Uploads racing each other never pass the cap.
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import type { SqlStatement } from '../common/database/sql-statement.js';
 import type { Readable } from 'node:stream';
 import { FileTooLargeError } from './storage/file-storage.js';
-import { StorageReservationSql } from './storage-reservation-sql.js';
+import { StorageReservationRepository } from './storage-reservation.repository.js';
 
 /** What an upload may take of its account's storage. */
 export interface StorageBudget {
@@ -65,38 +62,16 @@ export async function* reservedBytes(
 
 @Injectable()
 export class StorageReservations {
-  readonly sql: StorageReservationSql;
-
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.sql = new StorageReservationSql(
-      dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
-    );
-  }
+  constructor(private readonly reservations: StorageReservationRepository) {}
 
   /** The budget of one upload to the account, within `cap` bytes in all. */
   async budgetOf(accountId: string, cap: number): Promise<StorageBudget> {
-    await this.execute(this.sql.ensure(accountId));
+    await this.reservations.ensure(accountId);
     return {
-      reserve: async (bytes) =>
-        (await this.execute(
-          this.sql.reserve(accountId, bytes, cap, new Date()),
-        )) === 1,
+      reserve: (bytes) => this.reservations.reserve(accountId, bytes, cap),
       release: async (bytes) => {
-        if (bytes > 0) {
-          await this.execute(this.sql.release(accountId, bytes, new Date()));
-        }
+        if (bytes > 0) await this.reservations.release(accountId, bytes);
       },
     };
-  }
-
-  /** Runs a statement; answers the rows it changed. */
-  private async execute({ sql, params }: SqlStatement): Promise<number> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const result = await runner.query(sql, params, true);
-      return (result as { affected?: number }).affected ?? 0;
-    } finally {
-      await runner.release();
-    }
   }
 }
