@@ -2,7 +2,7 @@
 // `*.repository.ts`, dialect SQL lives in the `*-sql.ts` beside it, and everything else
 // calls a repository — a service may open a transaction and hand its EntityManager to
 // repository methods, never use it on a table itself. This spec reads the sources and
-// fails on any other file that reaches a table through TypeORM or runs SQL.
+// fails on any other file that reaches a table through TypeORM, runs SQL or writes it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,10 @@ const TABLE_ACCESS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\.createQueryBuilder\s*\(/, 'builds a query'],
   [/\.query\s*[<(]/, 'runs SQL'],
   [
+    /['"`][^'"`\n]*\b(?:SELECT\s[^'"`\n]*\bFROM|INSERT\s+(?:OR\s+IGNORE\s+|IGNORE\s+)?INTO|DELETE\s+FROM|UPDATE\s+\S+\s+SET)\s/,
+    'writes SQL of its own (dialect SQL lives in a *-sql.ts)',
+  ],
+  [
     /\.(?:insert|update|upsert|delete|save|remove|find|findBy|findOne|findOneBy|findOneOrFail|findAndCount|count|countBy|exists|existsBy|increment|decrement)\s*\(\s*[A-Z]\w*\s*[,)]/,
     'uses an EntityManager on an entity',
   ],
@@ -28,14 +32,36 @@ const TABLE_ACCESS: ReadonlyArray<readonly [RegExp, string]> = [
  * table's statements (a probe, the migrations' bookkeeping) or where going through a
  * repository would cost the submit path its speed.
  */
-const ALLOWED: Readonly<Record<string, string>> = {};
+const ALLOWED: Readonly<Record<string, string>> = {
+  'common/database/database-state.service.ts':
+    'the probe (SELECT 1) that says whether the database answers: it reaches no table',
+  'common/database/unknown-migrations.ts':
+    "reads the migrations table TypeORM keeps, to refuse a database a newer release migrated: the migrations' bookkeeping, no table of Formgate's",
+  'submit/commit/mysql-submission-writer.ts':
+    "the submit path's commit queue on MySQL/MariaDB: a batch is one multi-statement round trip on a mysql2 pool of its own, which no repository method could send without a second round trip",
+};
+
+/**
+ * Folders another piece of work converts, each with who: they still reach tables their own
+ * way until it lands (then the entry goes).
+ */
+const NOT_YET: Readonly<Record<string, string>> = {
+  'members/':
+    "the members API's services (members, invitations, invitation links, key actor): converted by the work that owns src/members/",
+  'audit/':
+    "the audit log's writer (audit-log.service.ts): converted by the work that owns src/audit/",
+};
+
+function reachesTables(text: string): boolean {
+  return TABLE_ACCESS.some(([pattern]) => pattern.test(text));
+}
 
 /** The files whose work is data access: repositories, their SQL, the DataSource. */
 function isDataAccess(path: string): boolean {
   return (
     path.endsWith('.repository.ts') ||
     path.endsWith('-sql.ts') ||
-    path.startsWith(`database${sep}`)
+    path.startsWith('database/')
   );
 }
 
@@ -57,11 +83,14 @@ function code(text: string): string {
 /** `file: what it does` for every place outside data access that reaches a table. */
 function offenders(): string[] {
   return sourceFiles(SRC).flatMap((file) => {
-    const path = relative(SRC, file);
+    const path = relative(SRC, file).split(sep).join('/');
     if (isDataAccess(path) || path in ALLOWED) return [];
+    if (Object.keys(NOT_YET).some((folder) => path.startsWith(folder))) {
+      return [];
+    }
     const text = code(readFileSync(file, 'utf8'));
     return TABLE_ACCESS.filter(([pattern]) => pattern.test(text)).map(
-      ([, what]) => `${path.split(sep).join('/')}: ${what}`,
+      ([, what]) => `${path}: ${what}`,
     );
   });
 }
@@ -77,12 +106,12 @@ describe('data access', () => {
       'await manager.insert(FormDomain, row);',
       'await m.delete(ChatChannel, { id });',
       'this.dataSource.createQueryBuilder()',
+      'const SQL = \'DELETE FROM "x" WHERE "id" = ?\';',
+      "`UPDATE ${q('form')} SET ${q('hits')} = ?`",
+      "'INSERT IGNORE INTO `t` (`id`) VALUES ?'",
     ];
     for (const sample of samples) {
-      expect(
-        TABLE_ACCESS.some(([pattern]) => pattern.test(sample)),
-        sample,
-      ).toBe(true);
+      expect(reachesTables(sample), sample).toBe(true);
     }
     const innocent = [
       'private readonly forms: FormRepository',
@@ -90,12 +119,11 @@ describe('data access', () => {
       'this.waiting.delete(key);',
       'const url = new URL(request.url).search;',
       'map.delete(id)',
+      "'Select a file from your computer'",
+      '`Deleted ${count} rows from the form`',
     ];
     for (const sample of innocent) {
-      expect(
-        TABLE_ACCESS.some(([pattern]) => pattern.test(sample)),
-        sample,
-      ).toBe(false);
+      expect(reachesTables(sample), sample).toBe(false);
     }
   });
 
@@ -108,8 +136,21 @@ describe('data access', () => {
       const text = code(readFileSync(join(SRC, path), 'utf8'));
       expect(reason.length, path).toBeGreaterThan(20);
       expect(
-        TABLE_ACCESS.some(([pattern]) => pattern.test(text)),
+        reachesTables(text),
         `${path} no longer reaches a table: drop it from ALLOWED`,
+      ).toBe(true);
+    }
+  });
+
+  it('waits only for folders where something still reaches a table', () => {
+    for (const [folder, reason] of Object.entries(NOT_YET)) {
+      const files = sourceFiles(join(SRC, folder)).filter(
+        (file) => !isDataAccess(relative(SRC, file).split(sep).join('/')),
+      );
+      expect(reason.length, folder).toBeGreaterThan(20);
+      expect(
+        files.some((file) => reachesTables(code(readFileSync(file, 'utf8')))),
+        `${folder} goes through repositories now: drop it from NOT_YET`,
       ).toBe(true);
     }
   });

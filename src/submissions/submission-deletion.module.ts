@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { SubmissionDeletion } from './submission-deletion.js';
+import { SubmissionRepository } from './submission.repository.js';
 
 /**
  * The one deletion path of submissions, global so that the features keeping something
@@ -8,7 +9,7 @@ import { SubmissionDeletion } from './submission-deletion.js';
  */
 @Global()
 @Module({
-  providers: [SubmissionDeletion],
+  providers: [SubmissionRepository, SubmissionDeletion],
   exports: [SubmissionDeletion],
 })
 export class SubmissionDeletionModule {}
