@@ -3,7 +3,7 @@
 // calls a repository — a service may open a transaction and hand its EntityManager to
 // repository methods, never use it on a table itself. This spec reads the sources and
 // fails on any other file that reaches a table through TypeORM, runs SQL or writes it.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,14 +42,19 @@ const ALLOWED: Readonly<Record<string, string>> = {
 };
 
 /**
- * Folders another piece of work converts, each with who: they still reach tables their own
- * way until it lands (then the entry goes).
+ * Folders (ending in /) and files another piece of work converts or has just rewritten,
+ * each with why: they still reach tables their own way until that lands (then the entry
+ * goes; this spec says so once nothing there does).
  */
 const NOT_YET: Readonly<Record<string, string>> = {
   'members/':
     "the members API's services (members, invitations, invitation links, key actor): converted by the work that owns src/members/",
   'audit/':
     "the audit log's writer (audit-log.service.ts): converted by the work that owns src/audit/",
+  'files/storage-reservations.ts':
+    'the storage_reservation statements and budget: the naming work makes this class StorageReservationRepository (files/reservations/storage-reservation.repository.ts)',
+  'submissions/search/search-indexer.ts':
+    "the full-text index's statements: the indexer was just rewritten to prepare them once on SQLite; they move into a SearchIndexRepository beside search-index-sql.ts on top of that",
 };
 
 function reachesTables(text: string): boolean {
@@ -85,7 +90,7 @@ function offenders(): string[] {
   return sourceFiles(SRC).flatMap((file) => {
     const path = relative(SRC, file).split(sep).join('/');
     if (isDataAccess(path) || path in ALLOWED) return [];
-    if (Object.keys(NOT_YET).some((folder) => path.startsWith(folder))) {
+    if (Object.keys(NOT_YET).some((entry) => path.startsWith(entry))) {
       return [];
     }
     const text = code(readFileSync(file, 'utf8'));
@@ -143,14 +148,20 @@ describe('data access', () => {
   });
 
   it('waits only for folders where something still reaches a table', () => {
-    for (const [folder, reason] of Object.entries(NOT_YET)) {
-      const files = sourceFiles(join(SRC, folder)).filter(
+    for (const [entry, reason] of Object.entries(NOT_YET)) {
+      const path = join(SRC, entry);
+      const files = !existsSync(path)
+        ? []
+        : entry.endsWith('/')
+          ? sourceFiles(path)
+          : [path];
+      const waiting = files.filter(
         (file) => !isDataAccess(relative(SRC, file).split(sep).join('/')),
       );
-      expect(reason.length, folder).toBeGreaterThan(20);
+      expect(reason.length, entry).toBeGreaterThan(20);
       expect(
-        files.some((file) => reachesTables(code(readFileSync(file, 'utf8')))),
-        `${folder} goes through repositories now: drop it from NOT_YET`,
+        waiting.some((file) => reachesTables(code(readFileSync(file, 'utf8')))),
+        `${entry} is gone or goes through repositories now: drop it from NOT_YET`,
       ).toBe(true);
     }
   });

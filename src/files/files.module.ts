@@ -14,7 +14,6 @@ import { FilesService } from './files.service.js';
 import { OrphanFileSweep } from './orphan-sweep.js';
 import { FILE_STORAGE_PROVIDER } from './storage/file-storage.provider.js';
 import { StorageReservations } from './storage-reservations.js';
-import { StorageReservationRepository } from './storage-reservation.repository.js';
 import { StoredFileRepository } from './stored-file.repository.js';
 
 /** The clamd client when CLAMAV_URL is set, else null. */
@@ -51,7 +50,6 @@ export const CLAMAV_SCANNER = Symbol('ClamavScanner');
     OrphanFileSweep,
     FileExportLinks,
     { provide: EXPORT_FILE_LINKS, useExisting: FileExportLinks },
-    StorageReservationRepository,
     StorageReservations,
   ],
   exports: [

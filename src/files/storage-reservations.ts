@@ -3,9 +3,12 @@
 // not use; its submission's files stop being reserved once committed (they count as
 // stored files then) or dropped. Uploads racing each other never pass the cap.
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { SqlStatement } from '../common/database/sql-statement.js';
 import type { Readable } from 'node:stream';
 import { FileTooLargeError } from './storage/file-storage.js';
-import { StorageReservationRepository } from './storage-reservation.repository.js';
+import { StorageReservationSql } from './storage-reservation-sql.js';
 
 /** What an upload may take of its account's storage. */
 export interface StorageBudget {
@@ -62,16 +65,38 @@ export async function* reservedBytes(
 
 @Injectable()
 export class StorageReservations {
-  constructor(private readonly reservations: StorageReservationRepository) {}
+  readonly sql: StorageReservationSql;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.sql = new StorageReservationSql(
+      dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
+    );
+  }
 
   /** The budget of one upload to the account, within `cap` bytes in all. */
   async budgetOf(accountId: string, cap: number): Promise<StorageBudget> {
-    await this.reservations.ensure(accountId);
+    await this.execute(this.sql.ensure(accountId));
     return {
-      reserve: (bytes) => this.reservations.reserve(accountId, bytes, cap),
+      reserve: async (bytes) =>
+        (await this.execute(
+          this.sql.reserve(accountId, bytes, cap, new Date()),
+        )) === 1,
       release: async (bytes) => {
-        if (bytes > 0) await this.reservations.release(accountId, bytes);
+        if (bytes > 0) {
+          await this.execute(this.sql.release(accountId, bytes, new Date()));
+        }
       },
     };
+  }
+
+  /** Runs a statement; answers the rows it changed. */
+  private async execute({ sql, params }: SqlStatement): Promise<number> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const result = await runner.query(sql, params, true);
+      return (result as { affected?: number }).affected ?? 0;
+    } finally {
+      await runner.release();
+    }
   }
 }

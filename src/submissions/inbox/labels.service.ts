@@ -82,8 +82,9 @@ export class LabelsService {
   }
 
   async remove(accountId: string, labelId: string): Promise<void> {
-    if (!(await this.labels.delete(accountId, labelId)))
+    if (!(await this.labels.delete(accountId, labelId))) {
       throw new NotFoundException(LABEL_NOT_FOUND);
+    }
   }
 
   /** The ids of the account's labels by these names; an unknown name → 400. */

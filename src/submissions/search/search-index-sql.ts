@@ -53,11 +53,6 @@ export class SearchIndexSql {
     return `INSERT INTO "submission_search" ("submissionId") VALUES (?) ON CONFLICT DO NOTHING`;
   }
 
-  /** SQLite: whether the submission still exists (one deleted meanwhile is skipped). */
-  sqliteExists(): string {
-    return 'SELECT 1 FROM "submission" WHERE "id" = ?';
-  }
-
   sqliteText(): string {
     return `INSERT INTO "submission_fts" ("rowid", "body") VALUES (?, ?)`;
   }

@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { SearchIndexRepository } from './search-index.repository.js';
 import { SearchIndexer } from './search-indexer.js';
 
 /**
@@ -8,7 +7,7 @@ import { SearchIndexer } from './search-indexer.js';
  */
 @Global()
 @Module({
-  providers: [SearchIndexRepository, SearchIndexer],
+  providers: [SearchIndexer],
   exports: [SearchIndexer],
 })
 export class SearchIndexModule {}

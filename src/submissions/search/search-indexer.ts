@@ -9,10 +9,13 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { DataSource } from 'typeorm';
 import { takeTurn } from '../../common/event-loop-turns.js';
 import { AppConfig } from '../../config/app-config.js';
 import { sqlDatetime } from '../../common/database/sql-dates.js';
-import { SearchIndexRepository } from './search-index.repository.js';
+import { SearchIndexSql } from './search-index-sql.js';
 import { searchText } from './search-text.js';
 
 /** Rows younger than this wait for the next pass (a commit in flight). */
@@ -25,14 +28,19 @@ export class SearchIndexer
   implements OnApplicationBootstrap, OnApplicationShutdown
 {
   private readonly logger = new Logger('SearchIndexer');
+  readonly sql: SearchIndexSql;
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
   private stopped = false;
 
   constructor(
-    private readonly index: SearchIndexRepository,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.sql = new SearchIndexSql(
+      dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
+    );
+  }
 
   onApplicationBootstrap(): void {
     const seconds = this.config.searchIndexIntervalSeconds;
@@ -75,16 +83,62 @@ export class SearchIndexer
 
   /** Empties the index and indexes every submission again (search:rebuild). */
   async rebuild(): Promise<number> {
-    await this.index.clear();
+    for (const statement of this.sql.clear()) {
+      await this.dataSource.query(statement);
+    }
     return this.indexPending(Date.now() + GRACE_MS);
+  }
+
+  private async lastId(): Promise<string> {
+    const { sql, params } = this.sql.state();
+    const [row] = await this.dataSource.query<Array<{ lastId: string }>>(
+      sql,
+      params,
+    );
+    return row?.lastId ?? '';
   }
 
   /** One batch; answers how many submissions it read. */
   private async indexBatch(before: string): Promise<number> {
-    const after = await this.index.lastId();
-    const rows = await this.index.pending(after, before, INDEX_BATCH);
+    const after = await this.lastId();
+    const pending = this.sql.pending(after, before, INDEX_BATCH);
+    const rows = await this.dataSource.query<
+      Array<{ id: string; data: unknown }>
+    >(pending.sql, pending.params);
     if (rows.length === 0) return 0;
-    await this.index.write(rows, searchText);
+    const last = rows[rows.length - 1].id;
+    const state = this.sql.saveState(last);
+    if (this.sql.dialect === 'sqlite') {
+      const db = (
+        this.dataSource.driver as unknown as {
+          databaseConnection: BetterSqlite3.Database;
+        }
+      ).databaseConnection;
+      // Wait for an open TypeORM transaction (or a commit batch) to end first.
+      while (db.inTransaction) await takeTurn();
+      const key = db.prepare(this.sql.sqliteKey());
+      const text = db.prepare(this.sql.sqliteText());
+      const save = db.prepare(state.sql);
+      const exists = db.prepare('SELECT 1 FROM "submission" WHERE "id" = ?');
+      db.transaction(() => {
+        for (const row of rows) {
+          // A submission deleted meanwhile is gone from both: nothing to index.
+          if (!exists.get(row.id)) continue;
+          const result = key.run(row.id);
+          if (result.changes === 0) continue;
+          text.run(result.lastInsertRowid, searchText(row.data));
+        }
+        save.run(...state.params);
+      }).immediate();
+      return rows.length;
+    }
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        this.sql.mysqlText(rows.length),
+        rows.flatMap((row) => [row.id, searchText(row.data)]),
+      );
+      await manager.query(state.sql, state.params);
+    });
     return rows.length;
   }
 }
