@@ -82,13 +82,13 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
       `the database did not answer within ${CONNECT_TIMEOUT_MS / 1000} s; check DATABASE_URL`,
     );
     if (isRebuild(command)) {
-      const [{ FormCounters }, { SearchIndexer }, { FormRepository }] =
+      const [{ FormCounterRepository }, { SearchIndexer }, { FormRepository }] =
         await Promise.all([
-          import('./submissions/counters/form-counters.js'),
+          import('./submissions/counters/form-counter.repository.js'),
           import('./submissions/search/search-indexer.js'),
           import('./forms/form.repository.js'),
         ]);
-      const counters = context.get(FormCounters);
+      const counters = context.get(FormCounterRepository);
       const search = context.get(SearchIndexer);
       const forms = context.get(FormRepository);
       return await runRebuild(command, {

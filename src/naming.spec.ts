@@ -11,7 +11,6 @@ const PENDING: Record<string, string> = {
   AuditLog: 'AuditLogService',
   AuditRetention: 'AuditRetentionSweep',
   AuditVerification: 'AuditChainChecker',
-  FormCounters: 'FormCounterRepository',
   KeyActors: 'KeyActorResolver',
   MailQuotas: 'MailQuotaLimiter',
 };

@@ -1,11 +1,9 @@
 import { ForbiddenException, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
 import { API_KEY_EXPIRED } from '../auth/api-key.guard.js';
 import type { KeyPrincipals } from '../auth/key-principals.js';
-import { keyUseIsStale, recordKeyUse } from '../auth/key-use.js';
+import { keyUseIsStale } from '../auth/key-use.js';
 import type { ApiPrincipal } from '../auth/principal.js';
-import { AccountApiKey } from './account-api-key.entity.js';
+import { AccountApiKeyRepository } from './account-api-key.repository.js';
 
 /**
  * ACCOUNT_KEY_PRINCIPALS: an account key that is not revoked reaches every form of its
@@ -15,30 +13,17 @@ import { AccountApiKey } from './account-api-key.entity.js';
  */
 @Injectable()
 export class AccountKeyResolver implements KeyPrincipals {
-  constructor(
-    @InjectRepository(AccountApiKey)
-    private readonly accountKeys: Repository<AccountApiKey>,
-  ) {}
+  constructor(private readonly accountKeys: AccountApiKeyRepository) {}
 
   async principalFor(keyHash: string): Promise<ApiPrincipal | undefined> {
     const now = new Date();
-    const accountKey = await this.accountKeys.findOne({
-      where: { keyHash, revokedAt: IsNull() },
-      select: {
-        id: true,
-        accountId: true,
-        prefix: true,
-        lastUsedAt: true,
-        role: true,
-        expiresAt: true,
-      },
-    });
+    const accountKey = await this.accountKeys.findByHash(keyHash);
     if (!accountKey) return undefined;
     if (accountKey.expiresAt && accountKey.expiresAt <= now) {
       throw new ForbiddenException(API_KEY_EXPIRED);
     }
     if (keyUseIsStale(accountKey.lastUsedAt, now)) {
-      await recordKeyUse(this.accountKeys, accountKey.id, 'lastUsedAt', now);
+      await this.accountKeys.markUsed(accountKey.id, now);
     }
     return {
       kind: 'account',

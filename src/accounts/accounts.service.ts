@@ -4,8 +4,7 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, IsNull, Repository, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import { generateApiKey } from '../auth/api-keys.js';
@@ -20,16 +19,19 @@ import {
 } from '../auth/permissions.js';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
 import { ValidationFailedException } from '../common/errors/errors.js';
-import { AccountApiKey } from './account-api-key.entity.js';
+import type { AccountApiKey } from './account-api-key.entity.js';
+import { AccountApiKeyRepository } from './account-api-key.repository.js';
 import { accountKeyResponse, newKeyProblems } from './account-key-rules.js';
 import type {
   AccountKeyResponseDto,
   CreatedAccountKeyResponseDto,
 } from './dto/account-key-response.dto.js';
 import type { CreateAccountKeyDto } from './dto/create-account-key.dto.js';
-import { Account } from './account.entity.js';
-import { Membership } from './membership.entity.js';
-import { User } from './user.entity.js';
+import type { Account } from './account.entity.js';
+import { AccountRepository } from './account.repository.js';
+import { MembershipRepository } from './membership.repository.js';
+import type { User } from './user.entity.js';
+import { UserRepository } from './user.repository.js';
 import {
   EXPIRES_AT_FORMAT,
   outlivedKeyMessage,
@@ -80,12 +82,10 @@ export function keyAboveCreator(limit: Role): string {
 @Injectable()
 export class AccountsService {
   constructor(
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
-    @InjectRepository(User) private readonly users: Repository<User>,
-    @InjectRepository(AccountApiKey)
-    private readonly keys: Repository<AccountApiKey>,
-    @InjectRepository(Membership)
-    private readonly memberships: Repository<Membership>,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
+    private readonly keys: AccountApiKeyRepository,
+    private readonly memberships: MembershipRepository,
     private readonly dataSource: DataSource,
     private readonly auditLog: AuditLog,
   ) {}
@@ -104,8 +104,8 @@ export class AccountsService {
       updatedAt: user.createdAt,
     });
     await this.insertUser(user, async (manager) => {
-      await manager.insert(Account, account);
-      await manager.insert(Membership, {
+      await this.accounts.in(manager).insert(account);
+      await this.memberships.in(manager).insert({
         accountId: account.id,
         userId: user.id,
         role: 'owner',
@@ -142,7 +142,7 @@ export class AccountsService {
       ...(password === null ? [] : passwordProblems(password)),
     ];
     if (problems.length > 0) throw new ValidationFailedException(problems);
-    if (await this.users.existsBy({ email: normalized })) {
+    if (await this.users.existsWithEmail(normalized)) {
       throw new ConflictException(ACCOUNT_EXISTS);
     }
     const now = new Date();
@@ -176,33 +176,29 @@ export class AccountsService {
     try {
       await alongside?.(this.dataSource.manager);
     } catch (error) {
-      await this.users.delete({ id: user.id });
+      await this.users.delete(user.id);
       throw error;
     }
   }
 
   findUserByEmail(email: string): Promise<User | null> {
-    return this.users.findOneBy({ email: normalizeEmail(email) });
+    return this.users.findByEmail(normalizeEmail(email));
   }
 
   /** The user signed in just now (the members list shows when). */
   async recordSignIn(userId: string, at = new Date()): Promise<void> {
-    await this.users.update({ id: userId }, { lastSignInAt: at });
+    await this.users.recordSignIn(userId, at);
   }
 
   findUserById(id: string): Promise<User | null> {
-    return this.users.findOneBy({ id });
+    return this.users.findById(id);
   }
 
   /** The ids of the accounts the user with this address owns, oldest first (the CLI). */
   async accountsOwnedBy(email: string): Promise<string[]> {
     const user = await this.findUserByEmail(email);
     if (!user) return [];
-    const owned = await this.memberships.find({
-      where: { userId: user.id, role: 'owner' },
-      order: { createdAt: 'ASC', accountId: 'ASC' },
-    });
-    return owned.map((membership) => membership.accountId);
+    return this.memberships.ownedBy(user.id);
   }
 
   /** The first account the user with this address owns, or null (tests, tools). */
@@ -212,22 +208,12 @@ export class AccountsService {
   }
 
   findById(id: string): Promise<Account | null> {
-    return this.accounts.findOneBy({ id });
+    return this.accounts.findById(id);
   }
 
   /** The user when the password matches, else null (same answer for unknown emails). */
   async authenticate(email: string, password: string): Promise<User | null> {
-    const user = await this.users.findOne({
-      where: { email: normalizeEmail(email) },
-      select: {
-        id: true,
-        email: true,
-        passwordHash: true,
-        emailVerifiedAt: true,
-        createdAt: true,
-        updatedAt: true,
-      },
-    });
+    const user = await this.users.withPasswordHash(normalizeEmail(email));
     if (!user?.passwordHash) {
       // Spend the same time as a real check so response timing does not reveal accounts.
       await hashPassword(password);
@@ -239,12 +225,10 @@ export class AccountsService {
   async changePassword(userId: string, password: string): Promise<void> {
     const problems = passwordProblems(password);
     if (problems.length > 0) throw new ValidationFailedException(problems);
-    await this.users.update(
-      { id: userId },
-      {
-        passwordHash: password === null ? null : await hashPassword(password),
-        updatedAt: new Date(),
-      },
+    await this.users.setPasswordHash(
+      userId,
+      password === null ? null : await hashPassword(password),
+      new Date(),
     );
   }
 
@@ -284,34 +268,24 @@ export class AccountsService {
         target: { type: 'account_key', id: key.id },
         details: { name: trimmed, prefix: key.prefix, role, expiresAt },
       },
-      async (manager) => (await manager.insert(AccountApiKey, key), true),
+      async (manager) => (await this.keys.in(manager).insert(key), true),
     );
     return { key, apiKey: generated.key };
   }
 
   /** Every key of the account, revoked ones included, newest first (the dashboard). */
   listApiKeys(accountId: string): Promise<AccountApiKey[]> {
-    return this.keys.find({
-      where: { accountId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-    });
+    return this.keys.listOf(accountId);
   }
 
   /** The keys that are not revoked (expired ones included), newest first (the API). */
   listActiveApiKeys(accountId: string): Promise<AccountApiKey[]> {
-    return this.keys.find({
-      where: { accountId, revokedAt: IsNull() },
-      order: { createdAt: 'DESC', id: 'DESC' },
-    });
+    return this.keys.activeOf(accountId);
   }
 
   /** When the key `keyId` expires, or null if never (or no such key). */
   async expiryOf(keyId: string): Promise<Date | null> {
-    const key = await this.keys.findOne({
-      where: { id: keyId },
-      select: { id: true, expiresAt: true },
-    });
-    return key?.expiresAt ?? null;
+    return this.keys.expiryOf(keyId);
   }
 
   /** The one place an account key becomes what the API shows. */
@@ -368,10 +342,7 @@ export class AccountsService {
     by: ApiPrincipal | AuditActor = SYSTEM_ACTOR,
   ): Promise<void> {
     if (limit !== undefined) {
-      const target = await this.keys.findOne({
-        where: { id: keyId, accountId, revokedAt: IsNull() },
-        select: { id: true, expiresAt: true },
-      });
+      const target = await this.keys.findActive(keyId, accountId);
       if (!target) throw new NotFoundException(ACCOUNT_KEY_NOT_FOUND);
       if (outlives(target.expiresAt, limit)) {
         throw new ForbiddenException(outlivedKeyMessage(limit));
@@ -384,16 +355,7 @@ export class AccountsService {
         action: 'account_key.revoked',
         target: { type: 'account_key', id: keyId },
       },
-      async (manager) =>
-        Boolean(
-          (
-            await manager.update(
-              AccountApiKey,
-              { id: keyId, accountId, revokedAt: IsNull() },
-              { revokedAt: new Date() },
-            )
-          ).affected,
-        ),
+      (manager) => this.keys.in(manager).revoke(keyId, accountId, new Date()),
     );
     if (!revoked) throw new NotFoundException(ACCOUNT_KEY_NOT_FOUND);
   }

@@ -5,16 +5,14 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { Role } from '../auth/permissions.js';
-import { Account } from './account.entity.js';
 import {
   MEMBERSHIP_CHANGES,
   type MembershipChange,
   type MembershipChanges,
 } from './membership-changes.js';
-import { Membership } from './membership.entity.js';
+import { MembershipRepository } from './membership.repository.js';
 
 /** One account a user belongs to, as the dashboard needs it. */
 export interface AccountMembership {
@@ -45,8 +43,7 @@ export class MembershipsService implements OnModuleInit, OnModuleDestroy {
   private unsubscribe: (() => void) | undefined;
 
   constructor(
-    @InjectRepository(Membership)
-    private readonly memberships: Repository<Membership>,
+    private readonly memberships: MembershipRepository,
     @Optional()
     @Inject(MEMBERSHIP_CHANGES)
     private readonly changes?: MembershipChanges,
@@ -67,16 +64,7 @@ export class MembershipsService implements OnModuleInit, OnModuleDestroy {
     const cached = this.cache.get(userId);
     if (cached && cached.expiresAt > Date.now()) return cached.memberships;
     const generation = this.generation;
-    const rows = await this.memberships
-      .createQueryBuilder('membership')
-      .innerJoin(Account, 'account', 'account.id = membership.accountId')
-      .select('membership.accountId', 'accountId')
-      .addSelect('account.name', 'accountName')
-      .addSelect('membership.role', 'role')
-      .where('membership.userId = :userId', { userId })
-      .orderBy('account.name', 'ASC')
-      .addOrderBy('membership.accountId', 'ASC')
-      .getRawMany<AccountMembership>();
+    const rows = await this.memberships.accountsOf(userId);
     const memberships = rows.map((row) => ({
       accountId: row.accountId,
       accountName: row.accountName,
@@ -106,36 +94,25 @@ export class MembershipsService implements OnModuleInit, OnModuleDestroy {
     accountId: string,
     userId: string,
     role: Role,
-    manager: EntityManager = this.memberships.manager,
+    manager?: EntityManager,
   ): Promise<void> {
-    const now = new Date();
-    const updated = await manager.update(
-      Membership,
-      { accountId, userId },
-      { role, updatedAt: now },
-    );
-    if (!updated.affected) {
-      await manager.insert(Membership, {
-        accountId,
-        userId,
-        role,
-        createdAt: now,
-        updatedAt: now,
-      });
-    }
+    const memberships = manager
+      ? this.memberships.in(manager)
+      : this.memberships;
+    await memberships.put(accountId, userId, role, new Date());
     this.changed(accountId, userId);
   }
 
   /** How many members the account has. */
   countMembers(accountId: string): Promise<number> {
-    return this.memberships.countBy({ accountId });
+    return this.memberships.countOf(accountId);
   }
 
   /** Ends the user's membership of the account, and says so. */
   async remove(accountId: string, userId: string): Promise<boolean> {
-    const result = await this.memberships.delete({ accountId, userId });
+    const removed = await this.memberships.delete(accountId, userId);
     this.changed(accountId, userId);
-    return (result.affected ?? 0) > 0;
+    return removed;
   }
 
   /**

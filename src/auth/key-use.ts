@@ -2,8 +2,10 @@
 // most once a minute per key, whatever the traffic and however many instances: the row
 // already read to authenticate says whether the mark is stale, and the write itself only
 // applies while it still is, so concurrent requests (on any instance) write it once.
+// The repository of each key's table (forms, account keys) hands its UPDATE here, and
+// this file adds the condition both share.
 import { Logger } from '@nestjs/common';
-import { Brackets, type ObjectLiteral, type Repository } from 'typeorm';
+import { Brackets, type ObjectLiteral, type UpdateQueryBuilder } from 'typeorm';
 
 const logger = new Logger('ApiKeyService');
 
@@ -19,18 +21,19 @@ export function keyUseIsStale(lastUsedAt: Date | null, now: Date): boolean {
 }
 
 /**
- * Sets `column` of row `id` to `now` unless another request did so within the last
- * minute. Answers whether this call wrote it. A failure is logged, never passed on: a
- * valid key is not refused because its use could not be recorded.
+ * Sets `column` of row `id` to `now` through `update` (the UPDATE of the key's table)
+ * unless another request did so within the last minute. Answers whether this call wrote
+ * it. A failure is logged, never passed on: a valid key is not refused because its use
+ * could not be recorded.
  */
 export async function recordKeyUse<T extends ObjectLiteral>(
-  repository: Repository<T>,
+  update: UpdateQueryBuilder<T>,
   id: string,
   column: keyof T & string,
   now: Date,
 ): Promise<boolean> {
   try {
-    return await writeKeyUse(repository, id, column, now);
+    return await writeKeyUse(update, id, column, now);
   } catch (error) {
     logger.warn(`Could not record key use: ${(error as Error).message}`);
     return false;
@@ -38,15 +41,13 @@ export async function recordKeyUse<T extends ObjectLiteral>(
 }
 
 async function writeKeyUse<T extends ObjectLiteral>(
-  repository: Repository<T>,
+  update: UpdateQueryBuilder<T>,
   id: string,
   column: keyof T & string,
   now: Date,
 ): Promise<boolean> {
   const cutoff = new Date(now.getTime() - KEY_USE_RESOLUTION_MS);
-  const result = await repository
-    .createQueryBuilder()
-    .update()
+  const result = await update
     .set({ [column]: now } as never)
     .where('id = :id', { id })
     .andWhere(

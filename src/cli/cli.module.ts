@@ -8,7 +8,7 @@ import { DatabaseModule } from '../database/database.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { TracingModule } from '../tracing/tracing.module.js';
 import { SweepsModule } from '../sweeps/sweeps.module.js';
-import { FormCounters } from '../submissions/counters/form-counters.js';
+import { FormCounterRepository } from '../submissions/counters/form-counter.repository.js';
 import { SearchIndexModule } from '../submissions/search/search-index.module.js';
 import { FormRepositoryModule } from '../forms/form-repository.module.js';
 
@@ -33,7 +33,7 @@ export class CliModule {
         SearchIndexModule,
         SecondFactorsModule,
       ],
-      providers: [FormCounters],
+      providers: [FormCounterRepository],
     };
   }
 }

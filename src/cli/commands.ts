@@ -203,7 +203,7 @@ function refusal(error: unknown): never {
   throw error;
 }
 
-/** What the rebuild commands use (FormCounters, SearchIndexer and the forms' ids). */
+/** What the rebuild commands use (the counters, SearchIndexer and the forms' ids). */
 export interface Rebuilders {
   formIds(): Promise<string[]>;
   rebuildCounters(formId: string): Promise<unknown>;

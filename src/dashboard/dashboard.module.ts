@@ -28,6 +28,7 @@ import { DashboardSpamController } from './forms/dashboard-spam.controller.js';
 import { SpamPageBuilder } from './forms/spam-page.builder.js';
 import { SpamModule } from '../spam/spam.module.js';
 import { DashboardSession } from './session/dashboard-session.entity.js';
+import { DashboardSessionRepository } from './session/dashboard-session.repository.js';
 import { DashboardSessionsService } from './session/dashboard-sessions.service.js';
 import { DashboardSubmissionsController } from './forms/dashboard-submissions.controller.js';
 import { DashboardInboxController } from './forms/dashboard-inbox.controller.js';
@@ -107,6 +108,7 @@ import { SessionsController } from './account/sessions.controller.js';
     DashboardAuditController,
   ],
   providers: [
+    DashboardSessionRepository,
     DashboardSessionsService,
     FormPageBuilder,
     FormSetupBuilder,

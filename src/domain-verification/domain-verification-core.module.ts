@@ -4,6 +4,7 @@ import { FormChangesModule } from '../forms/changes/form-changes.module.js';
 import { FORM_WARNINGS } from '../forms/answers/form-warnings.js';
 import { DomainVerificationService } from './domain-verification.service.js';
 import { FormDomain } from './form-domain.entity.js';
+import { FormDomainRepository } from './form-domain.repository.js';
 
 /**
  * The submit-time check and the settings warning, without the management API: what the
@@ -16,8 +17,9 @@ import { FormDomain } from './form-domain.entity.js';
   imports: [TypeOrmModule.forFeature([FormDomain]), FormChangesModule],
   providers: [
     DomainVerificationService,
+    FormDomainRepository,
     { provide: FORM_WARNINGS, useExisting: DomainVerificationService },
   ],
-  exports: [DomainVerificationService, FORM_WARNINGS],
+  exports: [DomainVerificationService, FormDomainRepository, FORM_WARNINGS],
 })
 export class DomainVerificationCoreModule {}

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { FormChangesService } from '../forms/changes/form-changes.service.js';
 import type { Form } from '../forms/form.entity.js';
 import type { FormWarnings } from '../forms/answers/form-warnings.js';
-import { FormDomain } from './form-domain.entity.js';
+import { FormDomainRepository } from './form-domain.repository.js';
 
 export const NO_VERIFIED_DOMAIN_WARNING =
   'Domain verification is on but no domain is verified yet: only development hosts (localhost, 127.0.0.1, 192.168.x.x) can submit.';
@@ -17,8 +15,7 @@ export const NO_VERIFIED_DOMAIN_WARNING =
 @Injectable()
 export class DomainVerificationService implements FormWarnings {
   constructor(
-    @InjectRepository(FormDomain)
-    private readonly domains: Repository<FormDomain>,
+    private readonly domains: FormDomainRepository,
     private readonly changes: FormChangesService,
   ) {}
 
@@ -39,10 +36,6 @@ export class DomainVerificationService implements FormWarnings {
 
   /** The form's verified domains (ASCII, lower-case), read from the database now. */
   async findVerifiedDomains(formId: string): Promise<ReadonlySet<string>> {
-    const rows = await this.domains.find({
-      select: { domain: true },
-      where: { formId, status: 'verified' },
-    });
-    return new Set(rows.map((row) => row.domain));
+    return new Set(await this.domains.verifiedOf(formId));
   }
 }

@@ -8,9 +8,8 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { Repository, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import {
   TooManyRequestsException,
   ValidationFailedException,
@@ -30,7 +29,11 @@ import type {
   DomainListResponseDto,
   DomainResponseDto,
 } from './dto/domain-response.dto.js';
-import { FormDomain } from './form-domain.entity.js';
+import type { FormDomain } from './form-domain.entity.js';
+import {
+  FormDomainRepository,
+  type DomainCheck,
+} from './form-domain.repository.js';
 import { normaliseDomain } from './origin-policy.js';
 import { checkTxt, txtNames, txtValue } from './txt-verification.js';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
@@ -76,8 +79,7 @@ function domainEvent(
 @Injectable()
 export class DomainsService {
   constructor(
-    @InjectRepository(FormDomain)
-    private readonly domains: Repository<FormDomain>,
+    private readonly domains: FormDomainRepository,
     private readonly verification: DomainVerificationService,
     private readonly config: AppConfig,
     @Inject(RATE_LIMIT_STORAGE) private readonly limits: RateLimitStorage,
@@ -105,10 +107,7 @@ export class DomainsService {
   }
 
   async list(form: Form): Promise<DomainListResponseDto> {
-    const rows = await this.domains.find({
-      where: { formId: form.id },
-      order: { createdAt: 'ASC', domain: 'ASC' },
-    });
+    const rows = await this.domains.listOf(form.id);
     const anyVerified = rows.some((row) => row.status === 'verified');
     return {
       data: rows.map((row) => this.toResponse(row)),
@@ -131,12 +130,8 @@ export class DomainsService {
     const { domain } = normalised;
     const duplicate = () =>
       new ConflictException(`${domain} is already a domain of this form`);
-    if (await this.domains.existsBy({ formId: form.id, domain })) {
-      throw duplicate();
-    }
-    if (
-      (await this.domains.countBy({ formId: form.id })) >= MAX_DOMAINS_PER_FORM
-    ) {
+    if (await this.domains.exists(form.id, domain)) throw duplicate();
+    if ((await this.domains.countOf(form.id)) >= MAX_DOMAINS_PER_FORM) {
       throw new ConflictException(
         `This form already has ${MAX_DOMAINS_PER_FORM} domains, the most it can have: delete one before adding another`,
       );
@@ -155,7 +150,7 @@ export class DomainsService {
     try {
       await this.auditLog.recordChange(
         domainEvent(form, by, 'domain.added', row),
-        async (manager) => (await manager.insert(FormDomain, row), true),
+        async (manager) => (await this.domains.in(manager).insert(row), true),
       );
     } catch (error) {
       // Two requests adding the same domain at once: the unique index decides.
@@ -179,10 +174,7 @@ export class DomainsService {
     await this.spendVerification(form.id, form.accountId);
     const check = await checkTxt(row.domain, row.token, this.config.dnsServers);
     const now = new Date();
-    const changes: Pick<
-      FormDomain,
-      'status' | 'verifiedAt' | 'lastCheckedAt' | 'lastError'
-    > = check.verified
+    const changes: DomainCheck = check.verified
       ? {
           status: 'verified',
           verifiedAt: row.verifiedAt ?? now,
@@ -199,9 +191,10 @@ export class DomainsService {
               : check.error,
           ),
         };
-    const update = async (manager: EntityManager) =>
-      Boolean(
-        (await manager.update(FormDomain, { id: row.id }, changes)).affected,
+    const update = (manager?: EntityManager) =>
+      (manager ? this.domains.in(manager) : this.domains).recordCheck(
+        row.id,
+        changes,
       );
     // Only becoming verified is a change the audit log records, not each check.
     const updated =
@@ -210,7 +203,7 @@ export class DomainsService {
             domainEvent(form, by, 'domain.verified', row),
             update,
           )
-        : await update(this.domains.manager);
+        : await update();
     // Deleted while DNS was being asked.
     if (!updated) throw new NotFoundException(DOMAIN_NOT_FOUND);
     if (changes.status !== row.status) this.verification.invalidate(form.id);
@@ -225,8 +218,7 @@ export class DomainsService {
     const row = await this.findDomain(form.id, domainParam);
     await this.auditLog.recordChange(
       domainEvent(form, by, 'domain.removed', row),
-      async (manager) =>
-        Boolean((await manager.delete(FormDomain, { id: row.id })).affected),
+      (manager) => this.domains.in(manager).delete(row.id),
     );
     this.verification.invalidate(form.id);
   }
@@ -267,7 +259,7 @@ export class DomainsService {
   private async findDomain(formId: string, raw: string): Promise<FormDomain> {
     const normalised = normaliseDomain(raw);
     const row = normalised.ok
-      ? await this.domains.findOneBy({ formId, domain: normalised.domain })
+      ? await this.domains.find(formId, normalised.domain)
       : null;
     if (!row) throw new NotFoundException(DOMAIN_NOT_FOUND);
     return row;

@@ -1,7 +1,7 @@
 // Every statement on stored_file but the commit writers' INSERT (stored-file-sql.ts builds
 // them all, snapshot-tested per dialect).
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { toDate } from '../common/database/sql-dates.js';
 import { StoredFileSql, type StoredFileRow } from './stored-file-sql.js';
 
@@ -77,6 +77,16 @@ export class StoredFileRepository {
       id: string;
     }>;
     return new Set(rows.map((row) => row.id));
+  }
+
+  /** Deletes the submissions' file rows in `manager`'s transaction (their deletion's). */
+  async deleteOfSubmissions(
+    manager: EntityManager,
+    formId: string,
+    submissionIds: readonly string[],
+  ): Promise<void> {
+    const { sql, params } = this.sql.deleteOfSubmissions(formId, submissionIds);
+    await manager.query(sql, params);
   }
 
   async accountBytes(accountId: string): Promise<number> {

@@ -40,6 +40,12 @@ export type MailForm = Pick<
   'id' | 'accountId' | 'name' | 'fields' | 'notifyEmails'
 >;
 
+/** What the autoresponder needs of a form. */
+export type AutoresponseForm = Pick<
+  Form,
+  'id' | 'accountId' | 'autoresponse' | 'captcha'
+>;
+
 /** A form's notification addresses as stored. */
 export type FormAddresses = Pick<Form, 'id' | 'accountId' | 'notifyEmails'>;
 
@@ -217,7 +223,12 @@ export class FormRepository {
     which: 'apiKeyLastUsedAt' | 'previousApiKeyLastUsedAt',
     now: Date,
   ): Promise<boolean> {
-    return recordKeyUse(this.forms, id, which, now);
+    return recordKeyUse(
+      this.forms.createQueryBuilder().update(),
+      id,
+      which,
+      now,
+    );
   }
 
   /** The form's current key, when the form belongs to the account. */
@@ -327,6 +338,18 @@ export class FormRepository {
         fields: true,
         notifyEmails: true,
       },
+    });
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /** What the autoresponder needs of each form that still exists, by id. */
+  async forAutoresponse(
+    ids: readonly string[],
+  ): Promise<Map<string, AutoresponseForm>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.forms.find({
+      where: { id: In([...new Set(ids)]) },
+      select: { id: true, accountId: true, autoresponse: true, captcha: true },
     });
     return new Map(rows.map((row) => [row.id, row]));
   }

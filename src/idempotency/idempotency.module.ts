@@ -5,6 +5,7 @@ import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { IdempotencyStore } from './idempotency.store.js';
 import { IdempotencySweep } from './idempotency-sweep.js';
 import { IdempotencyRecord } from './idempotency-record.entity.js';
+import { IdempotencyRecordRepository } from './idempotency-record.repository.js';
 
 /**
  * Idempotency-Key records for the submit route and every POST of /api/v1 (global: its
@@ -14,6 +15,7 @@ import { IdempotencyRecord } from './idempotency-record.entity.js';
 @Module({
   imports: [TypeOrmModule.forFeature([IdempotencyRecord])],
   providers: [
+    IdempotencyRecordRepository,
     IdempotencyStore,
     IdempotencyInterceptor,
     IdempotencySweep,

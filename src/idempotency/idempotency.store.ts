@@ -3,13 +3,11 @@
 // with the same key is refused, a request still in flight is asked to retry. The API claims
 // its key (a row without an answer) before doing the work and completes it after; submit
 // writes its row with the submission, in the commit queue's batch (submit.service.ts).
+// The statements are IdempotencyRecordRepository's.
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
-import { SqliteStatements } from '../common/database/sqlite-statements.js';
 import { SecretBoxService } from '../auth/secret-box.service.js';
-import { IdempotencyRecordSql } from './idempotency-record-sql.js';
-import { sqlDatetime } from '../common/database/sql-dates.js';
+import { IdempotencyRecordRepository } from './idempotency-record.repository.js';
 import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_TTL_MS } from './idempotency-key.js';
 
 /** A 2xx answer as kept: its status and its body as JSON text ('' for none). */
@@ -35,60 +33,19 @@ export interface NewIdempotencyRecord {
   expiresAt: Date;
 }
 
-/** What the lookup uses of mysql2's (callback) pool. */
-interface MysqlPool {
-  execute(
-    sql: string,
-    params: unknown[],
-    done: (error: Error | null, rows: unknown) => void,
-  ): void;
-}
-
-interface Row {
-  fingerprint: string;
-  status: number | null;
-  response: unknown;
-}
-
 @Injectable()
 export class IdempotencyStore {
-  private readonly sqlite: boolean;
-  private readonly select: string;
-  private readonly insert: string;
-  private readonly deleteExpired: string;
-  private readonly complete: string;
-  private readonly release: string;
-  /**
-   * The lookup is on submit's path: it runs as a prepared statement on the driver (on
-   * SQLite, synchronously; on MySQL/MariaDB, `execute` on TypeORM's pool), not through
-   * TypeORM's query runner, whose per-query work would cost more than the statement.
-   */
-  private readonly statements: SqliteStatements | undefined;
   /** Sealed copies of the constant answers submit keeps, by their text. */
   private readonly sealedAnswers = new Map<string, string>();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly records: IdempotencyRecordRepository,
     private readonly box: SecretBoxService,
-  ) {
-    this.sqlite = dataSource.options.type === 'better-sqlite3';
-    this.statements = this.sqlite
-      ? new SqliteStatements(dataSource)
-      : undefined;
-    const sql = new IdempotencyRecordSql(this.sqlite ? 'sqlite' : 'mysql');
-    this.select = sql.select;
-    this.insert = sql.insert;
-    this.deleteExpired = sql.deleteExpired;
-    this.complete = sql.complete;
-    this.release = sql.release;
-  }
+  ) {}
 
   /** What the key holds now (an expired record counts as free). */
   async lookup(id: string, now = Date.now()): Promise<KeyState> {
-    const params = [id, this.date(now)];
-    const row = this.statements
-      ? this.statements.get<Row>({ sql: this.select, params })
-      : await this.executeOne(this.select, params);
+    const row = await this.records.find(id, now);
     if (row === undefined) return { state: 'free' };
     if (row.status === null || row.status === undefined) {
       return { state: 'in-flight', fingerprint: row.fingerprint };
@@ -111,14 +68,12 @@ export class IdempotencyStore {
   ): Promise<'claimed' | KeyState> {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        await this.dataSource.query(this.insert, [
+        await this.records.insertClaim(
           id,
           fingerprint,
-          null,
-          null,
-          this.date(now),
-          this.date(now + IN_FLIGHT_TTL_MS),
-        ]);
+          now,
+          now + IN_FLIGHT_TTL_MS,
+        );
         return 'claimed';
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -136,22 +91,22 @@ export class IdempotencyStore {
     answer: KeptAnswer,
     now = Date.now(),
   ): Promise<void> {
-    await this.dataSource.query(this.complete, [
+    await this.records.complete(
+      id,
       answer.status,
       this.seal(answer.body),
-      this.date(now + IDEMPOTENCY_TTL_MS),
-      id,
-    ]);
+      now + IDEMPOTENCY_TTL_MS,
+    );
   }
 
   /** Lets the key go (the request failed: a corrected retry proceeds). */
   async releaseClaim(id: string): Promise<void> {
-    await this.dataSource.query(this.release, [id]);
+    await this.records.release(id);
   }
 
   /** Deletes the key's record if it has expired (before writing a new one). */
   async clearExpired(id: string, now = Date.now()): Promise<void> {
-    await this.dataSource.query(this.deleteExpired, [id, this.date(now)]);
+    await this.records.deleteExpired(id, now);
   }
 
   /**
@@ -183,25 +138,6 @@ export class IdempotencyStore {
     };
   }
 
-  /** The first row of a prepared statement on the MySQL/MariaDB pool TypeORM opened. */
-  private executeOne(sql: string, params: unknown[]): Promise<Row | undefined> {
-    const { pool } = this.dataSource.driver as unknown as {
-      pool: MysqlPool | undefined;
-    };
-    // Not connected (yet): TypeORM's query answers that as everywhere else.
-    if (pool === undefined) {
-      return this.dataSource
-        .query(sql, params)
-        .then((rows) => (rows as Row[])[0]);
-    }
-    return new Promise((resolve, reject) => {
-      pool.execute(sql, params, (error, rows) => {
-        if (error) reject(error);
-        else resolve((rows as Row[])[0]);
-      });
-    });
-  }
-
   private seal(body: string): string {
     return JSON.stringify(this.box.encrypt(body));
   }
@@ -213,9 +149,5 @@ export class IdempotencyStore {
         ? (JSON.parse(response) as string)
         : String(response);
     return this.box.decrypt(sealed);
-  }
-
-  private date(ms: number): Date | string {
-    return this.sqlite ? sqlDatetime(new Date(ms)) : new Date(ms);
   }
 }

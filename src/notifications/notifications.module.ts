@@ -40,6 +40,9 @@ import { ChatDeliveryChannel } from './chat/chat-delivery-channel.js';
 import { AutoresponseChannel } from './autoresponder/autoresponse-channel.js';
 import { AutoresponseUnsubscribe } from './autoresponder/autoresponse-unsubscribe.entity.js';
 import { AutoresponseUnsubscribeService } from './autoresponder/autoresponse-unsubscribe.service.js';
+import { AutoresponseUnsubscribeRepository } from './autoresponder/autoresponse-unsubscribe.repository.js';
+import { ChatChannelRepository } from './chat/chat-channel.repository.js';
+import { WebhookRepository } from './webhooks/webhook.repository.js';
 
 /**
  * Notifications of new submissions: the outbox (an event row the submit path's commit
@@ -85,11 +88,14 @@ import { SPAM_RELEASE } from '../submissions/spam-release.js';
     DeliveryCleanupSweep,
     NotificationLimiter,
     DeliveryDeletionService,
+    WebhookRepository,
     WebhooksService,
     WebhookChannel,
+    ChatChannelRepository,
     ChatChannelsService,
     ChatDeliveryChannel,
     AutoresponseChannel,
+    AutoresponseUnsubscribeRepository,
     AutoresponseUnsubscribeService,
     SpamReleaseNotifier,
     { provide: SPAM_RELEASE, useExisting: SpamReleaseNotifier },

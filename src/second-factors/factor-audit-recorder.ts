@@ -2,7 +2,7 @@
 // every account the user belongs to, in the transaction of the change.
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Membership } from '../accounts/membership.entity.js';
+import { MembershipRepository } from '../accounts/membership.repository.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import type { AuditDetails } from '../audit/audit-hash.js';
 import { AuditLog } from '../audit/audit-log.service.js';
@@ -13,7 +13,10 @@ export type FactorActor = ApiPrincipal | AuditActor;
 
 @Injectable()
 export class FactorAuditRecorder {
-  constructor(private readonly auditLog: AuditLog) {}
+  constructor(
+    private readonly auditLog: AuditLog,
+    private readonly memberships: MembershipRepository,
+  ) {}
 
   /**
    * Runs `change` in a transaction; when it reports a change (true), records `action` with
@@ -28,12 +31,10 @@ export class FactorAuditRecorder {
   ): Promise<boolean> {
     return this.auditLog.transaction(async (manager) => {
       if (!(await change(manager))) return false;
-      const memberships = await manager.find(Membership, {
-        select: { accountId: true },
-        where: { userId },
-        order: { accountId: 'ASC' },
-      });
-      for (const { accountId } of memberships) {
+      const accountIds = await this.memberships
+        .in(manager)
+        .accountIdsOf(userId);
+      for (const accountId of accountIds) {
         await this.auditLog.record(manager, {
           accountId,
           actor,

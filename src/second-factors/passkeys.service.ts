@@ -1,5 +1,4 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type {
   AuthenticationResponseJSON,
   AuthenticatorTransportFuture,
@@ -8,7 +7,6 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { createHash } from 'node:crypto';
-import { LessThan, MoreThan, Repository } from 'typeorm';
 import { newUlid } from '../common/values/ulid.js';
 import { AppConfig } from '../config/app-config.js';
 import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
@@ -16,11 +14,10 @@ import {
   FactorAuditRecorder,
   type FactorActor,
 } from './factor-audit-recorder.js';
-import { Passkey } from './passkey.entity.js';
-import {
-  type ChallengePurpose,
-  WebauthnChallenge,
-} from './webauthn-challenge.entity.js';
+import type { Passkey } from './passkey.entity.js';
+import { PasskeyRepository } from './passkey.repository.js';
+import type { ChallengePurpose } from './webauthn-challenge.entity.js';
+import { WebauthnChallengeRepository } from './webauthn-challenge.repository.js';
 import {
   challengeOf,
   relyingPartyOf,
@@ -70,9 +67,8 @@ export class PasskeysService {
   readonly party: RelyingParty | null;
 
   constructor(
-    @InjectRepository(Passkey) private readonly passkeys: Repository<Passkey>,
-    @InjectRepository(WebauthnChallenge)
-    private readonly challenges: Repository<WebauthnChallenge>,
+    private readonly passkeys: PasskeyRepository,
+    private readonly challenges: WebauthnChallengeRepository,
     config: AppConfig,
     private readonly audit: FactorAuditRecorder,
   ) {
@@ -80,21 +76,12 @@ export class PasskeysService {
   }
 
   list(userId: string): Promise<PasskeyView[]> {
-    return this.passkeys.find({
-      select: { id: true, name: true, createdAt: true, lastUsedAt: true },
-      where: { userId },
-      order: { createdAt: 'ASC' },
-    });
+    return this.passkeys.listOf(userId);
   }
 
   async usersWithPasskeys(userIds: readonly string[]): Promise<Set<string>> {
     if (userIds.length === 0) return new Set();
-    const rows = await this.passkeys
-      .createQueryBuilder('p')
-      .select('DISTINCT p.userId', 'userId')
-      .where('p.userId IN (:...ids)', { ids: [...userIds] })
-      .getRawMany<{ userId: string }>();
-    return new Set(rows.map((row) => row.userId));
+    return new Set(await this.passkeys.usersAmong(userIds));
   }
 
   async registrationOptions(user: {
@@ -102,10 +89,7 @@ export class PasskeysService {
     email: string;
   }): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const party = this.requireParty();
-    const existing = await this.passkeys.find({
-      select: { credentialId: true, transports: true },
-      where: { userId: user.id },
-    });
+    const existing = await this.passkeys.credentialsOf(user.id);
     const options = await (
       await webauthn()
     ).generateRegistrationOptions({
@@ -137,7 +121,7 @@ export class PasskeysService {
   ): Promise<PasskeyView | null> {
     const party = this.requireParty();
     if (!(await this.takeChallenge(response, 'register', userId))) return null;
-    if ((await this.passkeys.countBy({ userId })) >= MAX_PASSKEYS_PER_USER) {
+    if ((await this.passkeys.countOf(userId)) >= MAX_PASSKEYS_PER_USER) {
       return null;
     }
     let verified;
@@ -173,7 +157,11 @@ export class PasskeysService {
         actor,
         'member.second_factor_added',
         { kind: 'passkey', passkeyId: row.id, name: row.name },
-        (manager) => manager.insert(Passkey, row).then(() => true),
+        (manager) =>
+          this.passkeys
+            .in(manager)
+            .insert(row)
+            .then(() => true),
       );
     } catch {
       return null; // the same credential registered twice
@@ -194,12 +182,7 @@ export class PasskeysService {
     userId: string | null,
   ): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const party = this.requireParty();
-    const allow = userId
-      ? await this.passkeys.find({
-          select: { credentialId: true, transports: true },
-          where: { userId },
-        })
-      : [];
+    const allow = userId ? await this.passkeys.credentialsOf(userId) : [];
     const options = await (
       await webauthn()
     ).generateAuthenticationOptions({
@@ -234,7 +217,7 @@ export class PasskeysService {
     if (typeof credentialId !== 'string' || credentialId.length > 255) {
       return null;
     }
-    const row = await this.passkeys.findOneBy({ credentialId });
+    const row = await this.passkeys.findByCredential(credentialId);
     if (!row || (userId && row.userId !== userId)) return null;
     let verified;
     try {
@@ -257,22 +240,16 @@ export class PasskeysService {
       return null;
     }
     if (!verified.verified) return null;
-    await this.passkeys.update(
-      { id: row.id },
-      {
-        counter: verified.authenticationInfo.newCounter,
-        lastUsedAt: new Date(),
-      },
+    await this.passkeys.recordUse(
+      row.id,
+      verified.authenticationInfo.newCounter,
+      new Date(),
     );
     return row.userId;
   }
 
   async rename(userId: string, id: string, name: string): Promise<void> {
-    const done = await this.passkeys.update(
-      { id, userId },
-      { name: passkeyName(name) },
-    );
-    if (!done.affected) {
+    if (!(await this.passkeys.rename(userId, id, passkeyName(name)))) {
       throw new NotFoundException('There is no such passkey.');
     }
   }
@@ -288,8 +265,7 @@ export class PasskeysService {
       actor,
       'member.second_factor_removed',
       { kind: 'passkey', passkeyId: id },
-      async (manager) =>
-        Boolean((await manager.delete(Passkey, { id, userId })).affected),
+      (manager) => this.passkeys.in(manager).delete(userId, id),
     );
     if (!done) {
       throw new NotFoundException('There is no such passkey.');
@@ -298,8 +274,7 @@ export class PasskeysService {
 
   /** Factor removed: every passkey of the user (the operator's reset); how many went. */
   async removeAll(userId: string): Promise<number> {
-    const done = await this.passkeys.delete({ userId });
-    return done.affected ?? 0;
+    return this.passkeys.deleteAll(userId);
   }
 
   private requireParty(): RelyingParty {
@@ -317,13 +292,15 @@ export class PasskeysService {
     userId: string | null,
   ): Promise<void> {
     const now = new Date();
-    await this.challenges.delete({ expiresAt: LessThan(now) });
-    await this.challenges.insert({
-      challengeHash: sha256(challenge),
-      purpose,
-      userId,
-      expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),
-    });
+    await this.challenges.keep(
+      {
+        challengeHash: sha256(challenge),
+        purpose,
+        userId,
+        expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),
+      },
+      now,
+    );
   }
 
   /** Whether the response answers a live challenge of ours for this purpose (used up now). */
@@ -334,15 +311,9 @@ export class PasskeysService {
   ): Promise<boolean> {
     const challenge = challengeOf(response);
     if (!challenge) return false;
-    const row = await this.challenges.findOneBy({
-      challengeHash: sha256(challenge),
-    });
+    const row = await this.challenges.find(sha256(challenge));
     if (!row || row.purpose !== purpose || row.userId !== userId) return false;
-    const taken = await this.challenges.delete({
-      challengeHash: row.challengeHash,
-      expiresAt: MoreThan(new Date()),
-    });
-    return Boolean(taken.affected);
+    return this.challenges.take(row.challengeHash, new Date());
   }
 }
 

@@ -4,11 +4,11 @@ import {
   FactorAuditRecorder,
   type FactorActor,
 } from './factor-audit-recorder.js';
-import { Passkey } from './passkey.entity.js';
+import { PasskeyRepository } from './passkey.repository.js';
 import { PasskeysService, type PasskeyView } from './passkeys.service.js';
-import { RecoveryCode } from './recovery-code.entity.js';
+import { RecoveryCodeRepository } from './recovery-code.repository.js';
 import { TotpService } from './totp.service.js';
-import { UserTotp } from './user-totp.entity.js';
+import { UserTotpRepository } from './user-totp.repository.js';
 
 /** Which second factors a user has. */
 export interface FactorsOf {
@@ -31,6 +31,9 @@ export class SecondFactorsService {
     private readonly totp: TotpService,
     private readonly passkeys: PasskeysService,
     private readonly audit: FactorAuditRecorder,
+    private readonly totps: UserTotpRepository,
+    private readonly codes: RecoveryCodeRepository,
+    private readonly passkeyRows: PasskeyRepository,
   ) {}
 
   async of(userId: string): Promise<FactorsOf> {
@@ -78,9 +81,9 @@ export class SecondFactorsService {
       'member.second_factor_removed',
       { kind: kinds.join(','), passkeys, via: 'reset' },
       async (manager) => {
-        await manager.delete(UserTotp, { userId });
-        await manager.delete(RecoveryCode, { userId });
-        removed = (await manager.delete(Passkey, { userId })).affected ?? 0;
+        await this.totps.in(manager).delete(userId);
+        await this.codes.in(manager).deleteAll(userId);
+        removed = await this.passkeyRows.in(manager).deleteAll(userId);
         return kinds.length > 0;
       },
     );

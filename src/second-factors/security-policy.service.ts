@@ -1,22 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
 import { AuditLog } from '../audit/audit-log.service.js';
-import { AccountSecurityPolicy } from './account-security-policy.entity.js';
+import { AccountSecurityPolicyRepository } from './account-security-policy.repository.js';
 import type { FactorActor } from './factor-audit-recorder.js';
 
 /** An account's sign-in policy: "members must use a second factor". */
 @Injectable()
 export class SecurityPolicyService {
   constructor(
-    @InjectRepository(AccountSecurityPolicy)
-    private readonly policies: Repository<AccountSecurityPolicy>,
+    private readonly policies: AccountSecurityPolicyRepository,
     private readonly auditLog: AuditLog,
   ) {}
 
   async requiresSecondFactor(accountId: string): Promise<boolean> {
-    const row = await this.policies.findOneBy({ accountId });
+    const row = await this.policies.find(accountId);
     return row?.requireSecondFactor ?? false;
   }
 
@@ -27,13 +24,10 @@ export class SecurityPolicyService {
     actor: FactorActor = SYSTEM_ACTOR,
   ): Promise<void> {
     await this.auditLog.transaction(async (manager) => {
-      const row = await manager.findOneBy(AccountSecurityPolicy, { accountId });
+      const policies = this.policies.in(manager);
+      const row = await policies.find(accountId);
       const before = row?.requireSecondFactor ?? false;
-      await manager.upsert(
-        AccountSecurityPolicy,
-        { accountId, requireSecondFactor: required, updatedAt: new Date() },
-        ['accountId'],
-      );
+      await policies.put(accountId, required, new Date());
       if (before === required) return;
       await this.auditLog.record(manager, {
         accountId,

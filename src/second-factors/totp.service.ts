@@ -1,6 +1,4 @@
 import { ConflictException, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Not, Repository } from 'typeorm';
 import { SecretBoxService } from '../auth/secret-box.service.js';
 import { newUlid } from '../common/values/ulid.js';
 import { AppConfig } from '../config/app-config.js';
@@ -9,7 +7,7 @@ import {
   FactorAuditRecorder,
   type FactorActor,
 } from './factor-audit-recorder.js';
-import { RecoveryCode } from './recovery-code.entity.js';
+import { RecoveryCodeRepository } from './recovery-code.repository.js';
 import {
   hashRecoveryCode,
   newRecoveryCodes,
@@ -18,7 +16,7 @@ import {
   totpCodeStep,
   totpUri,
 } from './totp.js';
-import { UserTotp } from './user-totp.entity.js';
+import { UserTotpRepository } from './user-totp.repository.js';
 
 /** What the set-up page shows, once: the secret, as text and as a QR code. */
 export interface TotpSetup {
@@ -40,9 +38,8 @@ export type CodeCheck = 'accepted' | 'wrong' | 'replayed';
 @Injectable()
 export class TotpService {
   constructor(
-    @InjectRepository(UserTotp) private readonly totps: Repository<UserTotp>,
-    @InjectRepository(RecoveryCode)
-    private readonly codes: Repository<RecoveryCode>,
+    private readonly totps: UserTotpRepository,
+    private readonly codes: RecoveryCodeRepository,
     private readonly box: SecretBoxService,
     private readonly config: AppConfig,
     private readonly audit: FactorAuditRecorder,
@@ -50,26 +47,18 @@ export class TotpService {
 
   /** Whether the user has a confirmed authenticator. */
   async isOn(userId: string): Promise<boolean> {
-    return this.totps.exists({
-      where: { userId, confirmedAt: Not(IsNull()) },
-    });
+    return this.totps.isOn(userId);
   }
 
   /** Users among `userIds` with a confirmed authenticator. */
   async usersWithTotp(userIds: readonly string[]): Promise<Set<string>> {
     if (userIds.length === 0) return new Set();
-    const rows = await this.totps
-      .createQueryBuilder('t')
-      .select('t.userId', 'userId')
-      .where('t.userId IN (:...ids)', { ids: [...userIds] })
-      .andWhere('t.confirmedAt IS NOT NULL')
-      .getRawMany<{ userId: string }>();
-    return new Set(rows.map((row) => row.userId));
+    return new Set(await this.totps.confirmedAmong(userIds));
   }
 
   /** Recovery codes not used yet. */
   unusedRecoveryCodes(userId: string): Promise<number> {
-    return this.codes.countBy({ userId, usedAt: IsNull() });
+    return this.codes.unusedCount(userId);
   }
 
   /**
@@ -81,20 +70,13 @@ export class TotpService {
       throw new ConflictException('Two-step codes are already on.');
     }
     const secret = newTotpSecret();
-    await this.totps.delete({ userId });
-    await this.totps.insert({
-      userId,
-      secretSealed: this.box.encrypt(secret),
-      confirmedAt: null,
-      lastStep: null,
-      createdAt: new Date(),
-    });
+    await this.totps.replaceSetup(userId, this.box.encrypt(secret), new Date());
     return this.setupOf(secret, label);
   }
 
   /** The set-up being confirmed, shown again after a wrong code (null when none is). */
   async pendingSetup(userId: string, label: string): Promise<TotpSetup | null> {
-    const row = await this.sealed(userId);
+    const row = await this.totps.sealed(userId);
     if (!row || row.confirmedAt) return null;
     return this.setupOf(this.box.decrypt(row.secretSealed), label);
   }
@@ -109,7 +91,7 @@ export class TotpService {
     now = Date.now(),
     actor: FactorActor = SYSTEM_ACTOR,
   ): Promise<string[] | null> {
-    const row = await this.sealed(userId);
+    const row = await this.totps.sealed(userId);
     if (!row || row.confirmedAt) return null;
     const step = totpCodeStep(this.box.decrypt(row.secretSealed), code, now);
     if (step === null) return null;
@@ -118,16 +100,7 @@ export class TotpService {
       actor,
       'member.second_factor_added',
       { kind: 'totp' },
-      async (manager) =>
-        Boolean(
-          (
-            await manager.update(
-              UserTotp,
-              { userId, confirmedAt: IsNull() },
-              { confirmedAt: new Date(now), lastStep: step },
-            )
-          ).affected,
-        ),
+      (manager) => this.totps.in(manager).confirm(userId, new Date(now), step),
     );
     if (!done) return null;
     return this.replaceRecoveryCodes(userId);
@@ -139,48 +112,36 @@ export class TotpService {
     code: string,
     now = Date.now(),
   ): Promise<CodeCheck> {
-    const row = await this.sealed(userId);
+    const row = await this.totps.sealed(userId);
     if (!row?.confirmedAt) return 'wrong';
     const step = totpCodeStep(this.box.decrypt(row.secretSealed), code, now);
     if (step === null) return 'wrong';
     if (row.lastStep !== null && step <= row.lastStep) return 'replayed';
-    const moved = await this.totps
-      .createQueryBuilder()
-      .update(UserTotp)
-      .set({ lastStep: step })
-      .where('userId = :userId', { userId })
-      .andWhere('(lastStep IS NULL OR lastStep < :step)', { step })
-      .execute();
-    return moved.affected ? 'accepted' : 'replayed';
+    return (await this.totps.advanceStep(userId, step))
+      ? 'accepted'
+      : 'replayed';
   }
 
   /** A recovery code at sign-in: true once per code. */
   async useRecoveryCode(userId: string, typed: string): Promise<boolean> {
     if (typed.length > 64) return false;
     const hash = hashRecoveryCode(typed);
-    const unused = await this.codes.find({
-      select: { id: true, codeHash: true },
-      where: { userId, usedAt: IsNull() },
-    });
+    const unused = await this.codes.unusedOf(userId);
     // Every unused code is compared, in constant time each.
-    let match: RecoveryCode | undefined;
+    let match: (typeof unused)[number] | undefined;
     for (const row of unused) {
       if (sameHash(row.codeHash, hash)) match = row;
     }
     if (!match) return false;
-    const used = await this.codes.update(
-      { id: match.id, usedAt: IsNull() },
-      { usedAt: new Date() },
-    );
-    return Boolean(used.affected);
+    return this.codes.use(match.id, new Date());
   }
 
   /** Ten new recovery codes (the old ones stop working), shown once. */
   async replaceRecoveryCodes(userId: string): Promise<string[]> {
     const codes = newRecoveryCodes();
-    await this.codes.delete({ userId });
     const now = new Date();
-    await this.codes.insert(
+    await this.codes.replace(
+      userId,
       codes.map((code) => ({
         id: newUlid(),
         userId,
@@ -203,27 +164,13 @@ export class TotpService {
       'member.second_factor_removed',
       { kind: 'totp' },
       async (manager) => {
-        const on = await manager.existsBy(UserTotp, {
-          userId,
-          confirmedAt: Not(IsNull()),
-        });
-        await manager.delete(UserTotp, { userId });
-        await manager.delete(RecoveryCode, { userId });
+        const totps = this.totps.in(manager);
+        const on = await totps.isOn(userId);
+        await totps.delete(userId);
+        await this.codes.in(manager).deleteAll(userId);
         return on; // a set-up never confirmed was no factor
       },
     );
-  }
-
-  private sealed(userId: string): Promise<UserTotp | null> {
-    return this.totps.findOne({
-      select: {
-        userId: true,
-        secretSealed: true,
-        confirmedAt: true,
-        lastStep: true,
-      },
-      where: { userId },
-    });
   }
 
   private async setupOf(secret: string, label: string): Promise<TotpSetup> {

@@ -4,8 +4,6 @@
 // forgets used CAPTCHA answers once they have expired (a replay is then refused by its
 // expiry) and the counts of turned-away posts older than STATS_DAYS.
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { FormRepository } from '../forms/form.repository.js';
 import { SubmissionExpiryService } from '../submissions/deletion/submission-expiry.service.js';
@@ -14,7 +12,7 @@ import type { SweepCounts } from '../sweeps/sweep.js';
 import { SweepsService } from '../sweeps/sweeps.service.js';
 import { FormSpamStatRepository } from './form-spam-stat.repository.js';
 import { utcDay } from './turned-away.js';
-import { UsedCaptchaToken } from './used-captcha-token.entity.js';
+import { UsedCaptchaTokenRepository } from './used-captcha-token.repository.js';
 
 const DAY_MS = 86_400_000;
 /** Forms read per page. */
@@ -33,8 +31,7 @@ export class SpamRetentionSweep implements OnModuleInit {
   constructor(
     private readonly forms: FormRepository,
     private readonly expiry: SubmissionExpiryService,
-    @InjectRepository(UsedCaptchaToken)
-    private readonly tokens: Repository<UsedCaptchaToken>,
+    private readonly tokens: UsedCaptchaTokenRepository,
     private readonly stats: FormSpamStatRepository,
     private readonly config: AppConfig,
     private readonly sweeps: SweepsService,
@@ -79,17 +76,9 @@ export class SpamRetentionSweep implements OnModuleInit {
     }
     const expiredBefore = new Date(now);
     await inBatches(async (limit) => {
-      const expired = await this.tokens.find({
-        select: { id: true },
-        where: { expiresAt: LessThan(expiredBefore) },
-        order: { expiresAt: 'ASC' },
-        take: limit,
-      });
+      const expired = await this.tokens.expiredIds(expiredBefore, limit);
       if (expired.length > 0) {
-        const result = await this.tokens.delete({
-          id: In(expired.map((token) => token.id)),
-        });
-        counts.captchaAnswers += result.affected ?? 0;
+        counts.captchaAnswers += await this.tokens.delete(expired);
       }
       return expired.length;
     }, options);

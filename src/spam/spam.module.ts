@@ -12,6 +12,7 @@ import { UsedTokenStore } from './used-token.store.js';
 import { FormSpamStat } from './form-spam-stat.entity.js';
 import { FormSpamStatRepository } from './form-spam-stat.repository.js';
 import { UsedCaptchaToken } from './used-captcha-token.entity.js';
+import { UsedCaptchaTokenRepository } from './used-captcha-token.repository.js';
 
 /**
  * Telling people from bots: CAPTCHA answers (ALTCHA, the third-party providers, used
@@ -33,6 +34,7 @@ import { UsedCaptchaToken } from './used-captcha-token.entity.js';
     FormSpamStatRepository,
     SpamRetentionSweep,
     TurnedAwayCounter,
+    UsedCaptchaTokenRepository,
     UsedTokenStore,
   ],
   exports: [

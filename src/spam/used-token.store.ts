@@ -4,36 +4,29 @@
 // with one answer cannot both pass (a get followed by a set could). Claims made while a
 // batch is being written are written together as the next batch: one statement on
 // MySQL/MariaDB (per row only when some answer was already used), one transaction of
-// prepared statements on SQLite.
+// prepared statements on SQLite (UsedCaptchaTokenRepository writes them).
 import { Injectable } from '@nestjs/common';
-import { createHash, randomBytes } from 'node:crypto';
-import type { Pool } from 'mysql2';
-import { DataSource } from 'typeorm';
-import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver.js';
+import { createHash } from 'node:crypto';
 import { DB_DEADLINE_MS } from '../common/database/database-deadline.js';
 import { DatabaseStateService } from '../common/database/database-state.service.js';
 import { isDatabaseUnavailable } from '../common/database/driver-errors.js';
-import {
-  ConnectionBusyError,
-  SqliteStatements,
-} from '../common/database/sqlite-statements.js';
+import { ConnectionBusyError } from '../common/database/sqlite-statements.js';
 import { TemporarilyUnavailableException } from '../common/errors/errors.js';
-import { sqlDatetime } from '../common/database/sql-dates.js';
+import type { TokenClaim } from './used-captcha-token-sql.js';
+import {
+  UsedCaptchaTokenRepository,
+  type ClaimWriter,
+} from './used-captcha-token.repository.js';
 
 /** The row id of an answer: SHA-256 of the provider and the answer, hex. */
 export function tokenId(provider: string, answer: string): string {
   return createHash('sha256').update(`${provider}:${answer}`).digest('hex');
 }
 
-interface Claim {
-  id: string;
-  expiresAt: Date;
+interface Claim extends TokenClaim {
   resolve: (accepted: boolean) => void;
   reject: (error: unknown) => void;
 }
-
-/** Writes one batch; answers, per claim, whether its row was new. */
-type BatchWriter = (claims: readonly Claim[]) => Promise<boolean[]>;
 
 const MAX_BATCH = 500;
 
@@ -48,10 +41,10 @@ export class UsedTokenStore {
   private waiting: Claim[] = [];
   private writing = false;
   private scheduled = false;
-  private writer: BatchWriter | undefined;
+  private writer: ClaimWriter | undefined;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly tokens: UsedCaptchaTokenRepository,
     private readonly database: DatabaseStateService,
   ) {}
 
@@ -109,7 +102,7 @@ export class UsedTokenStore {
   /** The same answer twice in one batch: the first claim wins, the others lose. */
   private async firstOfEach(
     batch: readonly Claim[],
-    writer: BatchWriter,
+    writer: ClaimWriter,
   ): Promise<boolean[]> {
     const seen = new Set<string>();
     const unique: Claim[] = [];
@@ -123,73 +116,12 @@ export class UsedTokenStore {
     return batch.map((claim) => won.get(claim) ?? false);
   }
 
-  private currentWriter(): BatchWriter | undefined {
+  private currentWriter(): ClaimWriter | undefined {
     if (!this.database.isConnected) {
       this.writer = undefined;
       return undefined;
     }
-    if (this.writer !== undefined) return this.writer;
-    const driver = this.dataSource.driver;
-    this.writer =
-      driver.options.type === 'better-sqlite3'
-        ? sqliteWriter(new SqliteStatements(this.dataSource))
-        : mysqlWriter((driver as MysqlDriver).pool as Pool);
+    this.writer ??= this.tokens.claimWriter();
     return this.writer;
   }
-}
-
-/**
- * On SQLite a claim is committed relaxed (not waiting for the disk): the submission that
- * used the answer is committed durably after it, and that commit flushes the claim with
- * it, so an acknowledged submission's claim is never lost. A power loss can only undo
- * the claim of an answer whose submission was never acknowledged. Half the disk flushes
- * of a form with a CAPTCHA.
- */
-function sqliteWriter(statements: SqliteStatements): BatchWriter {
-  const INSERT =
-    'INSERT OR IGNORE INTO "used_captcha_token" ("id", "expiresAt", "claim") VALUES (?, ?, ?)';
-  return (claims) =>
-    statements.whenFree(() => {
-      const batch = newBatchId();
-      return claims.map(
-        (claim) =>
-          statements.run({
-            sql: INSERT,
-            params: [claim.id, sqlDatetime(claim.expiresAt), batch],
-          }) === 1,
-      );
-    }, true);
-}
-
-function newBatchId(): string {
-  return randomBytes(16).toString('base64url').slice(0, 22);
-}
-
-function mysqlWriter(pool: Pool): BatchWriter {
-  const run = <T>(sql: string, values: unknown[]) =>
-    new Promise<T>((resolve, reject) => {
-      pool.query({ sql, values, timeout: DB_DEADLINE_MS }, (error, result) =>
-        error ? reject(error) : resolve(result as T),
-      );
-    });
-  const INSERT =
-    'INSERT IGNORE INTO `used_captcha_token` (`id`, `expiresAt`, `claim`) VALUES ?';
-  const WON =
-    'SELECT `id` FROM `used_captcha_token` WHERE `claim` = ? AND `id` IN (?)';
-  return async (claims) => {
-    const batch = newBatchId();
-    const rows = claims.map((claim) => [claim.id, claim.expiresAt, batch]);
-    const inserted = await run<{ affectedRows: number }>(INSERT, [rows]);
-    // Nearly always every answer is new, and the one statement says so.
-    if (inserted.affectedRows === claims.length) {
-      return claims.map(() => true);
-    }
-    // Some answer was used before: the rows this batch wrote carry its id.
-    const won = await run<Array<{ id: string }>>(WON, [
-      batch,
-      claims.map((claim) => claim.id),
-    ]);
-    const ids = new Set(won.map((row) => row.id));
-    return claims.map((claim) => ids.has(claim.id));
-  };
 }

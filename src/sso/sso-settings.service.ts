@@ -3,10 +3,9 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { withoutTrailingSlashes } from '../common/values/trailing-slashes.js';
 import { randomBytes } from 'node:crypto';
-import { Repository, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuditDetails } from '../audit/audit-hash.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import type { Role } from '../auth/permissions.js';
@@ -27,8 +26,9 @@ import {
   settingsProblems,
   type SsoActor,
 } from './sso-audit.js';
-import { SsoDomain } from './sso-domain.entity.js';
-import { SsoSettings } from './sso-settings.entity.js';
+import type { SsoDomain } from './sso-domain.entity.js';
+import { SsoDomainRepository } from './sso-domain.repository.js';
+import { SsoSettingsRepository } from './sso-settings.repository.js';
 import {
   DEFAULT_SSO_ROLE,
   domainOfEmail,
@@ -51,10 +51,8 @@ export const MAX_SSO_DOMAINS = 20;
 @Injectable()
 export class SsoSettingsService {
   constructor(
-    @InjectRepository(SsoSettings)
-    private readonly settings: Repository<SsoSettings>,
-    @InjectRepository(SsoDomain)
-    private readonly domains: Repository<SsoDomain>,
+    private readonly settings: SsoSettingsRepository,
+    private readonly domains: SsoDomainRepository,
     private readonly box: SecretBoxService,
     private readonly config: AppConfig,
     private readonly auditLog: AuditLog,
@@ -72,21 +70,8 @@ export class SsoSettingsService {
   }
 
   async view(accountId: string): Promise<SsoSettingsView> {
-    const row = await this.settings.findOne({
-      where: { accountId },
-      select: {
-        accountId: true,
-        issuerUrl: true,
-        clientId: true,
-        clientSecretEncrypted: true,
-        defaultRole: true,
-        requireSso: true,
-      },
-    });
-    const domains = await this.domains.find({
-      where: { accountId },
-      order: { domain: 'ASC' },
-    });
+    const row = await this.settings.find(accountId);
+    const domains = await this.domains.listOf(accountId);
     return {
       configured: row !== null,
       issuerUrl: row?.issuerUrl ?? '',
@@ -118,26 +103,13 @@ export class SsoSettingsService {
     const issuerUrl = input.issuerUrl.trim();
     const clientId = input.clientId.trim();
     const clientSecret = input.clientSecret.trim();
-    const existing = await this.settings.findOne({
-      where: { accountId },
-      select: {
-        accountId: true,
-        clientSecretEncrypted: true,
-        issuerUrl: true,
-        clientId: true,
-        defaultRole: true,
-        requireSso: true,
-      },
-    });
+    const existing = await this.settings.find(accountId);
     const errors = settingsProblems(
       { issuerUrl, clientId, clientSecret, defaultRole: input.defaultRole },
       existing !== null,
     );
     if (input.requireSso) {
-      const verified = await this.domains.countBy({
-        accountId,
-        status: 'verified',
-      });
+      const verified = await this.domains.countVerifiedOf(accountId);
       if (verified === 0) {
         errors.push(
           'Require SSO needs a verified SSO domain: add the domain below, publish its DNS TXT record and select Verify first',
@@ -157,17 +129,15 @@ export class SsoSettingsService {
     };
     const details = savedDetails(existing, values, Boolean(clientSecret));
     await this.audited(accountId, by, async (manager) => {
+      const settings = this.settings.in(manager);
       if (existing) {
-        await manager.update(SsoSettings, { accountId }, values);
+        await settings.update(accountId, values);
       } else {
-        await manager.insert(
-          SsoSettings,
-          this.settings.create({
-            accountId,
-            ...values,
-            clientSecretEncrypted: this.box.encrypt(clientSecret),
-          }),
-        );
+        await settings.insert({
+          accountId,
+          ...values,
+          clientSecretEncrypted: this.box.encrypt(clientSecret),
+        });
       }
       return details;
     });
@@ -177,7 +147,7 @@ export class SsoSettingsService {
   async remove(accountId: string, by?: SsoActor): Promise<void> {
     this.requirements.delete(accountId);
     await this.audited(accountId, by, async (manager) =>
-      (await manager.delete(SsoSettings, { accountId })).affected
+      (await this.settings.in(manager).delete(accountId))
         ? { change: 'removed' }
         : null,
     );
@@ -196,7 +166,7 @@ export class SsoSettingsService {
     if (!normalised.ok) {
       throw new ValidationFailedException([normalised.problem]);
     }
-    if ((await this.domains.countBy({ accountId })) >= MAX_SSO_DOMAINS) {
+    if ((await this.domains.countOf(accountId)) >= MAX_SSO_DOMAINS) {
       throw new ValidationFailedException([
         `An account can have at most ${MAX_SSO_DOMAINS} SSO domains`,
       ]);
@@ -213,8 +183,9 @@ export class SsoSettingsService {
     });
     try {
       await this.audited(accountId, by, (manager) =>
-        manager
-          .insert(SsoDomain, row)
+        this.domains
+          .in(manager)
+          .insert(row)
           .then(() => ({ domainAdded: row.domain })),
       );
     } catch (error) {
@@ -243,10 +214,7 @@ export class SsoSettingsService {
     row.lastCheckedAt = new Date();
     this.requirements.delete(accountId);
     if (check.verified) {
-      const taken = await this.domains.findOneBy({
-        domain: row.domain,
-        status: 'verified',
-      });
+      const taken = await this.domains.verifiedClaim(row.domain);
       if (taken && taken.accountId !== accountId) {
         row.lastError = `${row.domain} is already an SSO domain of another account`;
       } else {
@@ -258,16 +226,12 @@ export class SsoSettingsService {
       row.lastError = check.error.slice(0, 500);
     }
     await this.audited(accountId, by, async (manager) => {
-      await manager.update(
-        SsoDomain,
-        { id: row.id },
-        {
-          status: row.status,
-          verifiedAt: row.verifiedAt,
-          lastCheckedAt: row.lastCheckedAt,
-          lastError: row.lastError,
-        },
-      );
+      await this.domains.in(manager).recordCheck(row.id, {
+        status: row.status,
+        verifiedAt: row.verifiedAt,
+        lastCheckedAt: row.lastCheckedAt,
+        lastError: row.lastError,
+      });
       const verified = !wasVerified && row.status === 'verified';
       return verified ? { domainVerified: row.domain } : null; // else a check alone
     });
@@ -283,7 +247,7 @@ export class SsoSettingsService {
     this.requirements.delete(accountId);
     const row = await this.ownDomain(accountId, id);
     await this.audited(accountId, by, async (manager) =>
-      (await manager.delete(SsoDomain, { id: row.id })).affected
+      (await this.domains.in(manager).delete(row.id))
         ? { domainRemoved: row.domain }
         : null,
     );
@@ -300,7 +264,7 @@ export class SsoSettingsService {
   private async ownDomain(accountId: string, id: string): Promise<SsoDomain> {
     const row =
       typeof id === 'string' && id.length <= 32
-        ? await this.domains.findOneBy({ id, accountId })
+        ? await this.domains.find(accountId, id)
         : null;
     if (!row) throw new NotFoundException('SSO domain not found');
     return row;
@@ -308,29 +272,14 @@ export class SsoSettingsService {
 
   /** Every claim of this domain, verified ones first. */
   claimsOf(domain: string): Promise<SsoDomain[]> {
-    return this.domains.find({
-      where: { domain },
-      order: { status: 'DESC', createdAt: 'ASC' },
-    });
+    return this.domains.claimsOf(domain);
   }
 
   /** The account's settings with the secret opened, and its verified domains; null when off. */
   async routeOf(accountId: string): Promise<SsoRoute | null> {
-    const row = await this.settings.findOne({
-      where: { accountId },
-      select: {
-        accountId: true,
-        issuerUrl: true,
-        clientId: true,
-        clientSecretEncrypted: true,
-        defaultRole: true,
-      },
-    });
+    const row = await this.settings.routeOf(accountId);
     if (!row) return null;
-    const domains = await this.domains.findBy({
-      accountId,
-      status: 'verified',
-    });
+    const domains = await this.domains.verifiedOf(accountId);
     return {
       accountId,
       issuerUrl: row.issuerUrl,
@@ -355,15 +304,10 @@ export class SsoSettingsService {
     if (cached && cached.expiresAt > Date.now()) {
       domains = cached.domains;
     } else {
-      const required = await this.settings.existsBy({
-        accountId,
-        requireSso: true,
-      });
+      const required = await this.settings.requiresSso(accountId);
       domains = new Set(
         required
-          ? (await this.domains.findBy({ accountId, status: 'verified' })).map(
-              (row) => row.domain,
-            )
+          ? (await this.domains.verifiedOf(accountId)).map((row) => row.domain)
           : [],
       );
       if (this.requirements.size >= 10_000) this.requirements.clear();
@@ -382,16 +326,11 @@ export class SsoSettingsService {
   async accountsRequiringSso(email: string): Promise<string[]> {
     const domain = domainOfEmail(email);
     if (!domain) return [];
-    const claims = await this.domains.findBy({ domain, status: 'verified' });
+    const claims = await this.domains.verifiedClaims(domain);
     if (claims.length === 0) return [];
     const requiring: string[] = [];
     for (const claim of claims) {
-      if (
-        await this.settings.existsBy({
-          accountId: claim.accountId,
-          requireSso: true,
-        })
-      ) {
+      if (await this.settings.requiresSso(claim.accountId)) {
         requiring.push(claim.accountId);
       }
     }

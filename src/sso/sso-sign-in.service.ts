@@ -1,7 +1,5 @@
 import { ConflictException, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { LessThan, Repository } from 'typeorm';
 import {
   AccountsService,
   normalizeEmail,
@@ -18,7 +16,7 @@ import {
   finishAuthorization,
   startAuthorization,
 } from './oidc-client.js';
-import { SsoAttempt } from './sso-attempt.entity.js';
+import { SsoAttemptRepository } from './sso-attempt.repository.js';
 import { SsoRefusalException } from './sso-refusal.js';
 import { SsoSettingsService } from './sso-settings.service.js';
 import {
@@ -65,8 +63,7 @@ function sameString(a: string, b: string): boolean {
 export class SsoSignInService {
   constructor(
     private readonly settings: SsoSettingsService,
-    @InjectRepository(SsoAttempt)
-    private readonly attempts: Repository<SsoAttempt>,
+    private readonly attempts: SsoAttemptRepository,
     private readonly box: SecretBoxService,
     private readonly accounts: AccountsService,
     private readonly memberships: MembershipsService,
@@ -93,16 +90,18 @@ export class SsoSignInService {
     );
     const now = new Date();
     // Housekeeping: attempts nobody finished go when someone starts one.
-    await this.attempts.delete({ expiresAt: LessThan(now) });
-    await this.attempts.insert({
-      stateHash: sha256(started.state),
-      accountId: route.accountId,
-      nonce: started.nonce,
-      codeVerifierEncrypted: this.box.encrypt(started.codeVerifier),
-      issuerUrl: route.issuerUrl,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + SSO_ATTEMPT_TTL_MS),
-    });
+    await this.attempts.keep(
+      {
+        stateHash: sha256(started.state),
+        accountId: route.accountId,
+        nonce: started.nonce,
+        codeVerifierEncrypted: this.box.encrypt(started.codeVerifier),
+        issuerUrl: route.issuerUrl,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + SSO_ATTEMPT_TTL_MS),
+      },
+      now,
+    );
     return { url: started.url.href, state: started.state };
   }
 
@@ -123,12 +122,10 @@ export class SsoSignInService {
     ) {
       throw new SsoRefusalException('state');
     }
-    const attempt = await this.attempts.findOneBy({ stateHash: sha256(state) });
+    const attempt = await this.attempts.find(sha256(state));
     // Deleting first makes the attempt single-use even when two callbacks race.
-    const deleted = attempt
-      ? await this.attempts.delete({ stateHash: attempt.stateHash })
-      : undefined;
-    if (!attempt || !deleted?.affected || attempt.expiresAt < new Date()) {
+    const taken = attempt ? await this.attempts.take(attempt.stateHash) : false;
+    if (!attempt || !taken || attempt.expiresAt < new Date()) {
       throw new SsoRefusalException('state');
     }
     const route = await this.settings.routeOf(attempt.accountId);

@@ -1,5 +1,5 @@
-// Every read of stored submissions (the submit path writes them; submission-deletion.service.ts
-// deletes them). Bulk reads (list, search, export, bulk delete, erasure) are keyset
+// Every read of stored submissions, and their deletion with the counters (the submit path
+// writes them; submission-deletion.ts is the one path that deletes them). Bulk reads (list, search, export, bulk delete, erasure) are keyset
 // queries along the keyset index (submission.entity.ts), and a `q` search is confined to a fixed
 // window of rows. On SQLite, whose driver runs each statement on the event loop from start to
 // end, a search window is examined in small chunks that take turns with the rest of
@@ -7,7 +7,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { takeTurn } from '../common/runtime/event-loop-turns.js';
 import { FormCounterSql } from './counters/form-counter-sql.js';
 import { ulidTime } from '../common/values/ulid.js';
@@ -246,6 +246,30 @@ export class SubmissionRepository {
       );
     }
     return true;
+  }
+
+  /**
+   * Deletes the listed submissions of a form in `manager`'s transaction, with what they
+   * counted (their rows read locked first, so the counters lose exactly what is deleted);
+   * answers how many were deleted.
+   */
+  async deleteIn(
+    manager: EntityManager,
+    formId: string,
+    ids: readonly string[],
+  ): Promise<number> {
+    const counted = this.sql.countedRows(formId, ids);
+    const rows = await manager.query<CountedRow[]>(counted.sql, counted.params);
+    const { sql, params } = this.sql.deleteIds(formId, ids);
+    const result = await manager.queryRunner!.query(sql, params, true);
+    const changes = new CounterChanges();
+    for (const row of rows) changes.row(row, -1);
+    await writeCounterChanges(
+      (text, values) => manager.query(text, values),
+      this.counterSql,
+      changes,
+    );
+    return Number(result.affected ?? 0);
   }
 
   /**

@@ -8,14 +8,17 @@ import { SubmissionsController } from './submissions.controller.js';
 import { SubmissionsService } from './submissions.service.js';
 import { SubmissionRepository } from './submission.repository.js';
 import { Submission } from './submission.entity.js';
-import { FormCounters } from './counters/form-counters.js';
+import { FormCounterRepository } from './counters/form-counter.repository.js';
 import { InboxService } from './inbox/inbox.service.js';
 import { InboxApiService } from './inbox/inbox-api.service.js';
 import { LabelsController } from './inbox/labels.controller.js';
 import { NotesController } from './inbox/notes.controller.js';
 import { Label } from './inbox/label.entity.js';
+import { InboxRepository } from './inbox/inbox.repository.js';
+import { LabelRepository } from './inbox/label.repository.js';
 import { LabelsService } from './inbox/labels.service.js';
 import { NotesService } from './inbox/notes.service.js';
+import { SubmissionNoteRepository } from './inbox/submission-note.repository.js';
 import { SubmissionNote } from './inbox/submission-note.entity.js';
 
 /**
@@ -34,10 +37,13 @@ import { SubmissionNote } from './inbox/submission-note.entity.js';
     SubmissionStatsService,
     SubmissionExpiryService,
     FormRetentionSweep,
-    FormCounters,
+    FormCounterRepository,
+    InboxRepository,
     InboxService,
     InboxApiService,
+    LabelRepository,
     LabelsService,
+    SubmissionNoteRepository,
     NotesService,
   ],
   exports: [
@@ -46,7 +52,7 @@ import { SubmissionNote } from './inbox/submission-note.entity.js';
     SubmissionStatsService,
     SubmissionExpiryService,
     FormRetentionSweep,
-    FormCounters,
+    FormCounterRepository,
     InboxService,
     LabelsService,
     NotesService,

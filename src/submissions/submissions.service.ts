@@ -52,7 +52,7 @@ import {
 import { SPAM_RELEASE, type SpamRelease } from './spam-release.js';
 import { InboxService, type InboxFields } from './inbox/inbox.service.js';
 import { LabelsService } from './inbox/labels.service.js';
-import { FormCounters } from './counters/form-counters.js';
+import { FormCounterRepository } from './counters/form-counter.repository.js';
 import {
   SubmissionRepository,
   type FormSubmissionStats,
@@ -106,7 +106,7 @@ export class SubmissionsService {
     private readonly deletion: SubmissionDeletionService,
     private readonly inbox: InboxService,
     private readonly labels: LabelsService,
-    private readonly counters: FormCounters,
+    private readonly counters: FormCounterRepository,
     private readonly auditLog: AuditLog,
     /** Absent where notifications are not loaded: moving out of spam then only moves. */
     @Optional()

@@ -7,10 +7,8 @@ import {
   Submission,
   type SubmissionData,
 } from '../../src/submissions/submission.entity.js';
-import {
-  CounterChanges,
-  FormCounters,
-} from '../../src/submissions/counters/form-counters.js';
+import { CounterChanges } from '../../src/submissions/counters/form-counters.js';
+import { FormCounterRepository } from '../../src/submissions/counters/form-counter.repository.js';
 import type { TestApp } from '../support/test-app.js';
 
 export interface SeedRow {
@@ -55,7 +53,7 @@ export async function insertSubmissions(
     changes.row({ ...value, status: 'new' }, 1);
   }
   await t.dataSource.transaction((manager) =>
-    t.app.get(FormCounters).apply(manager, changes),
+    t.app.get(FormCounterRepository).apply(manager, changes),
   );
   for (const entity of entities) entity.status ??= 'new';
   return entities;

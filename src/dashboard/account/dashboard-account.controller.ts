@@ -11,9 +11,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { User } from '../../accounts/user.entity.js';
+import { UserRepository } from '../../accounts/user.repository.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccountsService,
@@ -66,7 +64,7 @@ export class DashboardAccountController {
     private readonly sessions: DashboardSessionsService,
     private readonly limits: SignInLimiter,
     private readonly erasure: ErasureService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: UserRepository,
   ) {}
 
   @Get()
@@ -243,9 +241,7 @@ export class DashboardAccountController {
     @Body() body: unknown,
   ) {
     const on = isChecked(body, 'mailOnAssign');
-    await this.dataSource
-      .getRepository(User)
-      .update({ id: context.user.id }, { mailOnAssign: on });
+    await this.users.setMailOnAssign(context.user.id, on);
     return reply.redirect(
       `/dashboard/account?done=assign-mail-${on ? 'on' : 'off'}`,
       303,
@@ -328,10 +324,7 @@ export class DashboardAccountController {
     state: AccountState,
   ) {
     const keys = await this.accounts.listApiKeys(context.account.id);
-    const self = await this.dataSource.getRepository(User).findOne({
-      where: { id: context.user.id },
-      select: { mailOnAssign: true },
-    });
+    const mailOnAssign = await this.users.mailOnAssign(context.user.id);
     const keyRoles = keyRolesFor(context.account.role);
     return reply.status(status).view('account', {
       keys,
@@ -340,7 +333,7 @@ export class DashboardAccountController {
       now: new Date(),
       expiryChoices: KEY_EXPIRY_CHOICES,
       expiresIn: 'never',
-      mailOnAssign: self?.mailOnAssign ?? true,
+      mailOnAssign: mailOnAssign ?? true,
       ...state,
     } satisfies AccountPageView);
   }

@@ -21,10 +21,8 @@ import { ownEntry } from '../../common/values/own-entry.js';
 import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { Form } from '../../forms/form.entity.js';
 import { FormsService } from '../../forms/forms.service.js';
-import {
-  FormCounters,
-  type FormCounts,
-} from '../../submissions/counters/form-counters.js';
+import { FormCounterRepository } from '../../submissions/counters/form-counter.repository.js';
+import type { FormCounts } from '../../submissions/counters/form-counters.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import {
   baseUrlOf,
@@ -69,7 +67,7 @@ export class DashboardFormsController {
     private readonly submissions: SubmissionsService,
     private readonly formPage: FormPageBuilder,
     private readonly setup: FormSetupBuilder,
-    private readonly counters: FormCounters,
+    private readonly counters: FormCounterRepository,
   ) {}
 
   @Get()

@@ -8,7 +8,7 @@ import type { FormResponseDto } from '../../forms/dto/form-response.dto.js';
 import type { FieldDefinition, Form } from '../../forms/form.entity.js';
 import type { SubmissionDto } from '../../submissions/dto/submission.dto.js';
 import { FormsService } from '../../forms/forms.service.js';
-import { FormCounters } from '../../submissions/counters/form-counters.js';
+import { FormCounterRepository } from '../../submissions/counters/form-counter.repository.js';
 import { LabelsService } from '../../submissions/inbox/labels.service.js';
 import { SubmissionStatsService } from '../../submissions/queries/submission-stats.service.js';
 import { MembersService } from '../../members/members.service.js';
@@ -162,7 +162,7 @@ export class FormPageBuilder {
     private readonly verification: DomainVerificationService,
     private readonly spam: SpamPageBuilder,
     private readonly setup: FormSetupBuilder,
-    private readonly counters: FormCounters,
+    private readonly counters: FormCounterRepository,
     private readonly labels: LabelsService,
     private readonly members: MembersService,
   ) {}

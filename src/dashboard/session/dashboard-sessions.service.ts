@@ -1,17 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import {
   createHash,
   createHmac,
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
-import { LessThan, Like, MoreThan, Not, Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
-import {
+import type {
   DashboardSession,
-  type SignInMethod,
+  SignInMethod,
 } from './dashboard-session.entity.js';
+import { DashboardSessionRepository } from './dashboard-session.repository.js';
 
 /** How long a dashboard sign-in lasts. */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -70,8 +69,7 @@ export class DashboardSessionsService {
   private readonly anonymousCsrfKey: Buffer;
 
   constructor(
-    @InjectRepository(DashboardSession)
-    private readonly sessions: Repository<DashboardSession>,
+    private readonly sessions: DashboardSessionRepository,
     config: AppConfig,
   ) {
     this.anonymousCsrfKey = createHmac('sha256', config.appSecret)
@@ -110,34 +108,24 @@ export class DashboardSessionsService {
     });
     await this.sessions.insert(session);
     // Housekeeping: this user's expired sessions go when they sign in again.
-    await this.sessions.delete({ userId, expiresAt: LessThan(now) });
+    await this.sessions.deleteExpired(userId, now);
     return { token, session };
   }
 
   /** The live session a cookie token belongs to, or null. */
   async find(token: string | undefined): Promise<DashboardSession | null> {
     if (!token || token.length > 100) return null;
-    return this.sessions.findOneBy({
-      tokenHash: sha256(token),
-      expiresAt: MoreThan(new Date()),
-    });
+    return this.sessions.findLive(sha256(token), new Date());
   }
 
   async end(token: string | undefined): Promise<void> {
     if (!token || token.length > 100) return;
-    await this.sessions.delete({ tokenHash: sha256(token) });
+    await this.sessions.delete(sha256(token));
   }
 
   /** The user's live, complete sessions, latest activity first (the sessions page). */
   listOf(userId: string): Promise<DashboardSession[]> {
-    return this.sessions.find({
-      where: {
-        userId,
-        secondFactorPending: false,
-        expiresAt: MoreThan(new Date()),
-      },
-      order: { lastSeenAt: 'DESC', createdAt: 'DESC' },
-    });
+    return this.sessions.listLive(userId, new Date());
   }
 
   /**
@@ -146,11 +134,7 @@ export class DashboardSessionsService {
    */
   async endById(userId: string, id: string): Promise<boolean> {
     if (!/^[0-9a-f]{16}$/.test(id)) return false;
-    const done = await this.sessions.delete({
-      userId,
-      tokenHash: Like(`${id}%`),
-    });
-    return Boolean(done.affected);
+    return this.sessions.deleteByPrefix(userId, id);
   }
 
   /** Notes the session's latest request (at most once a minute, or when its address changes). */
@@ -167,24 +151,25 @@ export class DashboardSessionsService {
     ) {
       return;
     }
-    await this.sessions.update(
-      { tokenHash: session.tokenHash },
-      { lastSeenAt: new Date(now), ipAddress: address },
+    await this.sessions.recordActivity(
+      session.tokenHash,
+      new Date(now),
+      address,
     );
   }
 
   /** Ends every session of the user except the one given (after a password change). */
   async endOthers(userId: string, keepTokenHash: string): Promise<void> {
-    await this.sessions.delete({ userId, tokenHash: Not(keepTokenHash) });
+    await this.sessions.deleteOthers(userId, keepTokenHash);
   }
 
   async endAll(userId: string): Promise<void> {
-    await this.sessions.delete({ userId });
+    await this.sessions.deleteAll(userId);
   }
 
   /** The session works in `accountId` from its next request on (the account switcher). */
   async switchAccount(tokenHash: string, accountId: string): Promise<void> {
-    await this.sessions.update({ tokenHash }, { accountId });
+    await this.sessions.switchAccount(tokenHash, accountId);
   }
 
   /** The synchronizer token for this session's forms (HMAC of its secret). */

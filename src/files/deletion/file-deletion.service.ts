@@ -55,11 +55,7 @@ export class FileDeletionService
     formId: string,
     submissionIds: readonly string[],
   ): Promise<void> {
-    const { sql, params } = this.files.sql.deleteOfSubmissions(
-      formId,
-      submissionIds,
-    );
-    await manager.query(sql, params);
+    await this.files.deleteOfSubmissions(manager, formId, submissionIds);
   }
 
   async afterDelete(

@@ -8,12 +8,13 @@
 // each, MailQuotas). A submission released from the spam folder gets none: it never
 // passed as a person's.
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
 import { isEmailAddress } from '../../common/values/email-address.js';
 import { AppConfig } from '../../config/app-config.js';
 import { storedAutoresponse } from '../../forms/settings/autoresponse-settings.js';
-import { Form } from '../../forms/form.entity.js';
+import {
+  FormRepository,
+  type AutoresponseForm,
+} from '../../forms/form.repository.js';
 import { storedCaptcha } from '../../forms/settings/spam-settings.js';
 import { Mailer } from '../email/mailer.js';
 import { MailQuotas } from '../email/mail-quotas.js';
@@ -49,27 +50,22 @@ function refused(error: string): PreparedAttempt {
   return () => Promise.resolve(outcome);
 }
 
-type AutoForm = Pick<Form, 'id' | 'accountId' | 'autoresponse' | 'captcha'>;
+type AutoForm = AutoresponseForm;
 
 @Injectable()
 export class AutoresponseChannel implements NotificationChannel {
   readonly name = 'autoresponse' as const;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly formRows: FormRepository,
     private readonly mailer: Mailer,
     private readonly quotas: MailQuotas,
     private readonly unsubscribes: AutoresponseUnsubscribeService,
     private readonly config: AppConfig,
   ) {}
 
-  private async forms(ids: readonly string[]): Promise<Map<string, AutoForm>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.dataSource.getRepository(Form).find({
-      where: { id: In([...new Set(ids)]) },
-      select: { id: true, accountId: true, autoresponse: true, captcha: true },
-    });
-    return new Map(rows.map((row) => [row.id, row]));
+  private forms(ids: readonly string[]): Promise<Map<string, AutoForm>> {
+    return this.formRows.forAutoresponse(ids);
   }
 
   private static live(form: AutoForm | undefined) {

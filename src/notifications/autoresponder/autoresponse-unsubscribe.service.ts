@@ -4,11 +4,14 @@
 // it received the mail — so the POST needs no CSRF token, as a mail client's one-click
 // request carries none.
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
-import { AutoresponseUnsubscribe } from './autoresponse-unsubscribe.entity.js';
+import {
+  AutoresponseUnsubscribeRepository,
+  type UnsubscribeSubject,
+} from './autoresponse-unsubscribe.repository.js';
+
+export type { UnsubscribeSubject };
 
 export const UNSUBSCRIBE_PATH = 'unsubscribe';
 
@@ -19,18 +22,13 @@ export function addressHash(address: string): string {
     .digest('hex');
 }
 
-export interface UnsubscribeSubject {
-  accountId: string;
-  addressHash: string;
-}
-
 @Injectable()
 export class AutoresponseUnsubscribeService {
   private readonly key: Buffer;
 
   constructor(
     private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unsubscribes: AutoresponseUnsubscribeRepository,
   ) {
     this.key = Buffer.from(
       hkdfSync(
@@ -72,28 +70,12 @@ export class AutoresponseUnsubscribeService {
     return { accountId, addressHash: hash };
   }
 
-  async isStopped(subject: UnsubscribeSubject): Promise<boolean> {
-    return (
-      (await this.dataSource
-        .getRepository(AutoresponseUnsubscribe)
-        .countBy(subject)) > 0
-    );
+  isStopped(subject: UnsubscribeSubject): Promise<boolean> {
+    return this.unsubscribes.isStopped(subject);
   }
 
   /** Stops the account's autoresponses to the address (once; repeating changes nothing). */
   async stop(subject: UnsubscribeSubject): Promise<void> {
-    await this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(AutoresponseUnsubscribe)
-      .values({ ...subject, createdAt: new Date() })
-      .orIgnore()
-      .execute()
-      .catch((error: { code?: string }) => {
-        // The account is gone (foreign key): there is nothing left to stop.
-        if (!/FOREIGN|ER_NO_REFERENCED_ROW/i.test(String(error.code))) {
-          throw error;
-        }
-      });
+    await this.unsubscribes.stop(subject, new Date());
   }
 }

@@ -1,15 +1,14 @@
 // The management side of a form's chat channels: create, list, change, delete, send a
 // test message. Each change is one method taking an EntityManager, so what records it
-// (the audit log) can share its transaction. Every change of the set of enabled channels
+// (the audit log) can share its transaction; ChatChannelRepository runs the statements. Every change of the set of enabled channels
 // is announced as a change of the form, so the submit path's cached targets follow.
 import {
   ConflictException,
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { SYSTEM_ACTOR } from '../../audit/audit-actor.js';
 import type { AuditDetails } from '../../audit/audit-hash.js';
 import { AuditLog } from '../../audit/audit-log.service.js';
@@ -32,6 +31,7 @@ import {
   resolvePublic,
 } from '../webhooks/address-guard.js';
 import { ChatChannel } from './chat-channel.entity.js';
+import { ChatChannelRepository } from './chat-channel.repository.js';
 import {
   updatedDetails,
   type ChatAction,
@@ -63,7 +63,7 @@ function invalid(field: string, detail: string): ValidationFailedException {
 @Injectable()
 export class ChatChannelsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly channels: ChatChannelRepository,
     private readonly forms: FormRepository,
     private readonly secrets: SecretBoxService,
     private readonly config: AppConfig,
@@ -90,26 +90,24 @@ export class ChatChannelsService {
     };
   }
 
-  private get manager(): EntityManager {
-    return this.dataSource.manager;
+  /** The repository, in `manager`'s transaction when there is one. */
+  private rows(manager?: EntityManager): ChatChannelRepository {
+    return manager ? this.channels.in(manager) : this.channels;
   }
 
   async list(formId: string): Promise<ChatChannelResponseDto[]> {
-    const rows = await this.manager.find(ChatChannel, {
-      where: { formId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
+    const rows = await this.channels.listOf(formId);
     return rows.map((row) => this.toResponse(row));
   }
 
   async find(
     formId: string,
     channelId: string,
-    manager: EntityManager = this.manager,
+    manager?: EntityManager,
   ): Promise<ChatChannel> {
     const row =
       typeof channelId === 'string' && channelId.length <= 32
-        ? await manager.findOneBy(ChatChannel, { id: channelId, formId })
+        ? await this.rows(manager).find(formId, channelId)
         : null;
     if (row === null) throw new NotFoundException(CHAT_CHANNEL_NOT_FOUND);
     return row;
@@ -141,7 +139,7 @@ export class ChatChannelsService {
     secret: ChatSecret,
     manager: EntityManager,
   ): Promise<ChatChannel> {
-    const count = await manager.countBy(ChatChannel, { formId });
+    const count = await this.channels.in(manager).countOf(formId);
     if (count >= MAX_CHAT_CHANNELS_PER_FORM) {
       throw new ConflictException(
         `This form already has ${MAX_CHAT_CHANNELS_PER_FORM} chat channels, the most it can have: delete one before adding another`,
@@ -159,7 +157,7 @@ export class ChatChannelsService {
       createdAt: new Date(),
       lastDeliveryAt: null,
     } satisfies ChatChannel);
-    await manager.insert(ChatChannel, row);
+    await this.channels.in(manager).insert(row);
     return row;
   }
 
@@ -178,14 +176,8 @@ export class ChatChannelsService {
         ? input.botToken !== undefined || input.chatId !== undefined
         : input.url !== undefined;
     if (newSecret) {
-      const stored = await (manager ?? this.manager)
-        .createQueryBuilder(ChatChannel, 'chat')
-        .addSelect('chat.secretEncrypted')
-        .where({ id: row.id })
-        .getOneOrFail();
-      const old = JSON.parse(
-        this.secrets.decrypt(stored.secretEncrypted),
-      ) as ChatSecret;
+      const stored = await this.rows(manager).secretOf(row.id);
+      const old = JSON.parse(this.secrets.decrypt(stored)) as ChatSecret;
       const secret = await this.checkedSecret(row.kind, {
         url: input.url ?? old.url,
         botToken: input.botToken ?? old.botToken,
@@ -201,7 +193,7 @@ export class ChatChannelsService {
     const details = updatedDetails(row, changes, input);
     return this.audited(formId, by, manager, async (m) => {
       if (Object.keys(changes).length > 0) {
-        await m.update(ChatChannel, { id: row.id }, changes);
+        await this.channels.in(m).update(row.id, changes);
       }
       delete changes.secretEncrypted;
       const response = this.toResponse(Object.assign(row, changes));
@@ -223,7 +215,7 @@ export class ChatChannelsService {
   ): Promise<void> {
     await this.audited(formId, by, manager, async (m) => {
       const row = await this.find(formId, channelId, m);
-      await m.delete(ChatChannel, { id: row.id });
+      await this.channels.in(m).delete(row.id);
       const { kind, name } = row;
       const details = { kind, name, enabled: Boolean(row.enabled) };
       return [undefined, row.id, 'chat_channel.deleted', details];

@@ -2,8 +2,6 @@
 // (chat-messages.ts). A throttle answer sets the next attempt's time; a provider saying
 // the channel is gone turns it off with the reason, and the delivery is not retried.
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
 import { SecretBoxService } from '../../auth/secret-box.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/changes/form-changes.service.js';
@@ -19,7 +17,8 @@ import type {
 } from '../notification-channel.js';
 import { SUBMISSION_CREATED } from '../outbox/outbox-entry.js';
 import { postWebhook } from '../webhooks/http-sender.js';
-import { ChatChannel } from './chat-channel.entity.js';
+import type { ChatChannel } from './chat-channel.entity.js';
+import { ChatChannelRepository } from './chat-channel.repository.js';
 import { overridden, readAnswer, telegramUrl } from './chat-hosts.js';
 import { chatMessage, summarize } from './chat-messages.js';
 
@@ -57,8 +56,7 @@ export class ChatDeliveryChannel implements NotificationChannel {
   private readonly logger = new Logger('ChatChannels');
 
   constructor(
-    @InjectRepository(ChatChannel)
-    private readonly channels: Repository<ChatChannel>,
+    private readonly channels: ChatChannelRepository,
     private readonly forms: FormRepository,
     private readonly secrets: SecretBoxService,
     private readonly config: AppConfig,
@@ -66,12 +64,7 @@ export class ChatDeliveryChannel implements NotificationChannel {
   ) {}
 
   async targetsFor(formId: string): Promise<string[]> {
-    const rows = await this.channels.find({
-      select: { id: true },
-      where: { formId, enabled: true },
-      order: { createdAt: 'ASC' },
-    });
-    return rows.map((row) => row.id);
+    return this.channels.enabledOf(formId);
   }
 
   async send(
@@ -85,11 +78,7 @@ export class ChatDeliveryChannel implements NotificationChannel {
 
   async prepare(items: readonly ChannelItem[]): Promise<PreparedAttempt[]> {
     const ids = [...new Set(items.map(({ delivery }) => delivery.target))];
-    const rows = await this.channels
-      .createQueryBuilder('chat')
-      .addSelect('chat.secretEncrypted')
-      .where({ id: In(ids) })
-      .getMany();
+    const rows = await this.channels.withSecrets(ids);
     const byId = new Map(rows.map((row) => [row.id, row]));
     const forms = await this.forms.forMail([
       ...new Set(items.map(({ delivery }) => delivery.formId)),
@@ -160,10 +149,7 @@ export class ChatDeliveryChannel implements NotificationChannel {
       result.retryAfter ?? null,
     );
     if (answer.ok) {
-      await this.channels.update(
-        { id: channel.id },
-        { lastDeliveryAt: new Date() },
-      );
+      await this.channels.markDelivered(channel.id, new Date());
       return { ok: true, statusCode: status, error: null, durationMs };
     }
     const error = failureText(status, result.body);
@@ -183,12 +169,9 @@ export class ChatDeliveryChannel implements NotificationChannel {
   }
 
   private async disable(channel: ChatChannel, reason: string): Promise<void> {
-    const result = await this.channels.update(
-      { id: channel.id, enabled: true },
-      { enabled: false, disabledReason: reason },
-    );
+    const disabled = await this.channels.disable(channel.id, reason);
     this.changes.changed(channel.formId);
-    if (result.affected) {
+    if (disabled) {
       this.logger.warn(
         `Chat channel ${channel.id} of form ${channel.formId}: ${reason}`,
       );

@@ -87,25 +87,11 @@ export class DeliveryCleanupSweep implements OnModuleInit {
   ): Promise<DeletedDeliveries> {
     const deleted: DeletedDeliveries = { deliveries: 0, attempts: 0 };
     await inBatches(async (limit) => {
-      const ids =
-        channel === 'webhook'
-          ? await this.deliveries.webhookPage(webhookId, limit)
-          : await this.chatPage(webhookId, limit);
+      const ids = await this.deliveries.webhookPage(webhookId, limit, channel);
       await this.deleteDeliveries(ids, deleted);
       return ids.length;
     }, this.batchOptions());
     return deleted;
-  }
-
-  /** The deliveries of a chat channel, a page (DeliverySql.webhookPage's statement). */
-  private async chatPage(channelId: string, limit: number): Promise<string[]> {
-    const { sql, params } = this.deliveries.sql.webhookPage(
-      channelId,
-      limit,
-      'chat',
-    );
-    const rows: { id: unknown }[] = await this.dataSource.query(sql, params);
-    return rows.map((row) => String(row.id));
   }
 
   private batchOptions(signal?: AbortSignal): BatchOptions {

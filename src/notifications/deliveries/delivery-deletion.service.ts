@@ -28,10 +28,6 @@ export class DeliveryDeletionService
     formId: string,
     submissionIds: readonly string[],
   ): Promise<void> {
-    const { sql, params } = this.deliveries.sql.deleteOfSubmissions(
-      formId,
-      submissionIds,
-    );
-    await manager.query(sql, params);
+    await this.deliveries.deleteOfSubmissions(manager, formId, submissionIds);
   }
 }

@@ -16,6 +16,17 @@ export interface DueGroup {
   target: string;
 }
 
+/** Each (account, target) once, in the order the rows name them. */
+export function distinctGroups(rows: readonly Row[]): DueGroup[] {
+  const groups = new Map<string, DueGroup>();
+  for (const { accountId, target } of rows) {
+    const group = { accountId: String(accountId), target: String(target) };
+    const key = `${group.accountId}\u0000${group.target}`;
+    if (!groups.has(key)) groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
 function orNull<T>(value: T | undefined): T | null {
   return value === undefined ? null : value;
 }
@@ -51,6 +62,33 @@ export function toDelivery(row: Row): Delivery {
     createdAt: toDate(row.createdAt as Date | string),
     deliveredAt: dateOrNull(row.deliveredAt),
   } as Delivery);
+}
+
+/** What the retention sweep reads of an old delivery. */
+export interface OldRow {
+  id: string;
+  createdAt: Date;
+  leaseUntil: Date | null;
+}
+
+export function toOldRow(row: Row): OldRow {
+  return {
+    id: String(row.id),
+    createdAt: toDate(row.createdAt as Date | string),
+    leaseUntil: dateOrNull(row.leaseUntil),
+  };
+}
+
+/** Claimed rows as they now are: leased to `owner` until `until`, due again then. */
+export function leased(rows: Row[], owner: string, until: Date): Delivery[] {
+  return rows.map((row) =>
+    toDelivery({
+      ...row,
+      leaseOwner: owner,
+      leaseUntil: until,
+      nextAttemptAt: until,
+    }),
+  );
 }
 
 /**

@@ -9,10 +9,15 @@
 // transactions whose locking reads skip rows another worker holds.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, LessThan, type FindOptionsWhere } from 'typeorm';
+import {
+  DataSource,
+  In,
+  LessThan,
+  type EntityManager,
+  type FindOptionsWhere,
+} from 'typeorm';
 import type { SqlStatement } from '../../common/database/sql-statement.js';
 import { SqliteStatements } from '../../common/database/sqlite-statements.js';
-import { toDate } from '../../common/database/sql-dates.js';
 import { DeliveryAttempt } from './delivery-attempt.entity.js';
 import { DeliverySql } from './delivery-sql.js';
 import type {
@@ -22,10 +27,12 @@ import type {
 } from './delivery-statement-inputs.js';
 import {
   chosen,
-  dateOrNull,
-  toDelivery,
+  distinctGroups,
+  leased,
   walkGroups,
+  toOldRow,
   type DueGroup,
+  type OldRow,
   type Row,
 } from './delivery-rows.js';
 import { Delivery } from './delivery.entity.js';
@@ -59,6 +66,13 @@ export class DeliveryRepository {
     return this.dataSource.query<T>(sql, params);
   }
 
+  /** A read: straight on the connection on SQLite (see the file's header). */
+  private async all<T>(statement: SqlStatement): Promise<T[]> {
+    return this.sqlite
+      ? this.sqlite.all<T>(statement)
+      : this.query<T[]>(statement);
+  }
+
   /** A READ COMMITTED transaction on MySQL/MariaDB (a locking read takes no gaps). */
   private mysqlTransaction<T>(
     work: (run: <R>(statement: SqlStatement) => Promise<R>) => Promise<T>,
@@ -84,21 +98,24 @@ export class DeliveryRepository {
     };
   }
 
-  /** Adds an event on its own (a submission that notifies later, once it is not spam). */
-  async addEvent(entries: readonly OutboxEntry[]): Promise<void> {
+  /**
+   * Adds an event on its own (a submission that notifies later, once it is not spam), in
+   * `manager`'s transaction when given (the change that makes it notify).
+   */
+  async addEvent(
+    entries: readonly OutboxEntry[],
+    manager?: EntityManager,
+  ): Promise<void> {
     const params = eventRow(entries, new Date());
     if (params === null) return;
-    await this.query({ sql: this.sql.insertEvent(), params });
+    await (manager ?? this.dataSource).query(this.sql.insertEvent(), params);
   }
 
   // ---- expansion -------------------------------------------------------------------
 
   /** The oldest events waiting to be expanded. */
   async nextEvents(limit: number): Promise<PendingEvent[]> {
-    const statement = this.sql.nextEvents(limit);
-    const rows = this.sqlite
-      ? this.sqlite.all<Row>(statement)
-      : await this.query<Row[]>(statement);
+    const rows = await this.all<Row>(this.sql.nextEvents(limit));
     return rows.map((row) => ({
       id: String(row.id),
       entries: parseEvent(row.submissions),
@@ -151,17 +168,8 @@ export class DeliveryRepository {
 
   /** Every (account, target) with a claimable delivery due by `now`. */
   async dueGroups(now: Date): Promise<DueGroup[]> {
-    if (!this.sqlite) {
-      const rows = await this.query<Row[]>(this.sql.dueGroups(now));
-      const groups = new Map<string, DueGroup>();
-      for (const { accountId, target } of rows) {
-        const group = { accountId: String(accountId), target: String(target) };
-        const key = `${group.accountId}\u0000${group.target}`;
-        if (!groups.has(key)) groups.set(key, group);
-      }
-      return [...groups.values()];
-    }
-    return walkGroups(this.sqlite, this.sql, now);
+    if (this.sqlite) return walkGroups(this.sqlite, this.sql, now);
+    return distinctGroups(await this.query<Row[]>(this.sql.dueGroups(now)));
   }
 
   /**
@@ -177,15 +185,6 @@ export class DeliveryRepository {
     const wanted = groups.filter((group) => group.take > 0);
     if (wanted.length === 0) return [];
     const until = new Date(now.getTime() + LEASE_MS);
-    const leased = (rows: Row[]) =>
-      rows.map((row) =>
-        toDelivery({
-          ...row,
-          leaseOwner: owner,
-          leaseUntil: until,
-          nextAttemptAt: until,
-        }),
-      );
     const sqlite = this.sqlite;
     if (sqlite) {
       return sqlite.whenFree(() => {
@@ -202,7 +201,7 @@ export class DeliveryRepository {
             ),
           );
         }
-        return leased(rows);
+        return leased(rows, owner, until);
       }, true);
     }
     return this.mysqlTransaction(async (run) => {
@@ -223,7 +222,7 @@ export class DeliveryRepository {
           until,
         ),
       );
-      return leased(rows);
+      return leased(rows, owner, until);
     });
   }
 
@@ -341,42 +340,43 @@ export class DeliveryRepository {
     after: string,
     below: string,
     limit: number,
-  ): Promise<Array<{ id: string; createdAt: Date; leaseUntil: Date | null }>> {
-    const rows = await this.query<Row[]>(this.sql.oldPage(after, below, limit));
-    return rows.map((row) => ({
-      id: String(row.id),
-      createdAt: toDate(row.createdAt as Date | string),
-      leaseUntil: dateOrNull(row.leaseUntil),
-    }));
+  ): Promise<OldRow[]> {
+    return (await this.query<Row[]>(this.sql.oldPage(after, below, limit))).map(
+      toOldRow,
+    );
   }
 
-  /** See DeliverySql.webhookPage(). */
-  async webhookPage(webhookId: string, limit: number): Promise<string[]> {
-    const rows = await this.query<Row[]>(
-      this.sql.webhookPage(webhookId, limit),
-    );
-    return rows.map((row) => String(row.id));
+  /** See DeliverySql.webhookPage() (a chat channel's too). */
+  async webhookPage(
+    webhookId: string,
+    limit: number,
+    channel: 'webhook' | 'chat' = 'webhook',
+  ): Promise<string[]> {
+    const statement = this.sql.webhookPage(webhookId, limit, channel);
+    return (await this.query<Row[]>(statement)).map((row) => String(row.id));
+  }
+
+  /** Deletes the submissions' deliveries in `manager`'s transaction (their deletion's). */
+  async deleteOfSubmissions(
+    manager: EntityManager,
+    formId: string,
+    ids: readonly string[],
+  ): Promise<void> {
+    const { sql, params } = this.sql.deleteOfSubmissions(formId, ids);
+    await manager.query(sql, params);
   }
 
   /** Deliveries to send or retry by channel, among at most `cap`: the backlog, bounded. */
   async backlogCounts(cap: number): Promise<Map<string, number>> {
-    const statement = this.sql.backlogCounts(cap);
     type Counted = { channel: string; waiting: number | string };
-    const rows =
-      this.sqlite === undefined
-        ? await this.query<Counted[]>(statement)
-        : this.sqlite.all<Counted>(statement);
+    const rows = await this.all<Counted>(this.sql.backlogCounts(cap));
     return new Map(rows.map((row) => [row.channel, Number(row.waiting)]));
   }
 
   /** Outbox events waiting to be expanded, among at most `cap`. */
   async eventsWaiting(cap: number): Promise<number> {
-    const statement = this.sql.eventsWaiting(cap);
     type Counted = { waiting: number | string };
-    const rows =
-      this.sqlite === undefined
-        ? await this.query<Counted[]>(statement)
-        : this.sqlite.all<Counted>(statement);
+    const rows = await this.all<Counted>(this.sql.eventsWaiting(cap));
     return Number(rows[0]?.waiting ?? 0);
   }
 

@@ -8,10 +8,11 @@ import {
   Logger,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
-import { User } from '../../accounts/user.entity.js';
+import {
+  UserRepository,
+  type VerifyingUser,
+} from '../../accounts/user.repository.js';
 import { isEmailAddress } from '../../common/values/email-address.js';
 import { AppConfig } from '../../config/app-config.js';
 import {
@@ -47,7 +48,7 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
   private readonly sending = new Set<Promise<void>>();
 
   constructor(
-    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly users: UserRepository,
     private readonly mailer: Mailer,
     private readonly quotas: MailQuotas,
     private readonly config: AppConfig,
@@ -55,11 +56,7 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
 
   /** true when the user's own address may be mailed. */
   async isVerified(userId: string): Promise<boolean> {
-    const user = await this.users.findOne({
-      where: { id: userId },
-      select: { id: true, emailVerifiedAt: true },
-    });
-    return Boolean(user?.emailVerifiedAt);
+    return Boolean(await this.users.emailVerifiedAt(userId));
   }
 
   /**
@@ -72,32 +69,13 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
     accountId: string,
     now = new Date(),
   ): Promise<LinkRequest> {
-    const account = await this.users.findOne({
-      where: { id: userId },
-      select: {
-        id: true,
-        email: true,
-        emailVerifiedAt: true,
-        verifySentAt: true,
-      },
-    });
+    const account = await this.users.verifyMailState(userId);
     if (!account || account.emailVerifiedAt) return { outcome: 'verified' };
     if (!this.mailer.enabled) return { outcome: 'mail-off' };
     if (!isEmailAddress(account.email)) return { outcome: 'unmailable' };
     // One request a minute per user, taken atomically: two clicks cannot both pass.
     const since = new Date(now.getTime() - RESEND_INTERVAL_SECONDS * 1000);
-    let claimed = false;
-    for (const verifySentAt of [IsNull(), LessThanOrEqual(since)]) {
-      const result = await this.users.update(
-        { id: userId, emailVerifiedAt: IsNull(), verifySentAt },
-        { verifySentAt: now },
-      );
-      if (result.affected) {
-        claimed = true;
-        break;
-      }
-    }
-    if (!claimed) {
+    if (!(await this.users.claimVerifyMail(userId, since, now))) {
       const last = account.verifySentAt?.getTime() ?? now.getTime();
       const seconds = Math.ceil(
         (last + RESEND_INTERVAL_SECONDS * 1000 - now.getTime()) / 1000,
@@ -116,14 +94,10 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
     }
     // Only now is the previous link replaced: a refused request leaves it working.
     const token = randomBytes(32).toString('base64url');
-    await this.users.update(
-      { id: userId },
-      {
-        verifyTokenHash: hashToken(token),
-        verifyTokenExpiresAt: new Date(
-          now.getTime() + VERIFICATION_VALID_DAYS * DAY_MS,
-        ),
-      },
+    await this.users.setVerifyToken(
+      userId,
+      hashToken(token),
+      new Date(now.getTime() + VERIFICATION_VALID_DAYS * DAY_MS),
     );
     this.track(this.send(userId, account.email, token));
     return { outcome: 'sent' };
@@ -145,16 +119,9 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
     if (state !== 'pending') return state;
     const hash = hashToken(token);
     const account = (await this.findByToken(token))!;
-    const result = await this.users.update(
-      {
-        id: account.id,
-        verifyTokenHash: hash,
-        verifyTokenExpiresAt: MoreThan(now),
-        emailVerifiedAt: IsNull(),
-      },
-      { emailVerifiedAt: now },
-    );
-    if (result.affected) await this.quotas.answered(account.email);
+    if (await this.users.markVerified(account.id, hash, now)) {
+      await this.quotas.answered(account.email);
+    }
     return 'verified';
   }
 
@@ -167,17 +134,9 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
     return this.settled();
   }
 
-  private findByToken(token: string): Promise<User | null> {
+  private findByToken(token: string): Promise<VerifyingUser | null> {
     if (!TOKEN_PATTERN.test(token)) return Promise.resolve(null);
-    return this.users.findOne({
-      where: { verifyTokenHash: hashToken(token) },
-      select: {
-        id: true,
-        email: true,
-        emailVerifiedAt: true,
-        verifyTokenExpiresAt: true,
-      },
-    });
+    return this.users.findByVerifyToken(hashToken(token));
   }
 
   private async send(

@@ -8,9 +8,9 @@ import {
   Logger,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { UserRepository } from '../../accounts/user.repository.js';
 import { AppConfig } from '../../config/app-config.js';
+import { FormRepository } from '../../forms/form.repository.js';
 import type {
   Assignment,
   AssignmentMail,
@@ -23,12 +23,6 @@ import { accountRule, addressRule, MailQuotas } from './mail-quotas.js';
 export const ASSIGNMENT_SUBJECT =
   'A submission was assigned to you on Formgate';
 
-interface Person {
-  email: string;
-  emailVerifiedAt: Date | string | null;
-  mailOnAssign: number | boolean;
-}
-
 @Injectable()
 export class AssignmentMailer
   implements AssignmentMail, BeforeApplicationShutdown
@@ -37,7 +31,8 @@ export class AssignmentMailer
   private readonly sending = new Set<Promise<void>>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: UserRepository,
+    private readonly forms: FormRepository,
     private readonly mailer: Mailer,
     private readonly quotas: MailQuotas,
     private readonly config: AppConfig,
@@ -63,27 +58,14 @@ export class AssignmentMailer
 
   private async send(assignment: Assignment): Promise<void> {
     if (!this.mailer.enabled) return;
-    const q = (name: string) =>
-      this.dataSource.options.type === 'better-sqlite3'
-        ? `"${name}"`
-        : '`' + name + '`';
-    const [person] = await this.dataSource.query<Person[]>(
-      `SELECT ${q('email')}, ${q('emailVerifiedAt')}, ${q('mailOnAssign')} FROM ${q('user')} WHERE ${q('id')} = ?`,
-      [assignment.assigneeId],
-    );
-    if (!person || !person.emailVerifiedAt || !Number(person.mailOnAssign)) {
-      return;
-    }
-    const [form] = await this.dataSource.query<Array<{ name: string }>>(
-      `SELECT ${q('name')} FROM ${q('form')} WHERE ${q('id')} = ?`,
-      [assignment.formId],
+    const person = await this.users.mailable(assignment.assigneeId);
+    if (!person || !person.emailVerifiedAt || !person.mailOnAssign) return;
+    const form = (await this.forms.summaries([assignment.formId])).get(
+      assignment.formId,
     );
     let by = 'A key of the account';
     if (assignment.byUserId !== null) {
-      const [who] = await this.dataSource.query<Array<{ email: string }>>(
-        `SELECT ${q('email')} FROM ${q('user')} WHERE ${q('id')} = ?`,
-        [assignment.byUserId],
-      );
+      const who = await this.users.mailable(assignment.byUserId);
       by = who?.email ?? 'A member';
     }
     const reserved = await this.quotas.reserve([

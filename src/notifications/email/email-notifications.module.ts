@@ -1,7 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Membership } from '../../accounts/membership.entity.js';
-import { User } from '../../accounts/user.entity.js';
+import { AccountRepositoriesModule } from '../../accounts/account-repositories.module.js';
 import { FormChangesModule } from '../../forms/changes/form-changes.module.js';
 import { FormRepositoryModule } from '../../forms/form-repository.module.js';
 import { NOTIFY_EMAIL_CONFIRMATIONS } from '../../forms/settings/notify-emails.js';
@@ -11,9 +10,11 @@ import { ASSIGNMENT_MAIL } from '../../submissions/inbox/assignment-mail.js';
 import { AssignmentMailer } from './assignment-mail.js';
 import { EmailChannel } from './email.channel.js';
 import { EmailRecipient } from './email-recipient.entity.js';
+import { EmailRecipientRepository } from './email-recipient.repository.js';
 import { EmailRecipientsService } from './email-recipients.service.js';
 import { Mailer } from './mailer.js';
 import { MailQuotas } from './mail-quotas.js';
+import { MailQuotaRepository } from './mail-quota.repository.js';
 import { MailQuotaSweep } from './mail-quota-sweep.js';
 import { OwnerAlertMailer } from './owner-alert-mailer.js';
 import { RecipientsSectionBuilder } from './recipients-section.js';
@@ -28,13 +29,16 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
 @Global()
 @Module({
   imports: [
-    TypeOrmModule.forFeature([EmailRecipient, User, Membership]),
+    TypeOrmModule.forFeature([EmailRecipient]),
+    AccountRepositoriesModule,
     FormRepositoryModule,
     FormChangesModule,
   ],
   providers: [
     Mailer,
+    MailQuotaRepository,
     MailQuotas,
+    EmailRecipientRepository,
     MailQuotaSweep,
     EmailRecipientsService,
     AccountVerificationService,

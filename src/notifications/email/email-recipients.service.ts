@@ -9,9 +9,7 @@ import {
   Logger,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { In, IsNull, LessThanOrEqual, Not, Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/changes/form-changes.service.js';
 import { FormRepository } from '../../forms/form.repository.js';
@@ -20,10 +18,11 @@ import {
   type NotifyEmailConfirmations,
 } from '../../forms/settings/notify-emails.js';
 import { composeConfirmationMail } from './confirmation-mail.js';
-import {
+import type {
   EmailRecipient,
-  type RecipientStatus,
+  RecipientStatus,
 } from './email-recipient.entity.js';
+import { EmailRecipientRepository } from './email-recipient.repository.js';
 import { Mailer } from './mailer.js';
 import {
   MAX_CONFIRMATIONS_PER_DAY,
@@ -38,8 +37,6 @@ export const CONFIRMATION_VALID_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CONFIRMATION_VALID_MS = CONFIRMATION_VALID_DAYS * DAY_MS;
 export { MAX_CONFIRMATIONS_PER_DAY };
-/** More addresses than this are matched against all the account's confirmed ones at once. */
-const MAX_IN_LIST = 500;
 /** 32 random bytes in base64url. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -57,8 +54,7 @@ export class EmailRecipientsService
   private readonly sending = new Set<Promise<void>>();
 
   constructor(
-    @InjectRepository(EmailRecipient)
-    private readonly recipients: Repository<EmailRecipient>,
+    private readonly recipients: EmailRecipientRepository,
     private readonly forms: FormRepository,
     private readonly mailer: Mailer,
     private readonly changes: FormChangesService,
@@ -86,15 +82,7 @@ export class EmailRecipientsService
   ): Promise<Set<string>> {
     if (addresses.length === 0) return new Set();
     const unique = [...new Set(addresses)];
-    const rows = await this.recipients.find({
-      where: {
-        accountId,
-        ...(unique.length <= MAX_IN_LIST ? { address: In(unique) } : {}),
-        status: 'confirmed',
-      },
-      select: { address: true },
-    });
-    return new Set(rows.map((row) => row.address));
+    return new Set(await this.recipients.confirmedAmong(accountId, unique));
   }
 
   /**
@@ -107,15 +95,7 @@ export class EmailRecipientsService
   ): Promise<Map<string, string>> {
     if (addresses.length === 0) return new Map();
     const unique = [...new Set(addresses)];
-    const rows = await this.recipients.find({
-      where: {
-        accountId,
-        ...(unique.length <= MAX_IN_LIST ? { address: In(unique) } : {}),
-        status: 'pending',
-        lastError: Not(IsNull()),
-      },
-      select: { address: true, lastError: true },
-    });
+    const rows = await this.recipients.sendErrorsAmong(accountId, unique);
     return new Map(rows.map((row) => [row.address, row.lastError!]));
   }
 
@@ -139,9 +119,7 @@ export class EmailRecipientsService
   ): Promise<void> {
     if (addresses.length === 0) return;
     const unique = [...new Set(addresses)];
-    const known = await this.recipients.find({
-      where: { accountId, address: In(unique) },
-    });
+    const known = await this.recipients.known(accountId, unique);
     const knownAddresses = new Set(known.map((row) => row.address));
     const now = new Date();
     // Pending, and never sent a link or the last one expired: may be sent one now.
@@ -184,10 +162,7 @@ export class EmailRecipientsService
         continue;
       }
       // Not sent: the row waits, as if never sent, for a later save.
-      await this.recipients.update(
-        { id: row.id, tokenHash: hashToken(token) },
-        { tokenHash: null, tokenExpiresAt: null },
-      );
+      await this.recipients.dropLink(row.id, hashToken(token));
       if (reserved.refusedBy.subject.startsWith('account:')) {
         this.logger.warn(
           `Account ${accountId} had ${MAX_CONFIRMATIONS_PER_DAY} confirmation links sent today: ${row.address} gets its link on a later save`,
@@ -239,11 +214,7 @@ export class EmailRecipientsService
     if (row.status === 'confirmed') return 'confirmed';
     const now = new Date();
     if (!row.tokenExpiresAt || row.tokenExpiresAt <= now) return 'expired';
-    const result = await this.recipients.update(
-      { id: row.id, status: 'pending', tokenHash: row.tokenHash! },
-      { status: 'confirmed', confirmedAt: now },
-    );
-    if (result.affected) {
+    if (await this.recipients.confirm(row.id, row.tokenHash!, now)) {
       await this.quotas.answered(row.address);
       await this.announce(row.accountId, row.address);
     }
@@ -261,27 +232,21 @@ export class EmailRecipientsService
 
   private findByToken(token: string): Promise<EmailRecipient | null> {
     if (!TOKEN_PATTERN.test(token)) return Promise.resolve(null);
-    return this.recipients.findOneBy({ tokenHash: hashToken(token) });
+    return this.recipients.findByTokenHash(hashToken(token));
   }
 
   /**
    * Takes the right to mail this address now: only one request wins, and only when no
    * link was sent yet or the last one has expired.
    */
-  private async claimSending(id: string, tokenHash: string): Promise<boolean> {
+  private claimSending(id: string, tokenHash: string): Promise<boolean> {
     const now = new Date();
-    const values = {
+    return this.recipients.claimSending(
+      id,
       tokenHash,
-      tokenExpiresAt: new Date(now.getTime() + CONFIRMATION_VALID_MS),
-    };
-    for (const tokenExpiresAt of [IsNull(), LessThanOrEqual(now)]) {
-      const result = await this.recipients.update(
-        { id, status: 'pending', tokenExpiresAt },
-        values,
-      );
-      if (result.affected) return true;
-    }
-    return false;
+      now,
+      new Date(now.getTime() + CONFIRMATION_VALID_MS),
+    );
   }
 
   private async sendConfirmation(
@@ -296,7 +261,7 @@ export class EmailRecipientsService
     const result = await this.mailer.send({ to: row.address, ...mail });
     if (result.ok) {
       if (row.lastError) {
-        await this.recipients.update({ id: row.id }, { lastError: null });
+        await this.recipients.clearSendError(row.id);
       }
       return;
     }
@@ -306,17 +271,11 @@ export class EmailRecipientsService
     // Nothing went out: the owner sees why (API and dashboard), and the next save of a form
     // listing the address tries again.
     try {
-      await this.recipients.update(
-        { id: row.id, tokenHash: hashToken(token) },
-        {
-          tokenHash: null,
-          tokenExpiresAt: null,
-          lastError: (result.error ?? 'The message could not be sent').slice(
-            0,
-            500,
-          ),
-          lastErrorAt: new Date(),
-        },
+      await this.recipients.recordSendError(
+        row.id,
+        hashToken(token),
+        (result.error ?? 'The message could not be sent').slice(0, 500),
+        new Date(),
       );
     } catch (error) {
       this.logger.warn(

@@ -2,10 +2,8 @@
 // a mail is sent only after every cap it falls under granted it (one conditional UPDATE
 // each, see MailQuotaSql); when a later cap refuses, the earlier ones are given back.
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import type { SqlStatement } from '../../common/database/sql-statement.js';
-import { MailQuotaSql, type QuotaRule } from './mail-quota-sql.js';
+import type { QuotaRule } from './mail-quota-sql.js';
+import { MailQuotaRepository } from './mail-quota.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -45,13 +43,7 @@ export type Reservation = { ok: true } | { ok: false; refusedBy: QuotaRule };
 
 @Injectable()
 export class MailQuotas {
-  readonly sql: MailQuotaSql;
-
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.sql = new MailQuotaSql(
-      dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
-    );
-  }
+  constructor(private readonly quotas: MailQuotaRepository) {}
 
   /** Takes one mail of every rule, in order, or of none. */
   async reserve(
@@ -72,12 +64,12 @@ export class MailQuotas {
 
   /** Gives back one mail reserved today (it was not sent after all). */
   async release(rule: QuotaRule, now = new Date()): Promise<void> {
-    await this.execute(this.sql.release(rule.subject, now));
+    await this.quotas.release(rule.subject, now);
   }
 
   /** The address confirmed (a link, or its account's verification): it may be asked again. */
   async answered(address: string): Promise<void> {
-    await this.execute(this.sql.answered(addressRule(address).subject));
+    await this.quotas.answered(addressRule(address).subject);
   }
 
   /**
@@ -86,20 +78,9 @@ export class MailQuotas {
    */
   private async take(rule: QuotaRule, now: Date): Promise<boolean> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      await this.execute(this.sql.ensure(rule.subject));
-      if ((await this.execute(this.sql.reserve(rule, now))) === 1) return true;
+      await this.quotas.ensure(rule.subject);
+      if (await this.quotas.reserve(rule, now)) return true;
     }
     return false;
-  }
-
-  /** Runs a statement of `sql`; answers the rows it changed. */
-  async execute({ sql, params }: SqlStatement): Promise<number> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const result = await runner.query(sql, params, true);
-      return (result as { affected?: number }).affected ?? 0;
-    } finally {
-      await runner.release();
-    }
   }
 }

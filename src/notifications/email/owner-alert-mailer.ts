@@ -5,10 +5,7 @@
 // form name, no webhook URL), so it cannot carry anyone's text to the inbox it reaches.
 // Never throws: an alert that cannot go out is logged instead.
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { Membership } from '../../accounts/membership.entity.js';
-import { User } from '../../accounts/user.entity.js';
+import { UserRepository } from '../../accounts/user.repository.js';
 import { isEmailAddress } from '../../common/values/email-address.js';
 import { AppConfig } from '../../config/app-config.js';
 import type { OwnerAlert, OwnerAlerts } from '../notification-channel.js';
@@ -49,7 +46,7 @@ export class OwnerAlertMailer implements OwnerAlerts {
   private readonly logger = new Logger('OwnerAlerts');
 
   constructor(
-    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly users: UserRepository,
     private readonly mailer: Mailer,
     private readonly config: AppConfig,
   ) {}
@@ -62,14 +59,7 @@ export class OwnerAlertMailer implements OwnerAlerts {
       return;
     }
     try {
-      const owners = await this.users
-        .createQueryBuilder('user')
-        .innerJoin(Membership, 'membership', 'membership.userId = user.id')
-        .select(['user.id', 'user.email', 'user.emailVerifiedAt'])
-        .where('membership.accountId = :accountId', { accountId })
-        .andWhere('membership.role = :role', { role: 'owner' })
-        .orderBy('user.id', 'ASC')
-        .getMany();
+      const owners = await this.users.ownersOf(accountId);
       // Only an address its owner verified is mailed (the dashboard says so); sign-up
       // accepts a looser address than a message header can carry safely.
       const mailable = owners.filter(

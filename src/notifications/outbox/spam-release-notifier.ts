@@ -5,7 +5,7 @@
 // worker expands events into deliveries that the unique key on (submission, channel,
 // target) keeps single — a submission notified before gets nothing new.
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { AuditLog } from '../../audit/audit-log.service.js';
 import { SubmissionRepository } from '../../submissions/submission.repository.js';
 import type { SpamRelease } from '../../submissions/spam-release.js';
@@ -15,7 +15,6 @@ import { CommitNotifier } from '../deliveries/commit-notifier.js';
 @Injectable()
 export class SpamReleaseNotifier implements SpamRelease {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly submissions: SubmissionRepository,
     private readonly outbox: DeliveryRepository,
     private readonly signal: CommitNotifier,
@@ -27,7 +26,6 @@ export class SpamReleaseNotifier implements SpamRelease {
     submissionId: string,
     during?: (manager: EntityManager) => Promise<unknown>,
   ): Promise<boolean> {
-    const event = this.outbox.eventInsert();
     const moved = await this.auditLog.transaction(async (manager) => {
       const runner = manager.queryRunner!;
       const wasSpam = await this.submissions.moveToFolder(
@@ -38,12 +36,11 @@ export class SpamReleaseNotifier implements SpamRelease {
         runner,
       );
       if (!wasSpam) return false;
-      const params = event.params(
+      await this.outbox.addEvent(
         // Marked, so no autoresponse answers it (autoresponse-channel.ts).
         [{ submissionId, payload: { _released: 'spam' } }],
-        new Date(),
+        manager,
       );
-      if (params !== null) await runner.query(event.sql, params);
       await during?.(manager);
       return true;
     });

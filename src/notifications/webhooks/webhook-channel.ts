@@ -2,8 +2,6 @@
 // webhook's health: a 410 turns it off at once, and so do five days of nothing but failures
 // (the owner is told).
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
 import { SecretBoxService } from '../../auth/secret-box.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { FormChangesService } from '../../forms/changes/form-changes.service.js';
@@ -19,7 +17,8 @@ import {
   type SubmissionNotice,
 } from '../notification-channel.js';
 import { SUBMISSION_CREATED, WEBHOOK_TEST } from '../outbox/outbox-entry.js';
-import { Webhook } from './webhook.entity.js';
+import type { Webhook } from './webhook.entity.js';
+import { WebhookRepository } from './webhook.repository.js';
 import { postWebhook } from './http-sender.js';
 import { signedHeaders } from './signing.js';
 
@@ -84,7 +83,7 @@ export class WebhookChannel implements NotificationChannel {
   private readonly logger = new Logger('Webhooks');
 
   constructor(
-    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
+    private readonly webhooks: WebhookRepository,
     private readonly forms: FormRepository,
     private readonly secrets: SecretBoxService,
     private readonly config: AppConfig,
@@ -93,12 +92,7 @@ export class WebhookChannel implements NotificationChannel {
   ) {}
 
   async targetsFor(formId: string): Promise<string[]> {
-    const rows = await this.webhooks.find({
-      select: { id: true },
-      where: { formId, enabled: true },
-      order: { createdAt: 'ASC' },
-    });
-    return rows.map((row) => row.id);
+    return this.webhooks.enabledOf(formId);
   }
 
   async send(
@@ -112,11 +106,7 @@ export class WebhookChannel implements NotificationChannel {
 
   async prepare(items: readonly ChannelItem[]): Promise<PreparedAttempt[]> {
     const ids = [...new Set(items.map(({ delivery }) => delivery.target))];
-    const rows = await this.webhooks
-      .createQueryBuilder('webhook')
-      .addSelect(['webhook.secretEncrypted', 'webhook.previousSecretEncrypted'])
-      .where('webhook.id IN (:...ids)', { ids })
-      .getMany();
+    const rows = await this.webhooks.withSecrets(ids);
     const hooks = new Map(rows.map((hook) => [hook.id, hook]));
     const secrets = new Map<string, string[]>();
     return items.map(({ delivery, submission }) => {
@@ -173,7 +163,7 @@ export class WebhookChannel implements NotificationChannel {
       if (hook.failingSince !== null) {
         // The hook object is shared by the attempts prepared together: one write clears it.
         hook.failingSince = null;
-        await this.webhooks.update({ id: hook.id }, { failingSince: null });
+        await this.webhooks.clearFailing(hook.id);
       }
       return { ok: true, statusCode: status, error: null, durationMs };
     }
@@ -191,10 +181,7 @@ export class WebhookChannel implements NotificationChannel {
 
   private async noteFailure(hook: Webhook, now: Date): Promise<void> {
     if (hook.failingSince === null) {
-      await this.webhooks.update(
-        { id: hook.id, failingSince: IsNull() },
-        { failingSince: now },
-      );
+      await this.webhooks.markFailing(hook.id, now);
       hook.failingSince = now;
       return;
     }
@@ -219,12 +206,9 @@ export class WebhookChannel implements NotificationChannel {
 
   /** true when this call turned it off. */
   private async disable(hook: Webhook, reason: string): Promise<boolean> {
-    const result = await this.webhooks.update(
-      { id: hook.id, enabled: true },
-      { enabled: false, disabledReason: reason, updatedAt: new Date() },
-    );
+    const disabled = await this.webhooks.disable(hook.id, reason, new Date());
     this.changes.changed(hook.formId);
-    if (!result.affected) return false;
+    if (!disabled) return false;
     this.logger.warn(`Webhook ${hook.id} of form ${hook.formId}: ${reason}`);
     return true;
   }

@@ -11,9 +11,8 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { Repository, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { SecretBoxService } from '../../auth/secret-box.service.js';
 import { ValidationFailedException } from '../../common/errors/errors.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -27,7 +26,8 @@ import { testDelivery } from '../deliveries/test-delivery.js';
 import { CommitNotifier } from '../deliveries/commit-notifier.js';
 import type { DeliveryResponseDto } from '../deliveries/dto/delivery-response.dto.js';
 import { WEBHOOK_TEST } from '../outbox/outbox-entry.js';
-import { Webhook } from './webhook.entity.js';
+import type { Webhook } from './webhook.entity.js';
+import { WebhookRepository } from './webhook.repository.js';
 import {
   BlockedAddressError,
   checkUrlShape,
@@ -62,7 +62,7 @@ export interface WebhookActor {
 @Injectable()
 export class WebhooksService {
   constructor(
-    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
+    private readonly webhooks: WebhookRepository,
     private readonly deliveries: DeliveryRepository,
     private readonly forms: FormRepository,
     private readonly secrets: SecretBoxService,
@@ -89,17 +89,14 @@ export class WebhooksService {
   }
 
   async list(formId: string): Promise<WebhookResponseDto[]> {
-    const rows = await this.webhooks.find({
-      where: { formId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
+    const rows = await this.webhooks.listOf(formId);
     return rows.map((row) => this.toResponse(row));
   }
 
   async find(formId: string, webhookId: string): Promise<Webhook> {
     const row =
       typeof webhookId === 'string' && webhookId.length <= 32
-        ? await this.webhooks.findOneBy({ id: webhookId, formId })
+        ? await this.webhooks.find(formId, webhookId)
         : null;
     if (row === null) throw new NotFoundException(WEBHOOK_NOT_FOUND);
     return row;
@@ -115,7 +112,7 @@ export class WebhooksService {
     by?: WebhookActor,
   ): Promise<CreatedWebhookResponseDto> {
     const url = await this.checkUrl(input.url);
-    if ((await this.webhooks.countBy({ formId })) >= MAX_WEBHOOKS_PER_FORM) {
+    if ((await this.webhooks.countOf(formId)) >= MAX_WEBHOOKS_PER_FORM) {
       throw new ConflictException(tooManyWebhooksMessage());
     }
     const secret = newWebhookSecret();
@@ -135,7 +132,10 @@ export class WebhooksService {
       updatedAt: now,
     });
     await this.audited(formId, row.id, by, { change: 'created', url }, (m) =>
-      m.insert(Webhook, row).then(() => true),
+      this.webhooks
+        .in(m)
+        .insert(row)
+        .then(() => true),
     );
     this.changes.changed(formId);
     return Object.assign(this.toResponse(row), { secret });
@@ -172,7 +172,11 @@ export class WebhooksService {
       row.id,
       by,
       { change: 'updated', ...details },
-      (m) => m.update(Webhook, { id: row.id }, changes).then(() => true),
+      (m) =>
+        this.webhooks
+          .in(m)
+          .update(row.id, changes)
+          .then(() => true),
     );
     this.changes.changed(formId);
     return this.toResponse(Object.assign(row, changes));
@@ -195,7 +199,11 @@ export class WebhooksService {
       row.id,
       by,
       { change: 'deleted', url: row.url },
-      (m) => m.delete(Webhook, { id: row.id }).then(() => true),
+      (m) =>
+        this.webhooks
+          .in(m)
+          .delete(row.id)
+          .then(() => true),
     );
     this.changes.changed(formId);
     await this.cleanup.deleteOfWebhook(row.id);
@@ -207,14 +215,7 @@ export class WebhooksService {
     webhookId: string,
     by?: WebhookActor,
   ): Promise<{ secret: string }> {
-    const row = await this.webhooks
-      .createQueryBuilder('webhook')
-      .addSelect('webhook.secretEncrypted')
-      .where('webhook.id = :id AND webhook.formId = :formId', {
-        id: webhookId,
-        formId,
-      })
-      .getOne();
+    const row = await this.webhooks.withSecret(formId, webhookId);
     if (row === null) throw new NotFoundException(WEBHOOK_NOT_FOUND);
     const secret = newWebhookSecret();
     const now = new Date();
@@ -224,19 +225,16 @@ export class WebhooksService {
       by,
       { change: 'secret_rotated', secret: CHANGED },
       (m) =>
-        m
-          .update(
-            Webhook,
-            { id: row.id },
-            {
-              secretEncrypted: this.secrets.encrypt(secret),
-              previousSecretEncrypted: row.secretEncrypted,
-              previousSecretExpiresAt: new Date(
-                now.getTime() + ROTATION_OVERLAP_MS,
-              ),
-              updatedAt: now,
-            },
-          )
+        this.webhooks
+          .in(m)
+          .update(row.id, {
+            secretEncrypted: this.secrets.encrypt(secret),
+            previousSecretEncrypted: row.secretEncrypted,
+            previousSecretExpiresAt: new Date(
+              now.getTime() + ROTATION_OVERLAP_MS,
+            ),
+            updatedAt: now,
+          })
           .then(() => true),
     );
     return { secret };

@@ -2,6 +2,7 @@
 // without a connection so that form-counter-sql.spec.ts can snapshot it. Every write is an
 // upsert that adds a delta: the writes that change a form's rows call it in their own
 // transaction (docs/inbox.md).
+import { quoteIdentifier } from '../../common/database/sql-identifier.js';
 import type {
   SqlDialect,
   SqlStatement,
@@ -57,7 +58,7 @@ export class FormCounterSql {
   constructor(readonly dialect: SqlDialect) {}
 
   e(name: string): string {
-    return this.dialect === 'sqlite' ? `"${name}"` : '`' + name + '`';
+    return quoteIdentifier(this.dialect, name);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { SubmissionDeletionService } from './submission-deletion.service.js';
+import { SubmissionRepository } from '../submission.repository.js';
 
 /**
  * The one deletion path of submissions, global so that the features keeping something
@@ -8,7 +9,7 @@ import { SubmissionDeletionService } from './submission-deletion.service.js';
  */
 @Global()
 @Module({
-  providers: [SubmissionDeletionService],
+  providers: [SubmissionRepository, SubmissionDeletionService],
   exports: [SubmissionDeletionService],
 })
 export class SubmissionDeletionModule {}

@@ -3,18 +3,11 @@
 // something per submission (the notification deliveries; stored files) register a
 // dependent here when their module starts; submissions imports none of them.
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuditDetails } from '../../audit/audit-hash.js';
 import { AuditLog } from '../../audit/audit-log.service.js';
 import type { AuditRun } from '../../audit/audit-run.js';
-import { SubmissionSql } from '../submission-sql.js';
-import { FormCounterSql } from '../counters/form-counter-sql.js';
-import {
-  CounterChanges,
-  writeCounterChanges,
-  type CountedRow,
-} from '../counters/form-counters.js';
+import { SubmissionRepository } from '../submission.repository.js';
 
 export interface SubmissionDependent {
   /** Names the dependent in the log. */
@@ -75,18 +68,11 @@ export async function* lastMarked(
 export class SubmissionDeletionService {
   private readonly logger = new Logger('SubmissionDeletion');
   private readonly dependents: SubmissionDependent[] = [];
-  private readonly sql: SubmissionSql;
-  private readonly counterSql: FormCounterSql;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly submissions: SubmissionRepository,
     private readonly auditLog: AuditLog,
-  ) {
-    this.sql = new SubmissionSql(
-      dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
-    );
-    this.counterSql = new FormCounterSql(this.sql.dialect);
-  }
+  ) {}
 
   register(dependent: SubmissionDependent): void {
     this.dependents.push(dependent);
@@ -112,22 +98,7 @@ export class SubmissionDeletionService {
       for (const dependent of this.dependents) {
         await dependent.deleteWith?.(manager, formId, ids);
       }
-      // The rows as they are, locked, so the counters lose exactly what is deleted.
-      const counted = this.sql.countedRows(formId, ids);
-      const rows = await manager.query<CountedRow[]>(
-        counted.sql,
-        counted.params,
-      );
-      const { sql, params } = this.sql.deleteIds(formId, ids);
-      const result = await manager.queryRunner!.query(sql, params, true);
-      const changes = new CounterChanges();
-      for (const row of rows) changes.row(row, -1);
-      await writeCounterChanges(
-        (text, values) => manager.query(text, values),
-        this.counterSql,
-        changes,
-      );
-      const count = Number(result.affected ?? 0);
+      const count = await this.submissions.deleteIn(manager, formId, ids);
       // What the caller records with the deletion (its audit event), when it deleted any.
       if (count > 0) await during?.(manager, count);
       return count;

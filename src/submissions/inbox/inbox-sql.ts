@@ -1,5 +1,6 @@
 // The SQL of the inbox's writes and reads beside a page of submissions (labels, notes,
 // assignees) for both dialects, snapshot-tested in inbox-sql.spec.ts.
+import { quoteIdentifier } from '../../common/database/sql-identifier.js';
 import type {
   SqlDialect,
   SqlStatement,
@@ -12,7 +13,7 @@ export class InboxSql {
   constructor(readonly dialect: SqlDialect) {}
 
   e(name: string): string {
-    return this.dialect === 'sqlite' ? `"${name}"` : '`' + name + '`';
+    return quoteIdentifier(this.dialect, name);
   }
 
   /** What a counted change needs of the listed rows of a form (locked on MySQL/MariaDB). */

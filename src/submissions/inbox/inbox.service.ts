@@ -1,6 +1,6 @@
 // Working a form's submissions (DESIGN 20): a status, an assignee, labels — one submission
 // or many at once — and what a page of submissions shows of them. Every change runs in one
-// transaction with the counters it moves (FormCounters); `changeIn` takes the caller's
+// transaction with the counters it moves (FormCounterRepository); `changeIn` takes the caller's
 // EntityManager so another record (the audit log) can join the same transaction.
 import {
   BadRequestException,
@@ -11,14 +11,15 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { CounterChanges, FormCounters } from '../counters/form-counters.js';
+import { CounterChanges } from '../counters/form-counters.js';
+import { FormCounterRepository } from '../counters/form-counter.repository.js';
 import type { SubmissionRow } from '../queries/submission-rows.js';
 import {
   SUBMISSION_STATUSES,
   type SubmissionStatus,
 } from '../submission.entity.js';
 import type { InboxActor } from './inbox-actor.js';
-import { InboxSql } from './inbox-sql.js';
+import { InboxRepository } from './inbox.repository.js';
 import { LabelsService } from './labels.service.js';
 import { ASSIGNMENT_MAIL, type AssignmentMail } from './assignment-mail.js';
 
@@ -53,15 +54,6 @@ export interface InboxFields {
   noteCount: number;
 }
 
-interface LockedRow {
-  id: string;
-  formId: string;
-  spam: number | boolean;
-  status: SubmissionStatus;
-  assigneeId: string | null;
-  createdAt: Date | string;
-}
-
 export function statusOf(value: unknown): SubmissionStatus {
   if (!SUBMISSION_STATUSES.includes(value as SubmissionStatus)) {
     throw new BadRequestException(
@@ -73,21 +65,16 @@ export function statusOf(value: unknown): SubmissionStatus {
 
 @Injectable()
 export class InboxService {
-  readonly sql: InboxSql;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly counters: FormCounters,
+    private readonly rows: InboxRepository,
+    private readonly counters: FormCounterRepository,
     private readonly labels: LabelsService,
     /** Absent where notifications are not loaded: assigning then mails nobody. */
     @Optional()
     @Inject(ASSIGNMENT_MAIL)
     private readonly mail?: AssignmentMail,
-  ) {
-    this.sql = new InboxSql(
-      dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql',
-    );
-  }
+  ) {}
 
   /** Checks a change (statuses, the assignee's membership, label names) against the account. */
   async resolve(
@@ -98,12 +85,7 @@ export class InboxService {
     if (change.status !== undefined) resolved.status = statusOf(change.status);
     if (change.assigneeId !== undefined) {
       if (change.assigneeId !== null) {
-        const { sql, params } = this.sql.membership(
-          accountId,
-          String(change.assigneeId),
-        );
-        const rows = await this.dataSource.query<unknown[]>(sql, params);
-        if (rows.length === 0) {
+        if (!(await this.rows.isMember(accountId, String(change.assigneeId)))) {
           throw new BadRequestException(ASSIGNEE_NOT_MEMBER);
         }
       }
@@ -139,8 +121,7 @@ export class InboxService {
     change: ResolvedChange,
   ): Promise<{ updated: number; assigned: string[] }> {
     if (ids.length === 0) return { updated: 0, assigned: [] };
-    const lock = this.sql.lockRows(formId, ids);
-    const rows = await manager.query<LockedRow[]>(lock.sql, lock.params);
+    const rows = await this.rows.lockRows(manager, formId, ids);
     if (rows.length === 0) return { updated: 0, assigned: [] };
     const found = rows.map((row) => row.id);
     const changes = new CounterChanges();
@@ -149,8 +130,7 @@ export class InboxService {
       for (const row of rows) {
         if (!Number(row.spam)) changes.status(formId, row.status, to);
       }
-      const { sql, params } = this.sql.setStatus(formId, found, to);
-      await manager.query(sql, params);
+      await this.rows.setStatus(manager, formId, found, to);
     }
     let assigned: string[] = [];
     if (change.assigneeId !== undefined) {
@@ -159,24 +139,19 @@ export class InboxService {
         to === null
           ? []
           : rows.filter((r) => r.assigneeId !== to).map((r) => r.id);
-      const { sql, params } = this.sql.setAssignee(formId, found, to);
-      await manager.query(sql, params);
+      await this.rows.setAssignee(manager, formId, found, to);
     }
     if (change.labelIds !== undefined) {
-      const remove = this.sql.removeLabels(found, undefined, change.labelIds);
-      await manager.query(remove.sql, remove.params);
+      await this.rows.removeLabels(manager, found, undefined, change.labelIds);
       if (change.labelIds.length > 0) {
-        const add = this.sql.addLabels(found, change.labelIds);
-        await manager.query(add.sql, add.params);
+        await this.rows.addLabels(manager, found, change.labelIds);
       }
     }
     if (change.removeLabelIds && change.removeLabelIds.length > 0) {
-      const remove = this.sql.removeLabels(found, change.removeLabelIds);
-      await manager.query(remove.sql, remove.params);
+      await this.rows.removeLabels(manager, found, change.removeLabelIds);
     }
     if (change.addLabelIds && change.addLabelIds.length > 0) {
-      const add = this.sql.addLabels(found, change.addLabelIds);
-      await manager.query(add.sql, add.params);
+      await this.rows.addLabels(manager, found, change.addLabelIds);
     }
     await this.counters.apply(manager, changes);
     return { updated: rows.length, assigned };
@@ -221,15 +196,9 @@ export class InboxService {
    */
   async openOnView(formId: string, submissionId: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      const lock = this.sql.lockRows(formId, [submissionId]);
-      const [row] = await manager.query<LockedRow[]>(lock.sql, lock.params);
+      const [row] = await this.rows.lockRows(manager, formId, [submissionId]);
       if (!row || row.status !== 'new') return false;
-      const { sql, params } = this.sql.setStatus(
-        formId,
-        [submissionId],
-        'open',
-      );
-      await manager.query(sql, params);
+      await this.rows.setStatus(manager, formId, [submissionId], 'open');
       const changes = new CounterChanges();
       if (!Number(row.spam)) changes.status(formId, 'new', 'open');
       await this.counters.apply(manager, changes);
@@ -251,18 +220,10 @@ export class InboxService {
           .filter((id): id is string => typeof id === 'string'),
       ),
     ];
-    const run = <T>(s: { sql: string; params: unknown[] }) =>
-      this.dataSource.query<T>(s.sql, s.params);
     const [labels, notes, users] = await Promise.all([
-      run<Array<{ submissionId: string; name: string }>>(
-        this.sql.labelsOf(ids),
-      ),
-      run<Array<{ submissionId: string; count: number | string }>>(
-        this.sql.noteCounts(ids),
-      ),
-      userIds.length > 0
-        ? run<Array<{ id: string; email: string }>>(this.sql.usersOf(userIds))
-        : Promise.resolve([]),
+      this.rows.labelsOf(ids),
+      this.rows.noteCounts(ids),
+      userIds.length > 0 ? this.rows.usersOf(userIds) : Promise.resolve([]),
     ]);
     const emails = new Map(users.map((user) => [user.id, user.email]));
     const counts = new Map(notes.map((n) => [n.submissionId, Number(n.count)]));

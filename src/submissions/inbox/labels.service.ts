@@ -5,16 +5,15 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
 import { isUniqueViolation } from '../../common/database/driver-errors.js';
 import { newUlid } from '../../common/values/ulid.js';
 import {
-  Label,
+  type Label,
   LABEL_COLORS,
   LABEL_NAME_MAX,
   type LabelColor,
 } from './label.entity.js';
+import { LabelRepository } from './label.repository.js';
 
 export interface LabelView {
   id: string;
@@ -48,15 +47,10 @@ export function labelColor(color: unknown): LabelColor {
 
 @Injectable()
 export class LabelsService {
-  constructor(
-    @InjectRepository(Label) private readonly labels: Repository<Label>,
-  ) {}
+  constructor(private readonly labels: LabelRepository) {}
 
   async list(accountId: string): Promise<LabelView[]> {
-    const rows = await this.labels.find({
-      where: { accountId },
-      order: { name: 'ASC' },
-    });
+    const rows = await this.labels.listOf(accountId);
     return rows.map((row) => this.map(row));
   }
 
@@ -79,7 +73,7 @@ export class LabelsService {
     labelId: string,
     input: { name?: unknown; color?: unknown },
   ): Promise<LabelView> {
-    const label = await this.labels.findOneBy({ id: labelId, accountId });
+    const label = await this.labels.find(accountId, labelId);
     if (!label) throw new NotFoundException(LABEL_NOT_FOUND);
     if (input.name !== undefined) label.name = labelName(input.name);
     if (input.color !== undefined) label.color = labelColor(input.color);
@@ -88,17 +82,16 @@ export class LabelsService {
   }
 
   async remove(accountId: string, labelId: string): Promise<void> {
-    const result = await this.labels.delete({ id: labelId, accountId });
-    if (!result.affected) throw new NotFoundException(LABEL_NOT_FOUND);
+    if (!(await this.labels.delete(accountId, labelId))) {
+      throw new NotFoundException(LABEL_NOT_FOUND);
+    }
   }
 
   /** The ids of the account's labels by these names; an unknown name → 400. */
   async idsOf(accountId: string, names: readonly string[]): Promise<string[]> {
     const unique = [...new Set(names.map((name) => labelName(name)))];
     if (unique.length === 0) return [];
-    const rows = await this.labels.find({
-      where: { accountId, name: In(unique) },
-    });
+    const rows = await this.labels.withNames(accountId, unique);
     const byName = new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
     const unknown = unique.filter((name) => !byName.has(name.toLowerCase()));
     if (unknown.length > 0) {
@@ -111,7 +104,7 @@ export class LabelsService {
 
   /** The id of the account's label of this name, or undefined (a filter then matches none). */
   async findId(accountId: string, name: string): Promise<string | undefined> {
-    const row = await this.labels.findOneBy({ accountId, name: name.trim() });
+    const row = await this.labels.findByName(accountId, name.trim());
     return row?.id;
   }
 

@@ -5,12 +5,15 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, type Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { User } from '../../accounts/user.entity.js';
 import { newUlid } from '../../common/values/ulid.js';
 import { mayEditNote, type InboxActor } from './inbox-actor.js';
-import { NOTE_TEXT_MAX, SubmissionNote } from './submission-note.entity.js';
+import {
+  NOTE_TEXT_MAX,
+  type SubmissionNote,
+} from './submission-note.entity.js';
+import { SubmissionNoteRepository } from './submission-note.repository.js';
 
 export interface NoteView {
   id: string;
@@ -39,18 +42,11 @@ export function noteText(text: unknown): string {
 
 @Injectable()
 export class NotesService {
-  constructor(
-    @InjectRepository(SubmissionNote)
-    private readonly notes: Repository<SubmissionNote>,
-  ) {}
+  constructor(private readonly notes: SubmissionNoteRepository) {}
 
   /** The submission's notes, oldest first (the caller has checked the submission is the form's). */
   async list(submissionId: string): Promise<NoteView[]> {
-    const rows = await this.notes.find({
-      where: { submissionId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      relations: { author: true },
-    });
+    const rows = await this.notes.listOf(submissionId);
     return rows.map((row) => this.map(row));
   }
 
@@ -60,7 +56,7 @@ export class NotesService {
     text: unknown,
     manager?: EntityManager,
   ): Promise<NoteView> {
-    const repo = manager?.getRepository(SubmissionNote) ?? this.notes;
+    const repo = manager ? this.notes.in(manager) : this.notes;
     const note = repo.create({
       id: newUlid(),
       submissionId,
@@ -70,10 +66,7 @@ export class NotesService {
       text: noteText(text),
     });
     await repo.insert(note);
-    const saved = await repo.findOne({
-      where: { id: note.id },
-      relations: { author: true },
-    });
+    const saved = await repo.find(note.id);
     return this.map(saved!);
   }
 
@@ -84,14 +77,11 @@ export class NotesService {
     text: unknown,
     manager?: EntityManager,
   ): Promise<NoteView> {
-    const repo = manager?.getRepository(SubmissionNote) ?? this.notes;
+    const repo = manager ? this.notes.in(manager) : this.notes;
     const note = await this.own(repo, submissionId, noteId, actor);
     note.text = noteText(text);
     note.updatedAt = new Date();
-    await repo.update(
-      { id: note.id },
-      { text: note.text, updatedAt: note.updatedAt },
-    );
+    await repo.updateText(note.id, note.text, note.updatedAt);
     return this.map(note);
   }
 
@@ -101,21 +91,18 @@ export class NotesService {
     actor: InboxActor,
     manager?: EntityManager,
   ): Promise<void> {
-    const repo = manager?.getRepository(SubmissionNote) ?? this.notes;
+    const repo = manager ? this.notes.in(manager) : this.notes;
     const note = await this.own(repo, submissionId, noteId, actor);
-    await repo.delete({ id: note.id });
+    await repo.delete(note.id);
   }
 
   private async own(
-    repo: Repository<SubmissionNote>,
+    repo: SubmissionNoteRepository,
     submissionId: string,
     noteId: string,
     actor: InboxActor,
   ): Promise<SubmissionNote> {
-    const note = await repo.findOne({
-      where: { id: noteId, submissionId },
-      relations: { author: true },
-    });
+    const note = await repo.find(noteId, submissionId);
     if (!note) throw new NotFoundException(NOTE_NOT_FOUND);
     if (!mayEditNote(actor, note)) throw new ForbiddenException(NOTE_NOT_YOURS);
     return note;

@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Form } from '../../forms/form.entity.js';
-import {
-  FormCounters,
-  type DailyCount,
-  type FormCounts,
-} from '../counters/form-counters.js';
+import { FormCounterRepository } from '../counters/form-counter.repository.js';
+import type { DailyCount, FormCounts } from '../counters/form-counters.js';
 import {
   parseFilters,
   type SubmissionFilterInput,
@@ -15,14 +12,14 @@ export { utcDay, type DailyCount } from '../counters/form-counters.js';
 
 /**
  * Counts over a form's submissions, for the dashboard. The form's totals, its status
- * tabs and its 30-day chart are read from its counters (FormCounters), whatever the
+ * tabs and its 30-day chart are read from its counters (FormCounterRepository), whatever the
  * form's size; only a count of a date range the owner asked for reads rows.
  */
 @Injectable()
 export class SubmissionStatsService {
   constructor(
     private readonly submissions: SubmissionRepository,
-    private readonly counters: FormCounters,
+    private readonly counters: FormCounterRepository,
   ) {}
 
   /**

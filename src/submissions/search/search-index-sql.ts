@@ -1,6 +1,7 @@
 // The SQL of the full-text index (docs/inbox.md) for both dialects: SQLite's FTS5 table
 // (submission_fts, keyed through submission_search) and InnoDB's FULLTEXT index on
 // submission_search.body; and how far the indexer has come (search_index_state).
+import { quoteIdentifier } from '../../common/database/sql-identifier.js';
 import type {
   SqlDialect,
   SqlStatement,
@@ -12,7 +13,7 @@ export class SearchIndexSql {
   constructor(readonly dialect: SqlDialect) {}
 
   e(name: string): string {
-    return this.dialect === 'sqlite' ? `"${name}"` : '`' + name + '`';
+    return quoteIdentifier(this.dialect, name);
   }
 
   /** The indexer's position: the id of the last submission indexed. */

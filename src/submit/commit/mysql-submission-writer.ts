@@ -12,11 +12,7 @@ import {
   isMissingReference,
   isUniqueViolation,
 } from '../../common/database/driver-errors.js';
-import {
-  storedFileValues,
-  STORED_FILE_COLUMNS,
-} from '../../files/stored-file-sql.js';
-import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency-record-sql.js';
+import { storedFileValues } from '../../files/stored-file-sql.js';
 import { FormCounterSql } from '../../submissions/counters/form-counter-sql.js';
 import {
   storedEntries,
@@ -27,6 +23,7 @@ import {
   type SubmissionWriter,
   storedCounts,
 } from './submission-writer.js';
+import { CommitSql } from './commit-sql.js';
 
 /** The counter statements of the stored items, with their values (none when nothing counts). */
 function counterStatements(
@@ -49,17 +46,15 @@ function counterStatements(
   return { statements, values };
 }
 
-const INSERT_SUBMISSIONS =
-  'INSERT INTO `submission` (`id`, `formId`, `data`, `ip`, `userAgent`, `origin`, `createdAt`, `spam`, `spamReasons`) VALUES ?';
-const COUNT_HONEYPOT =
-  'UPDATE `form` SET `honeypotHits` = `honeypotHits` + ? WHERE `id` = ?';
-
-const INSERT_IDEMPOTENCY = `INSERT INTO \`idempotency_record\` (${IDEMPOTENCY_COLUMNS.map((c) => `\`${c}\``).join(', ')}) VALUES ?`;
-const DELETE_IDEMPOTENCY = 'DELETE FROM `idempotency_record` WHERE `id` = ?';
+const SQL = new CommitSql('mysql');
+const INSERT_SUBMISSIONS = SQL.insertSubmissions;
+const COUNT_HONEYPOT = SQL.countHoneypot;
+const INSERT_IDEMPOTENCY = SQL.insertIdempotency;
+const DELETE_IDEMPOTENCY = SQL.deleteIdempotency;
 const COUNTER_SQL = new FormCounterSql('mysql');
 const COUNT_FORMS = COUNTER_SQL.adjustWith('?');
 const COUNT_DAYS = COUNTER_SQL.adjustDaysWith('?');
-const INSERT_FILES = `INSERT INTO \`stored_file\` (${STORED_FILE_COLUMNS.map((c) => `\`${c}\``).join(', ')}) VALUES ?`;
+const INSERT_FILES = SQL.insertFiles;
 
 /** Tries of a batch's transaction that InnoDB chose as a deadlock victim. */
 const DEADLOCK_ATTEMPTS = 3;

@@ -11,7 +11,6 @@ import {
   storedFileValues,
   StoredFileSql,
 } from '../../files/stored-file-sql.js';
-import { IDEMPOTENCY_COLUMNS } from '../../idempotency/idempotency-record-sql.js';
 import { FormCounterSql } from '../../submissions/counters/form-counter-sql.js';
 import { sqlDatetime } from '../../common/database/sql-dates.js';
 import {
@@ -23,13 +22,13 @@ import {
   type SubmissionWriter,
   storedCounts,
 } from './submission-writer.js';
+import { CommitSql } from './commit-sql.js';
 
-const INSERT_SUBMISSION =
-  'INSERT INTO "submission" ("id", "formId", "data", "ip", "userAgent", "origin", "createdAt", "spam", "spamReasons") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
-const COUNT_HONEYPOT =
-  'UPDATE "form" SET "honeypotHits" = "honeypotHits" + ? WHERE "id" = ?';
-const INSERT_IDEMPOTENCY = `INSERT INTO "idempotency_record" (${IDEMPOTENCY_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`;
-const DELETE_IDEMPOTENCY = 'DELETE FROM "idempotency_record" WHERE "id" = ?';
+const SQL = new CommitSql('sqlite');
+const INSERT_SUBMISSION = SQL.insertSubmissions;
+const COUNT_HONEYPOT = SQL.countHoneypot;
+const INSERT_IDEMPOTENCY = SQL.insertIdempotency;
+const DELETE_IDEMPOTENCY = SQL.deleteIdempotency;
 const INSERT_FILE = new StoredFileSql('sqlite').insert(1);
 const COUNTER_SQL = new FormCounterSql('sqlite');
 

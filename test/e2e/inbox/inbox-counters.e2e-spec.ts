@@ -2,7 +2,7 @@
 // and deletions, what the counters say equals a full count of the rows; and a rebuild from
 // the rows (counters:rebuild) gives the same.
 import { FormCounter } from '../../../src/submissions/counters/form-counter.entity.js';
-import { FormCounters } from '../../../src/submissions/counters/form-counters.js';
+import { FormCounterRepository } from '../../../src/submissions/counters/form-counter.repository.js';
 import { Submission } from '../../../src/submissions/submission.entity.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
@@ -51,7 +51,7 @@ describe('the form counters (e2e)', () => {
   }
 
   async function counted() {
-    const counters = t.app.get(FormCounters);
+    const counters = t.app.get(FormCounterRepository);
     const { lastAt: _lastAt, ...counts } = await counters.countsOf(
       form.form.id,
     );
@@ -139,7 +139,9 @@ describe('the form counters (e2e)', () => {
     await t.dataSource
       .getRepository(FormCounter)
       .update({ formId: form.form.id }, { total: 999, newCount: 7 });
-    const rebuilt = await t.app.get(FormCounters).rebuild(form.form.id);
+    const rebuilt = await t.app
+      .get(FormCounterRepository)
+      .rebuild(form.form.id);
     const full = await fullCount();
     expect(rebuilt).toMatchObject(full.counts);
     expect(await counted()).toEqual(full);

@@ -1,6 +1,6 @@
 // Full-text search (DESIGN 20): the worker keeps the index a few seconds behind, a row sent a
 // moment ago is found within 10 s, and a rare word among many rows answers in one request.
-import { FormCounters } from '../../../src/submissions/counters/form-counters.js';
+import { FormCounterRepository } from '../../../src/submissions/counters/form-counter.repository.js';
 import { SearchIndexer } from '../../../src/submissions/search/search-indexer.js';
 import { createAccount } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
@@ -75,9 +75,9 @@ describe('full-text search of submissions (e2e)', () => {
     expect(next.body.data.map((s: { id: string }) => s.id)).toEqual(
       expected.slice(2),
     );
-    expect((await t.app.get(FormCounters).countsOf(form.form.id)).total).toBe(
-      12_000,
-    );
+    expect(
+      (await t.app.get(FormCounterRepository).countsOf(form.form.id)).total,
+    ).toBe(12_000);
   });
 
   it('finds a row sent a moment ago within 10 s, and forgets a deleted one', async () => {
