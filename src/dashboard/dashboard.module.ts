@@ -1,5 +1,7 @@
 import { AuditModule } from '../audit/audit.module.js';
 import { DashboardAuditController } from './account/dashboard-audit.controller.js';
+import { DashboardLabelsController } from './account/dashboard-labels.controller.js';
+import { LabelsPageBuilder } from './account/labels-page.builder.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module.js';
@@ -105,6 +107,7 @@ import { SessionsController } from './account/sessions.controller.js';
     DashboardSsoController,
     SsoSignInController,
     DashboardAuditController,
+    DashboardLabelsController,
   ],
   providers: [
     DashboardSessionsService,
@@ -116,6 +119,7 @@ import { SessionsController } from './account/sessions.controller.js';
     SpamPageBuilder,
     MembersPageBuilder,
     InvitationPageBuilder,
+    LabelsPageBuilder,
     SignInLimits,
     SignInAudit,
     SignedInGuard,

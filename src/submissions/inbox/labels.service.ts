@@ -1,4 +1,5 @@
-// An account's labels: listed by any role, made and changed with `submissions.work`.
+// An account's labels: listed by any role, made and changed with `submissions.work`, from the
+// API and the dashboard alike; each change is an audit event in the change's transaction.
 import {
   BadRequestException,
   ConflictException,
@@ -7,6 +8,10 @@ import {
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
+import { SYSTEM_ACTOR, type AuditActor } from '../../audit/audit-actor.js';
+import type { AuditDetails } from '../../audit/audit-hash.js';
+import { AuditLog, type AuditRecord } from '../../audit/audit-log.service.js';
+import type { ApiPrincipal } from '../../auth/principal.js';
 import { isUniqueViolation } from '../../common/database/driver-errors.js';
 import { newUlid } from '../../common/ulid.js';
 import {
@@ -22,6 +27,9 @@ export interface LabelView {
   color: LabelColor;
   createdAt: string;
 }
+
+/** Who changes a label: the request's key or member, else the service itself. */
+export type LabelActor = ApiPrincipal | AuditActor;
 
 export const LABEL_NOT_FOUND = 'Label not found';
 export const LABEL_TAKEN = 'A label with this name already exists';
@@ -50,6 +58,7 @@ export function labelColor(color: unknown): LabelColor {
 export class LabelsService {
   constructor(
     @InjectRepository(Label) private readonly labels: Repository<Label>,
+    private readonly auditLog: AuditLog,
   ) {}
 
   async list(accountId: string): Promise<LabelView[]> {
@@ -60,36 +69,93 @@ export class LabelsService {
     return rows.map((row) => this.map(row));
   }
 
+  /** One of the account's labels (404 for none, or another account's). */
+  async find(accountId: string, labelId: string): Promise<LabelView> {
+    const label = await this.labels.findOneBy({ id: labelId, accountId });
+    if (!label) throw new NotFoundException(LABEL_NOT_FOUND);
+    return this.map(label);
+  }
+
   async create(
     accountId: string,
     input: { name: unknown; color?: unknown },
+    by: LabelActor = SYSTEM_ACTOR,
   ): Promise<LabelView> {
     const label = this.labels.create({
       id: newUlid(),
       accountId,
       name: labelName(input.name),
       color: input.color === undefined ? 'gray' : labelColor(input.color),
+      createdAt: new Date(),
     });
-    await this.save(label);
+    await this.write(
+      event(label, by, 'label.created', {
+        name: label.name,
+        color: label.color,
+      }),
+      async (manager) => {
+        await manager.insert(Label, label);
+        return true;
+      },
+    );
     return this.map(label);
   }
 
+  /** Renames or recolours; a change that changes nothing is no event. */
   async update(
     accountId: string,
     labelId: string,
     input: { name?: unknown; color?: unknown },
+    by: LabelActor = SYSTEM_ACTOR,
   ): Promise<LabelView> {
     const label = await this.labels.findOneBy({ id: labelId, accountId });
     if (!label) throw new NotFoundException(LABEL_NOT_FOUND);
-    if (input.name !== undefined) label.name = labelName(input.name);
-    if (input.color !== undefined) label.color = labelColor(input.color);
-    await this.save(label);
-    return this.map(label);
+    const name = input.name === undefined ? label.name : labelName(input.name);
+    const color =
+      input.color === undefined ? label.color : labelColor(input.color);
+    const details: AuditDetails = {};
+    if (name !== label.name) details.name = { before: label.name, after: name };
+    if (color !== label.color) {
+      details.color = { before: label.color, after: color };
+    }
+    if (Object.keys(details).length === 0) return this.map(label);
+    const updated = await this.write(
+      event(label, by, 'label.updated', details),
+      async (manager) =>
+        Boolean(
+          (
+            await manager.update(
+              Label,
+              { id: labelId, accountId },
+              { name, color },
+            )
+          ).affected,
+        ),
+    );
+    // Deleted meanwhile.
+    if (!updated) throw new NotFoundException(LABEL_NOT_FOUND);
+    return this.map(Object.assign(label, { name, color }));
   }
 
-  async remove(accountId: string, labelId: string): Promise<void> {
-    const result = await this.labels.delete({ id: labelId, accountId });
-    if (!result.affected) throw new NotFoundException(LABEL_NOT_FOUND);
+  /** Deletes the label; it comes off every submission that had it. */
+  async remove(
+    accountId: string,
+    labelId: string,
+    by: LabelActor = SYSTEM_ACTOR,
+  ): Promise<void> {
+    const label = await this.labels.findOneBy({ id: labelId, accountId });
+    if (!label) throw new NotFoundException(LABEL_NOT_FOUND);
+    const removed = await this.auditLog.recordChange(
+      event(label, by, 'label.deleted', {
+        name: label.name,
+        color: label.color,
+      }),
+      async (manager) =>
+        Boolean(
+          (await manager.delete(Label, { id: labelId, accountId })).affected,
+        ),
+    );
+    if (!removed) throw new NotFoundException(LABEL_NOT_FOUND);
   }
 
   /** The ids of the account's labels by these names; an unknown name → 400. */
@@ -115,9 +181,13 @@ export class LabelsService {
     return row?.id;
   }
 
-  private async save(label: Label): Promise<void> {
+  /** The change and its event in one transaction; a name the account has → 409. */
+  private async write(
+    record: AuditRecord,
+    change: Parameters<AuditLog['recordChange']>[1],
+  ): Promise<boolean> {
     try {
-      await this.labels.save(label);
+      return await this.auditLog.recordChange(record, change);
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictException(LABEL_TAKEN);
       throw error;
@@ -132,4 +202,19 @@ export class LabelsService {
       createdAt: new Date(row.createdAt).toISOString(),
     };
   }
+}
+
+function event(
+  label: Label,
+  actor: LabelActor,
+  action: 'label.created' | 'label.updated' | 'label.deleted',
+  details: AuditDetails,
+): AuditRecord {
+  return {
+    accountId: label.accountId,
+    actor,
+    action,
+    target: { type: 'label', id: label.id },
+    details,
+  };
 }
