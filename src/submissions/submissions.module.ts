@@ -17,6 +17,7 @@ import { Label } from './inbox/label.entity.js';
 import { LabelsService } from './inbox/labels.service.js';
 import { NotesService } from './inbox/notes.service.js';
 import { SubmissionNote } from './inbox/submission-note.entity.js';
+import { SearchCountRepository } from './search/search-count.repository.js';
 
 /**
  * The key-protected management of stored submissions (list, read, delete, export), and
@@ -39,6 +40,7 @@ import { SubmissionNote } from './inbox/submission-note.entity.js';
     InboxApiService,
     LabelsService,
     NotesService,
+    SearchCountRepository,
   ],
   exports: [
     SubmissionRepository,
