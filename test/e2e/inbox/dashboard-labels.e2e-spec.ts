@@ -269,6 +269,66 @@ describe('dashboard: the Labels page (e2e)', () => {
     expect(await labelEvents()).toHaveLength(events + 1);
   });
 
+  it('adds and removes a label on the selected submissions from the bulk bar, each row’s chip in its colour', async () => {
+    const form = await createForm(t, owner.account.id);
+    const base = `/dashboard/forms/${form.form.id}`;
+    for (const name of ['First', 'Second', 'Third']) {
+      const sent = await request(`${t.url}/api/submit/${form.form.id}`, {
+        json: { name, email: 'bulk@example.org' },
+      });
+      expect(sent.status).toBe(200);
+    }
+    const ids = (
+      await t.dataSource.query(
+        'SELECT id FROM submission WHERE formId = ? ORDER BY id',
+        [form.form.id],
+      )
+    ).map((row: { id: string }) => row.id);
+    const tagged = async () =>
+      (
+        await t.dataSource.query(
+          'SELECT sl.submissionId AS id FROM submission_label sl JOIN label l ON l.id = sl.labelId WHERE l.name = ? ORDER BY sl.submissionId',
+          ['Hot lead'],
+        )
+      ).map((row: { id: string }) => row.id);
+    const page = await asEditor.get(`${base}?status=new`);
+    expect(page.html).toContain(
+      '<option value="Hot lead">Add “Hot lead”</option>',
+    );
+    const added = await asEditor.post(
+      `${base}/submissions/bulk`,
+      [
+        ['ids', ids[0]],
+        ['ids', ids[1]],
+        ['addLabel', 'Hot lead'],
+        ['action', 'apply'],
+        ['back', '?status=new'],
+      ],
+      { from: `${base}?status=new` },
+    );
+    expect(added.status).toBe(303);
+    expect(added.location).toBe(
+      `${base}?status=new&done=bulk-updated&updated=2#submissions-title`,
+    );
+    expect(await tagged()).toEqual(ids.slice(0, 2));
+    const listed = await asEditor.get(`${base}?status=new&label=Hot%20lead`);
+    expect(listed.html.match(/data-submission="/g)).toHaveLength(2);
+    expect(listed.html).toContain(
+      '<span class="chip chip-small label-red">Hot lead</span>',
+    );
+    const removed = await asEditor.post(
+      `${base}/submissions/bulk`,
+      [
+        ['ids', ids[0]],
+        ['removeLabel', 'Hot lead'],
+        ['action', 'apply'],
+      ],
+      { from: `${base}?status=new` },
+    );
+    expect(removed.status).toBe(303);
+    expect(await tagged()).toEqual([ids[1]]);
+  });
+
   it('records a label made, changed and deleted over the API too, with the key as actor', async () => {
     const events = (await labelEvents()).length;
     const api = `${t.url}/api/v1/account/labels`;
