@@ -1,5 +1,7 @@
 import { AuditModule } from '../audit/audit.module.js';
 import { DashboardAuditController } from './account/dashboard-audit.controller.js';
+import { DashboardLabelsController } from './account/dashboard-labels.controller.js';
+import { LabelsPageBuilder } from './account/labels-page.builder.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module.js';
@@ -106,6 +108,7 @@ import { SessionsController } from './account/sessions.controller.js';
     DashboardSsoController,
     SsoSignInController,
     DashboardAuditController,
+    DashboardLabelsController,
   ],
   providers: [
     DashboardSessionRepository,
@@ -118,6 +121,7 @@ import { SessionsController } from './account/sessions.controller.js';
     SpamPageBuilder,
     MembersPageBuilder,
     InvitationPageBuilder,
+    LabelsPageBuilder,
     SignInLimiter,
     SignInAuditRecorder,
     SignedInGuard,

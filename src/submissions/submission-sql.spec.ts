@@ -199,6 +199,10 @@ describe.each<SqlDialect>(['mysql', 'sqlite'])(
     file.section('counts submissions in a range', () => {
       file.add('countInRange', sql.countInRange(FORM, { from: FROM, to: TO }));
       file.add('countInRange', sql.countInRange(FORM, {}));
+      file.add(
+        'countInRange',
+        sql.countInRange(FORM, { from: FROM, to: TO, status: 'new' }),
+      );
     });
 
     file.section(

@@ -256,14 +256,21 @@ export class SubmissionSql {
     };
   }
 
-  /** How many of a form's submissions (of one folder) lie in [from, to). */
+  /**
+   * How many of a form's submissions (of one folder, of one status when given) lie in
+   * [from, to): a range of the keyset index, or of the status tabs' index.
+   */
   countInRange(
     formId: string,
-    range: Pick<SubmissionFilters, 'from' | 'to' | 'spam'>,
+    range: Pick<SubmissionFilters, 'from' | 'to' | 'spam' | 'status'>,
   ): SqlStatement {
     const e = (name: string) => this.e(name);
     const where = [`${e('formId')} = ?`, `${e('spam')} = ?`];
     const params: unknown[] = [formId, range.spam ? 1 : 0];
+    if (range.status) {
+      where.push(`${e('status')} = ?`);
+      params.push(range.status);
+    }
     if (range.from) {
       where.push(`${e('createdAt')} >= ?`);
       params.push(sqlDatetime(range.from));

@@ -185,7 +185,7 @@ export class SubmissionRepository {
 
   async countInRange(
     formId: string,
-    range: Pick<SubmissionFilters, 'from' | 'to' | 'spam'>,
+    range: Pick<SubmissionFilters, 'from' | 'to' | 'spam' | 'status'>,
   ): Promise<number> {
     const [row] = await this.run<Array<{ count: number | string }>>(
       this.sql.countInRange(formId, range),

@@ -20,6 +20,7 @@ import { LabelsService } from './inbox/labels.service.js';
 import { NotesService } from './inbox/notes.service.js';
 import { SubmissionNoteRepository } from './inbox/submission-note.repository.js';
 import { SubmissionNote } from './inbox/submission-note.entity.js';
+import { SearchCountRepository } from './search/search-count.repository.js';
 
 /**
  * The key-protected management of stored submissions (list, read, delete, export), and
@@ -45,6 +46,7 @@ import { SubmissionNote } from './inbox/submission-note.entity.js';
     LabelsService,
     SubmissionNoteRepository,
     NotesService,
+    SearchCountRepository,
   ],
   exports: [
     SubmissionRepository,

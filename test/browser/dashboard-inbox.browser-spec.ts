@@ -1,12 +1,13 @@
-// The form page as a team's inbox, in a real browser (DESIGN 20): a new submission arrives
-// in New with its count, opening it moves it to Open, assigning someone mails them (a real
-// SMTP server on loopback), closing many at once, a label chip narrowing the list, the
-// Setup tab holding the snippets, and a phone's width with no sideways scroll.
+// The form page as a team's inbox, in a real browser (DESIGN 20): the page opens on New with
+// its count, opening a submission moves it to Open (and its page leads back to the tab),
+// assigning someone mails them (a real SMTP server on loopback), closing many at once, a
+// label made on the Labels page put on a submission and its chip narrowing the list, a
+// search's count in all, the Setup tab holding the snippets, and a phone's width with no
+// sideways scroll.
 import type { Page } from 'playwright-core';
 import { AccountsService } from '../../src/accounts/accounts.service.js';
 import type { User } from '../../src/accounts/user.entity.js';
 import { FormsService } from '../../src/forms/forms.service.js';
-import { LabelsService } from '../../src/submissions/inbox/labels.service.js';
 import { createMember } from '../factories/accounts.js';
 import { describeBrowser } from '../support/browser.js';
 import {
@@ -42,7 +43,11 @@ describeBrowser('dashboard: the inbox (browser)', () => {
   beforeAll(async () => {
     smtp = await TestSmtpServer.start();
     d = await openDashboardBrowser({
-      env: { SMTP_URL: smtp.url, MAIL_FROM: 'forms@example.com' },
+      env: {
+        SMTP_URL: smtp.url,
+        MAIL_FROM: 'forms@example.com',
+        SUBMIT_RATE_LIMIT: '1000',
+      },
     });
     page = d.page;
     const email = 'inbox-owner@example.com';
@@ -58,19 +63,20 @@ describeBrowser('dashboard: the inbox (browser)', () => {
     });
     formId = form.id;
     inbox = `${d.t.url}/dashboard/forms/${formId}`;
-    await d.t.app
-      .get(LabelsService)
-      .create(account.id, { name: 'Hot lead', color: 'red' });
   });
   afterAll(async () => {
     await d?.close();
     await smtp?.close();
   });
 
-  it('shows a new submission in New with its count', async () => {
+  it('opens on New with its count, where a new submission arrives', async () => {
     await submit('Ada Lovelace');
     await page.goto(inbox);
+    await expect(
+      page.locator('[data-status-tab="new"]').getAttribute('aria-current'),
+    ).resolves.toBe('page');
     await expect(count('new')).resolves.toBe('1');
+    await expect(row('Ada Lovelace').count()).resolves.toBe(1);
     await page.getByRole('link', { name: /^New/ }).click();
     expect(page.url()).toMatch(/status=new/);
     await expect(row('Ada Lovelace').count()).resolves.toBe(1);
@@ -90,7 +96,10 @@ describeBrowser('dashboard: the inbox (browser)', () => {
     await expect(
       page.locator('#work').getByTestId('status').textContent(),
     ).resolves.toBe('Open');
-    await page.goto(inbox);
+    // Its page leads back to the tab it was opened from.
+    await page.getByRole('link', { name: 'Back to submissions' }).click();
+    await page.waitForURL(/\?status=new#submissions-title$/);
+    await expect(row('Ada Lovelace').count()).resolves.toBe(0);
     await expect(count('new')).resolves.toBe('0');
     await expect(count('open')).resolves.toBe('1');
     await page.getByRole('link', { name: /^Open/ }).click();
@@ -100,6 +109,7 @@ describeBrowser('dashboard: the inbox (browser)', () => {
   it('mails the member assigned from a row', async () => {
     const before = smtp.messages.length;
     await page.goto(inbox);
+    await page.getByRole('link', { name: /^Open/ }).click();
     const ada = row('Ada Lovelace');
     await ada.getByLabel('Assignee').selectOption({ label: member.email });
     await ada.getByRole('button', { name: /Save/ }).click();
@@ -144,18 +154,74 @@ describeBrowser('dashboard: the inbox (browser)', () => {
     await expect(row('Ada Lovelace').count()).resolves.toBe(0);
   });
 
-  it('narrows the list to a label with its chip', async () => {
+  it('makes a label on the Labels page, puts it on a submission, and its chip narrows the list', async () => {
     await page.goto(inbox);
+    await page.getByRole('link', { name: 'Make labels' }).click();
+    await expectHeading(page, 'Labels');
+    await page.getByLabel('Name', { exact: true }).fill('Hot lead');
+    await page.getByLabel('Colour', { exact: true }).selectOption('red');
+    await page.getByRole('button', { name: 'Create label' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Label created.' })
+      .waitFor();
+    const made = page.getByTestId('label-chip').filter({ hasText: 'Hot lead' });
+    // The chip wears the label's colour (red: #dc2626).
+    await expect(
+      made.evaluate((chip) => getComputedStyle(chip).borderTopColor),
+    ).resolves.toBe('rgb(220, 38, 38)');
+
+    await page.goto(inbox);
+    await page.getByRole('link', { name: /^Closed/ }).click();
     await row('Grace Hopper').getByRole('link', { name: /UTC/ }).click();
     await page.getByLabel('Hot lead').check();
     await page.locator('#work').getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    await page.goto(inbox);
-    await page.getByRole('link', { name: 'Hot lead' }).click();
+    await page.getByRole('link', { name: 'Back to submissions' }).click();
+    await page.waitForURL(/\?status=closed#submissions-title$/);
+    const tagged = row('Grace Hopper').locator('.row-labels .chip');
+    await expect(tagged.textContent()).resolves.toBe('Hot lead');
+    await expect(
+      tagged.evaluate(
+        (chip) => getComputedStyle(chip, '::before').backgroundColor,
+      ),
+    ).resolves.toBe('rgb(220, 38, 38)');
+
+    await page.getByRole('link', { name: /^All/ }).click();
+    await page
+      .getByRole('group', { name: 'Narrow the list' })
+      .getByRole('link', { name: 'Hot lead' })
+      .click();
+    expect(page.url()).toMatch(/status=all/);
     expect(page.url()).toMatch(/label=Hot\+lead|label=Hot%20lead/);
     await expect(row('Grace Hopper').count()).resolves.toBe(1);
     await expect(row('Alan Turing').count()).resolves.toBe(0);
     await expect(row('Ada Lovelace').count()).resolves.toBe(0);
+  });
+
+  it('says how many submissions a search matches in all, above a page of 25', async () => {
+    for (let i = 0; i < 30; i += 1) await submit(`Quokka fan ${i}`);
+    await submit('Someone else');
+    await page.goto(inbox);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('quokka');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/q=quokka/);
+    await expect(page.getByTestId('match-count').textContent()).resolves.toBe(
+      '30 submissions match',
+    );
+    await expect(
+      page.getByTestId('results-count').textContent(),
+    ).resolves.toContain('Showing new submissions containing “quokka”');
+    await expect(
+      page.locator('table.inbox-table tbody tr').count(),
+    ).resolves.toBe(25);
+    await page.getByRole('link', { name: 'Older submissions →' }).click();
+    await expect(page.getByTestId('match-count').textContent()).resolves.toBe(
+      '30 submissions match',
+    );
+    await expect(
+      page.locator('table.inbox-table tbody tr').count(),
+    ).resolves.toBe(5);
   });
 
   it('keeps the snippets on the Setup tab', async () => {
@@ -175,7 +241,7 @@ describeBrowser('dashboard: the inbox (browser)', () => {
   it('stacks rows as cards on a phone, with no sideways scroll', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     try {
-      for (const path of ['', `/setup`]) {
+      for (const path of ['?status=all', `/setup`]) {
         await page.goto(`${inbox}${path}`);
         const { scrollWidth, clientWidth } = await page.evaluate(() => ({
           scrollWidth: document.documentElement.scrollWidth,
@@ -183,7 +249,7 @@ describeBrowser('dashboard: the inbox (browser)', () => {
         }));
         expect(scrollWidth, path || 'inbox').toBeLessThanOrEqual(clientWidth);
       }
-      await page.goto(inbox);
+      await page.goto(`${inbox}?status=all`);
       await screenshot(page, 'inbox-phone');
       // Each row a card: as wide as the list, one below the other.
       const cards = await page

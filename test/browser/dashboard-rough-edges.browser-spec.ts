@@ -232,7 +232,7 @@ describeBrowser('dashboard: a newcomer’s rough edges (browser)', () => {
     await page.waitForURL(/\?q=hopper/);
     const count = page.getByTestId('results-count');
     await expect(count.textContent()).resolves.toBe(
-      'Showing submissions containing “hopper”, newest first. 1 match.',
+      '1 submission matches. Showing new submissions containing “hopper”, newest first. Search every status',
     );
     expect(await inViewport(page, '[data-testid="results-count"]')).toBe(true);
     const rows = page

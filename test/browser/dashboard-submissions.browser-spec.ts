@@ -193,7 +193,7 @@ describeBrowser('dashboard: submissions (browser)', () => {
     await expect(rows.count()).resolves.toBe(2);
     await expect(rows.nth(1).textContent()).resolves.toContain('Ada Lovelace');
     await expect(p.getByRole('status').textContent()).resolves.toContain(
-      'Showing submissions containing “LOVELACE”',
+      '1 submission matches. Showing new submissions containing “LOVELACE”',
     );
     await expect(
       p.getByRole('searchbox', { name: 'Search' }).inputValue(),
@@ -252,8 +252,11 @@ describeBrowser('dashboard: submissions (browser)', () => {
       .getByRole('row');
     await rows.filter({ hasText: 'Ada Lovelace' }).getByRole('link').click();
     await p.getByRole('heading', { level: 1, name: 'Submission' }).waitFor();
+    // Opened from the New tab, its page knows the way back there.
     expect(p.url()).toMatch(
-      new RegExp(`/dashboard/forms/${formId}/submissions/[0-9A-Z]{26}$`),
+      new RegExp(
+        `/dashboard/forms/${formId}/submissions/[0-9A-Z]{26}\\?back=%3Fstatus%3Dnew$`,
+      ),
     );
     const values = p.getByRole('region', { name: 'Submitted values' });
     await expect(values.textContent()).resolves.toMatch(
@@ -287,7 +290,7 @@ describeBrowser('dashboard: submissions (browser)', () => {
       .filter({ hasText: 'Grace Hopper' })
       .getByRole('link')
       .click();
-    const submissionId = p.url().split('/').pop()!;
+    const submissionId = new URL(p.url()).pathname.split('/').pop()!;
     await p.getByRole('link', { name: 'Delete submission…' }).click();
     await p
       .getByRole('heading', { level: 1, name: 'Delete this submission?' })
@@ -301,7 +304,8 @@ describeBrowser('dashboard: submissions (browser)', () => {
     await p.getByRole('heading', { level: 1, name: 'Submission' }).waitFor();
     await p.getByRole('link', { name: 'Delete submission…' }).click();
     await p.getByRole('button', { name: 'Delete submission' }).click();
-    await p.waitForURL(`${formUrl}?done=submission-deleted`);
+    // Back on the tab it was opened from, with the notice.
+    await p.waitForURL(`${formUrl}?status=new&done=submission-deleted`);
     await expect(p.getByRole('status').first().textContent()).resolves.toBe(
       'The submission was deleted.',
     );

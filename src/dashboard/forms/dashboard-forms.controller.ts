@@ -171,7 +171,8 @@ export class DashboardFormsController {
     @Query() query: Record<string, unknown>,
   ) {
     const filters = readFilters(query);
-    const inbox = readInboxValues(query, filters.values, filters.errors);
+    // Without a tab named, every status (the list's links name theirs).
+    const inbox = readInboxValues(query, filters.values, filters.errors, 'all');
     if (filters.errors.any) {
       throw new BadRequestException(
         filters.errors.summary.map((item) => item.text).join('. '),

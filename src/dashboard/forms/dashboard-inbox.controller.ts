@@ -36,8 +36,8 @@ import {
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
 import { textOf } from '../form-body.js';
 import { SignedInGuard } from '../session/dashboard.guards.js';
-import { formPath } from './form-links.js';
-import { safeBack } from './inbox-filters.js';
+import { formPath, submissionPath } from './form-links.js';
+import { safeBack, withDone } from './inbox-filters.js';
 import { readBulkChange, readBulkIds, readWorkPost } from './inbox-post.js';
 import { OwnedForm } from './owned-form.decorator.js';
 import { SubmissionPageBuilder } from './submission-page.builder.js';
@@ -146,13 +146,13 @@ export class DashboardInboxController {
       change,
       actorOf(memberPrincipal(context)),
     );
+    const back = safeBack(textOf(body, 'back'));
     if (textOf(body, 'from') === 'detail') {
       return reply.redirect(
-        `${this.detailPath(form, submissionId)}?done=saved#work`,
+        `${submissionPath(form.id, submissionId, { done: 'saved', back })}#work`,
         303,
       );
     }
-    const back = safeBack(textOf(body, 'back'));
     return reply.redirect(
       `${formPath(form.id)}${withDone(back, 'saved')}#submissions-title`,
       303,
@@ -171,6 +171,7 @@ export class DashboardInboxController {
     // The submission must be this form's (404 otherwise) before a note joins it.
     await this.submissions.findOne(form, submissionId);
     const text = textOf(body, 'text');
+    const back = safeBack(textOf(body, 'back'));
     try {
       await this.notes.add(
         submissionId,
@@ -182,11 +183,12 @@ export class DashboardInboxController {
       const page = await this.pages.build(context, form, submissionId, {
         noteError: noteMessage(text),
         noteText: text,
+        back,
       });
       return reply.status(400).view('submission-detail', page);
     }
     return reply.redirect(
-      `${this.detailPath(form, submissionId)}?done=note-added#notes`,
+      `${submissionPath(form.id, submissionId, { done: 'note-added', back })}#notes`,
       303,
     );
   }
@@ -203,6 +205,7 @@ export class DashboardInboxController {
   ) {
     await this.submissions.findOne(form, submissionId);
     const text = textOf(body, 'text');
+    const back = safeBack(textOf(body, 'back'));
     try {
       await this.notes.edit(
         submissionId,
@@ -214,11 +217,12 @@ export class DashboardInboxController {
       if (!(error instanceof BadRequestException)) throw error;
       const page = await this.pages.build(context, form, submissionId, {
         editError: { noteId, message: noteMessage(text), text },
+        back,
       });
       return reply.status(400).view('submission-detail', page);
     }
     return reply.redirect(
-      `${this.detailPath(form, submissionId)}?done=note-saved#note-${encodeURIComponent(noteId)}`,
+      `${submissionPath(form.id, submissionId, { done: 'note-saved', back })}#note-${encodeURIComponent(noteId)}`,
       303,
     );
   }
@@ -231,6 +235,7 @@ export class DashboardInboxController {
     @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
     @Param('noteId') noteId: string,
+    @Body() body: unknown,
   ) {
     await this.submissions.findOne(form, submissionId);
     await this.notes.remove(
@@ -239,7 +244,7 @@ export class DashboardInboxController {
       actorOf(memberPrincipal(context)),
     );
     return reply.redirect(
-      `${this.detailPath(form, submissionId)}?done=note-deleted#notes`,
+      `${submissionPath(form.id, submissionId, { done: 'note-deleted', back: safeBack(textOf(body, 'back')) })}#notes`,
       303,
     );
   }
@@ -269,22 +274,6 @@ export class DashboardInboxController {
       throw new BadRequestException(`There is no label named “${unknown}”`);
     }
   }
-
-  private detailPath(form: Form, submissionId: string): string {
-    return `${formPath(form.id)}/submissions/${encodeURIComponent(submissionId)}`;
-  }
-}
-
-/** The page's query with the notice after a post (`done`, and how many when counted). */
-function withDone(back: string, done: string, count?: number): string {
-  const params = new URLSearchParams(back.slice(1));
-  params.delete('done');
-  params.delete('updated');
-  params.set('done', done);
-  if (count !== undefined) {
-    params.set(done === 'bulk-deleted' ? 'deleted' : 'updated', String(count));
-  }
-  return `?${params.toString()}`;
 }
 
 function noteMessage(text: string): string {

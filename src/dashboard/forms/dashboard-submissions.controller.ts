@@ -30,7 +30,9 @@ import { InboxService } from '../../submissions/inbox/inbox.service.js';
 import { SubmissionStatsService } from '../../submissions/queries/submission-stats.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import { DashboardExceptionFilter } from '../dashboard-exception.filter.js';
-import { formPath, redirectToForm } from './form-links.js';
+import { formPath } from './form-links.js';
+import { safeBack, withDone } from './inbox-filters.js';
+import { textOf } from '../form-body.js';
 import {
   describeRange,
   filterQuery,
@@ -139,6 +141,7 @@ export class DashboardSubmissionsController {
     @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
     @Query('done') done?: unknown,
+    @Query('back') back?: unknown,
   ) {
     if (roleHas(context.account.role, 'submissions.work')) {
       await this.inbox.openOnView(form.id, submissionId);
@@ -147,6 +150,7 @@ export class DashboardSubmissionsController {
       'submission-detail',
       await this.pages.build(context, form, submissionId, {
         done: typeof done === 'string' ? done : undefined,
+        back: safeBack(back),
       }),
     );
   }
@@ -158,8 +162,11 @@ export class DashboardSubmissionsController {
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
+    @Query('back') back?: unknown,
   ) {
-    const view = await this.pages.build(context, form, submissionId);
+    const view = await this.pages.build(context, form, submissionId, {
+      back: safeBack(back),
+    });
     return reply.view('submission-delete', {
       ...view,
       fields: view.fields.slice(0, 3),
@@ -173,9 +180,15 @@ export class DashboardSubmissionsController {
     @Res() reply: FastifyReply,
     @OwnedForm() form: Form,
     @Param('submissionId') submissionId: string,
+    @Body() body: unknown,
   ) {
     await this.submissions.remove(form, submissionId, memberPrincipal(context));
-    return redirectToForm(reply, form.id, { done: 'submission-deleted' });
+    // Back to the list it was opened from (its tab and filters), with the notice.
+    const back = safeBack(textOf(body, 'back'));
+    return reply.redirect(
+      `${formPath(form.id)}${withDone(back, 'submission-deleted')}`,
+      303,
+    );
   }
 
   /** A file of the submission, as the API's download route sends it (docs/files.md). */

@@ -8,6 +8,22 @@ export function formPath(formId: string, page = ''): string {
   return page ? `${path}/${page}` : path;
 }
 
+/**
+ * A submission's page; `done` names the notice after a post, `back` the inbox query it was
+ * opened from (its "Back to submissions" returns there).
+ */
+export function submissionPath(
+  formId: string,
+  submissionId: string,
+  { done, back }: { done?: string; back?: string } = {},
+): string {
+  const params = new URLSearchParams();
+  if (done) params.set('done', done);
+  if (back) params.set('back', back);
+  const query = params.toString();
+  return `${formPath(formId)}/submissions/${encodeURIComponent(submissionId)}${query ? `?${query}` : ''}`;
+}
+
 /** 303 to a page of the form with its notice (`done`) and, when given, an anchor. */
 export function redirectToForm(
   reply: FastifyReply,

@@ -10,7 +10,10 @@ import type { SubmissionDto } from '../../submissions/dto/submission.dto.js';
 import { FormsService } from '../../forms/forms.service.js';
 import { FormCounterRepository } from '../../submissions/counters/form-counter.repository.js';
 import { LabelsService } from '../../submissions/inbox/labels.service.js';
-import { SubmissionStatsService } from '../../submissions/queries/submission-stats.service.js';
+import {
+  SubmissionStatsService,
+  type MatchCount,
+} from '../../submissions/queries/submission-stats.service.js';
 import { MembersService } from '../../members/members.service.js';
 import { SubmissionsService } from '../../submissions/submissions.service.js';
 import type { DashboardContext } from '../dashboard-context.js';
@@ -92,30 +95,51 @@ function submissionColumns(
   return columns;
 }
 
+/** The line above a filtered list: a search's count in all, and what the list shows. */
+export interface ResultsLine {
+  /** "3 submissions match", "10,000+ submissions match"; null without a search. */
+  matches: string | null;
+  text: string;
+}
+
+/** "1 submission matches", "3 submissions match", "10,000+ submissions match". */
+export function matchesText(found: MatchCount): string {
+  if (found.atLeast) {
+    return `${found.count.toLocaleString('en-US')}+ submissions match`;
+  }
+  return `${plural(found.count, 'submission')} ${found.count === 1 ? 'matches' : 'match'}`;
+}
+
 /**
- * The line above a filtered list: what it shows and how many. A date range is counted on
- * the index; a text search is counted only when this one page holds every match (counting
- * them all would read every submission).
+ * A search is counted in all (SubmissionStatsService.countMatches, capped), a date range on
+ * the index (`inAll`); a label or "mine" without them only on this page.
  */
 function resultsLine(
   values: InboxValues,
   range: string,
   shown: { rows: number; cursor?: string; nextCursor: string | null },
-  inRange: number | null,
-): string {
-  let line = `Showing ${values.status ? STATUS_NAMES[values.status].toLowerCase() + ' ' : ''}submissions`;
+  inAll: number | null,
+  matches: MatchCount | null,
+): ResultsLine {
+  let line = `Showing ${values.status === 'all' ? '' : STATUS_NAMES[values.status].toLowerCase() + ' '}submissions`;
   if (values.mine) line += ' assigned to you';
   if (values.label) line += ` labelled “${values.label}”`;
   if (values.q) line += ` containing “${values.q}”`;
   if (range) line += ` received ${range}`;
-  line += ', newest first. ';
-  if (inRange !== null) {
-    return `${line}${plural(inRange, 'submission')} in all.`;
+  line += ', newest first.';
+  if (matches) return { matches: matchesText(matches), text: line };
+  if (inAll !== null) {
+    return {
+      matches: null,
+      text: `${line} ${plural(inAll, 'submission')} in all.`,
+    };
   }
-  const matches = plural(shown.rows, 'match', 'matches');
-  if (!shown.cursor && !shown.nextCursor) return `${line}${matches}.`;
+  const found = plural(shown.rows, 'match', 'matches');
+  if (!shown.cursor && !shown.nextCursor) {
+    return { matches: null, text: `${line} ${found}.` };
+  }
   const more = shown.nextCursor ? ', more on older pages' : '';
-  return `${line}${matches} on this page${more}.`;
+  return { matches: null, text: `${line} ${found} on this page${more}.` };
 }
 
 /** form-detail.eta. */
@@ -128,8 +152,10 @@ export interface FormPageView {
   nextCursor: string | null;
   cursor: string | undefined;
   filters: FilterValues;
-  /** Any filter: a tab, "mine", a label, a search or dates. */
+  /** Any filter: a tab but All, "mine", a label, a search or dates. */
   filtered: boolean;
+  /** The form has received nothing and nothing narrows the list: the setup shows. */
+  firstRun: boolean;
   /** A search or dates (the Clear button). */
   searched: boolean;
   inbox: InboxView;
@@ -137,7 +163,7 @@ export interface FormPageView {
   links: { filters: string; excel: string; older: string; range: string };
   range: string;
   /** What a filtered list shows and how many, or null when it is not filtered. */
-  results: string | null;
+  results: ResultsLine | null;
   errors: PageErrors;
   total: number;
   lastAt: Date | string | null;
@@ -180,21 +206,20 @@ export class FormPageBuilder {
     const done = queryText(query.done);
     const values = readInboxValues(query, filters.values, filters.errors);
     const narrowed = inboxNarrowed(values);
-    const filtered = filters.active || narrowed || values.status !== '';
-    // A date range alone is counted on the index; a tab alone by its counter.
+    const filtered = filters.active || narrowed || values.status !== 'all';
+    const listFilter = {
+      ...filters.input,
+      ...inboxListFilter(values, context.user.id),
+    };
+    // A date range (on a tab or All) is counted on the index.
     const counted =
-      filters.active &&
-      !filters.errors.any &&
-      !filters.input.q &&
-      !narrowed &&
-      !values.status;
+      filters.active && !filters.errors.any && !filters.input.q && !narrowed;
     const [page, counts, days, warning, turnedAway, inRange, members, labels] =
       await Promise.all([
         filters.errors.any
           ? { data: [], nextCursor: null }
           : this.submissions.list(entity, {
-              ...filters.input,
-              ...inboxListFilter(values, context.user.id),
+              ...listFilter,
               limit: SUBMISSIONS_PAGE_SIZE,
               cursor,
             }),
@@ -202,16 +227,27 @@ export class FormPageBuilder {
         this.counters.dailyCounts(form.id, CHART_DAYS),
         this.verification.warningFor(entity),
         this.spam.turnedAwayOf(form.id),
-        counted ? this.stats.countInRange(entity, filters.input) : null,
+        counted
+          ? this.stats.countInRange(entity, {
+              ...filters.input,
+              status: listFilter.status,
+            })
+          : null,
         this.members.list(context.account.id),
         this.labels.list(context.account.id),
       ]);
     const range = describeRange(filters.values);
     const total = { count: counts.total, lastAt: counts.lastAt };
-    const firstRun = total.count === 0 && !filtered && !cursor;
-    const tabCount =
-      values.status && !filters.active && !narrowed
-        ? counts[values.status]
+    // A form that has received nothing shows its setup, unless a tab was asked for.
+    const firstRun =
+      total.count === 0 &&
+      !filters.active &&
+      !narrowed &&
+      !cursor &&
+      !queryText(query.status);
+    const matches =
+      filters.input.q && page.data.length > 0
+        ? await this.matchesOf(entity, listFilter, page, cursor)
         : null;
     const inbox = buildInboxView({
       values,
@@ -228,6 +264,7 @@ export class FormPageBuilder {
         setup: firstRun
           ? await this.setup.build(context, baseUrl, form, done)
           : null,
+        firstRun,
         submissions: page.data,
         columns: submissionColumns(form.fields, page.data),
         nextCursor: page.nextCursor,
@@ -248,8 +285,9 @@ export class FormPageBuilder {
           }),
         },
         range,
+        // A tab alone says its count on the tab.
         results:
-          filtered && page.data.length > 0
+          (filters.active || narrowed) && page.data.length > 0
             ? resultsLine(
                 values,
                 range,
@@ -258,7 +296,8 @@ export class FormPageBuilder {
                   cursor,
                   nextCursor: page.nextCursor,
                 },
-                inRange ?? tabCount,
+                inRange,
+                matches,
               )
             : null,
         errors: filters.errors,
@@ -271,5 +310,24 @@ export class FormPageBuilder {
         notice: noticeOf(done, query),
       },
     };
+  }
+
+  /**
+   * A search's matches in all: the page itself when it holds every one, else counted
+   * (capped), and never fewer than the page shows.
+   */
+  private async matchesOf(
+    form: Form,
+    filter: Parameters<SubmissionStatsService['countMatches']>[1],
+    page: { data: unknown[]; nextCursor: string | null },
+    cursor: string | undefined,
+  ): Promise<MatchCount> {
+    if (!cursor && !page.nextCursor) {
+      return { count: page.data.length, atLeast: false };
+    }
+    const found = await this.stats.countMatches(form, filter);
+    return found.count < page.data.length
+      ? { count: page.data.length, atLeast: true }
+      : found;
   }
 }

@@ -1,6 +1,7 @@
 // The inbox's own filters above a form's submissions, beside the search and dates of
 // dashboard-filters.ts: the status tab (New · Open · Closed · All), "Assigned to me" and a
-// label chip. Links keep every filter, so a tab keeps the search and a chip keeps the tab.
+// label chip. The page opens on New; links name their tab (`status=all` for All) and keep
+// every filter, so a tab keeps the search and a chip keeps the tab.
 import {
   SUBMISSION_STATUSES,
   type SubmissionStatus,
@@ -9,9 +10,14 @@ import type { SubmissionFilterInput } from '../../submissions/queries/submission
 import type { PageErrors } from '../page-errors.js';
 import { queryText, type FilterValues } from './dashboard-filters.js';
 
+/** A status tab, or every status. */
+export type InboxTab = SubmissionStatus | 'all';
+
+/** The tab the form's page opens on when the address names none. */
+export const DEFAULT_TAB: InboxTab = 'new';
+
 export interface InboxValues extends FilterValues {
-  /** '' is the All tab. */
-  status: SubmissionStatus | '';
+  status: InboxTab;
   /** "Assigned to me": '1' when on. */
   mine: '' | '1';
   /** A label's name, or '' for every label. */
@@ -28,27 +34,30 @@ export function isStatus(value: string): value is SubmissionStatus {
   return (SUBMISSION_STATUSES as readonly string[]).includes(value);
 }
 
-/** The inbox part of the query; a bad status or label is said on the page (400). */
+/**
+ * The inbox part of the query; a bad status or label is said on the page (400). Without a
+ * `status` the page shows `fallback`: New for the form's page, All for an export.
+ */
 export function readInboxValues(
   query: Record<string, unknown>,
   filters: FilterValues,
   errors: PageErrors,
+  fallback: InboxTab = DEFAULT_TAB,
 ): InboxValues {
   const status = queryText(query.status).toLowerCase();
   const label = queryText(query.label);
+  // `tab=mine` is the assignment mail's link to every submission given to the member.
+  const mailLink = queryText(query.tab) === 'mine';
   const values: InboxValues = {
     ...filters,
-    status: '',
-    // `tab=mine` is the assignment mail's link to a member's own submissions.
-    mine:
-      queryText(query.mine) === '1' || queryText(query.tab) === 'mine'
-        ? '1'
-        : '',
+    status: mailLink ? 'all' : fallback,
+    mine: queryText(query.mine) === '1' || mailLink ? '1' : '',
     label: label.length <= 40 ? label : '',
   };
-  if (status && status !== 'all') {
-    if (isStatus(status)) values.status = status;
-    else errors.add('Choose the New, Open, Closed or All tab', 'status');
+  if (status === 'all' || isStatus(status)) {
+    values.status = status;
+  } else if (status) {
+    errors.add('Choose the New, Open, Closed or All tab', 'status');
   }
   if (label.length > 40) errors.add('A label has at most 40 characters');
   return values;
@@ -61,7 +70,7 @@ export function inboxListFilter(
 ): Pick<SubmissionFilterInput, 'status' | 'assignee' | 'label'> {
   const filter: Pick<SubmissionFilterInput, 'status' | 'assignee' | 'label'> =
     {};
-  if (values.status) filter.status = values.status;
+  if (values.status !== 'all') filter.status = values.status;
   if (values.mine) filter.assignee = userId;
   if (values.label) filter.label = values.label;
   return filter;
@@ -74,7 +83,10 @@ export function inboxNarrowed(values: InboxValues): boolean {
 
 const ORDER = ['status', 'mine', 'label', 'q', 'from', 'to'] as const;
 
-/** "?status=new&label=…" for links that keep the filters; `first` entries come first. */
+/**
+ * "?status=new&label=…" for links that keep the filters (the tab always named, so All
+ * stays All); `first` entries come first.
+ */
 export function inboxQuery(
   values: Partial<InboxValues>,
   first: Record<string, string | undefined> = {},
@@ -95,4 +107,22 @@ export function inboxQuery(
 export function safeBack(value: unknown): string {
   const text = queryText(value);
   return /^\?[\w%=&.+~-]{0,1000}$/.test(text) ? text : '';
+}
+
+/** The inbox query `back` with the notice after a post (`done`, and how many when counted). */
+export function withDone(back: string, done: string, count?: number): string {
+  const params = new URLSearchParams(back.slice(1));
+  params.delete('done');
+  params.delete('updated');
+  params.delete('deleted');
+  params.set('done', done);
+  if (count !== undefined) {
+    params.set(done === 'bulk-deleted' ? 'deleted' : 'updated', String(count));
+  }
+  return `?${params.toString()}`;
+}
+
+/** The `back` parameter of a link to a submission's page ('' when there is none). */
+export function backParam(back: string): string {
+  return back ? `?back=${encodeURIComponent(back)}` : '';
 }

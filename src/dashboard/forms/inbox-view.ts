@@ -7,14 +7,19 @@ import {
   SUBMISSION_STATUSES,
   type SubmissionStatus,
 } from '../../submissions/submission.entity.js';
-import { inboxQuery, STATUS_NAMES, type InboxValues } from './inbox-filters.js';
+import {
+  backParam,
+  inboxQuery,
+  STATUS_NAMES,
+  type InboxTab as TabKey,
+  type InboxValues,
+} from './inbox-filters.js';
 
 export interface InboxTab {
-  /** '' is All. */
-  key: SubmissionStatus | '';
+  key: TabKey;
   label: string;
-  /** Shown for New (and All); null where the tab shows none. */
-  count: number | null;
+  /** From the form's counters. */
+  count: number;
   href: string;
   current: boolean;
 }
@@ -42,8 +47,14 @@ export interface InboxView {
   statusNames: Record<SubmissionStatus, string>;
   /** The query a work post returns to (this page's filters). */
   back: string;
+  /** `?back=…` on the links to a submission's page, so its way back returns here. */
+  openParam: string;
   /** The link that clears the search and dates, keeping the tab, "mine" and the label. */
   clearSearch: string;
+  /** The same search on the All tab, when a status tab narrows it; else null. */
+  searchAll: string | null;
+  /** The All tab without any other filter. */
+  showAll: string;
   /** Said when a tab or chip holds nothing. */
   emptyText: string;
 }
@@ -65,10 +76,10 @@ export function buildInboxView(input: {
 }): InboxView {
   const { values, counts } = input;
   // A tab or a chip starts again at the newest: the cursor is not carried.
-  const tab = (key: SubmissionStatus | ''): InboxTab => ({
+  const tab = (key: TabKey): InboxTab => ({
     key,
-    label: key ? STATUS_NAMES[key] : 'All',
-    count: key ? counts[key] : counts.total,
+    label: key === 'all' ? 'All' : STATUS_NAMES[key],
+    count: key === 'all' ? counts.total : counts[key],
     href: inboxQuery({ ...values, status: key }),
     current: values.status === key,
   });
@@ -77,10 +88,12 @@ export function buildInboxView(input: {
     string
   >;
   for (const label of input.labels) colorOf[label.name] = label.color;
-  const where = values.status ? STATUS_NAMES[values.status].toLowerCase() : '';
+  const back = inboxQuery(values, { cursor: input.cursor });
+  const where =
+    values.status === 'all' ? '' : STATUS_NAMES[values.status].toLowerCase();
   return {
     values,
-    tabs: [tab('new'), tab('open'), tab('closed'), tab('')],
+    tabs: [tab('new'), tab('open'), tab('closed'), tab('all')],
     mine: {
       href: inboxQuery({ ...values, mine: values.mine ? '' : '1' }),
       on: values.mine === '1',
@@ -104,8 +117,14 @@ export function buildInboxView(input: {
       label: STATUS_NAMES[key],
     })),
     statusNames: STATUS_NAMES,
-    back: inboxQuery(values, { cursor: input.cursor }),
+    back,
+    openParam: backParam(back),
     clearSearch: inboxQuery({ ...values, q: '', from: '', to: '' }),
+    searchAll:
+      values.q && values.status !== 'all'
+        ? inboxQuery({ ...values, status: 'all' })
+        : null,
+    showAll: inboxQuery({ status: 'all' }),
     emptyText: `No ${where ? where + ' ' : ''}submissions${values.mine ? ' assigned to you' : ''}${values.label ? ` labelled “${values.label}”` : ''}.`,
   };
 }

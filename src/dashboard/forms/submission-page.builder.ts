@@ -21,7 +21,7 @@ import {
   memberPrincipal,
   type DashboardContext,
 } from '../dashboard-context.js';
-import { STATUS_NAMES } from './inbox-filters.js';
+import { backParam, STATUS_NAMES } from './inbox-filters.js';
 
 export interface SubmissionField {
   key: string;
@@ -58,12 +58,14 @@ const NOTICES: Record<string, string> = {
   'note-deleted': 'Note deleted.',
 };
 
-/** What a failed note post shows again: the message and what was typed. */
+/** What a failed note post shows again (the message, what was typed); the notice; where from. */
 export interface NoteErrors {
   noteError?: string;
   noteText?: string;
   editError?: { noteId: string; message: string; text: string };
   done?: string;
+  /** The inbox query the page was opened from (safeBack), for its way back. */
+  back?: string;
 }
 
 /** submission-detail.eta (and, with `fields` cut short, submission-delete.eta). */
@@ -82,6 +84,10 @@ export interface SubmissionView {
   noteText: string;
   editError: NoteErrors['editError'] | null;
   notice: string | undefined;
+  /** The inbox query "Back to submissions" returns to, carried by the page's posts. */
+  back: string;
+  /** `?back=…` for the page's links to itself (delete, cancel), or ''. */
+  backParam: string;
 }
 
 @Injectable()
@@ -137,6 +143,8 @@ export class SubmissionPageBuilder {
       noteText: errors.noteText ?? '',
       editError: errors.editError ?? null,
       notice: errors.done ? ownEntry(NOTICES, errors.done) : undefined,
+      back: errors.back ?? '',
+      backParam: backParam(errors.back ?? ''),
     };
   }
 }

@@ -247,6 +247,16 @@ WHERE `formId` = ?
 AND `spam` = ?;
 -- params: ["01JFORM0000000000000000000",0]
 
+-- SubmissionSql.countInRange
+SELECT COUNT(*) AS `count`
+FROM `submission`
+WHERE `formId` = ?
+AND `spam` = ?
+AND `status` = ?
+AND `createdAt` >= ?
+AND `createdAt` < ?;
+-- params: ["01JFORM0000000000000000000",0,"new","2025-01-01 00:00:00.000","2025-06-01 00:00:00.000"]
+
 -- # scans a window for an address (erasure), ASCII and not
 
 -- SubmissionSql.addressWindow

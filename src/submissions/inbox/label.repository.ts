@@ -2,7 +2,7 @@
 // submission_label's, written with the inbox's changes: inbox-sql.ts).
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { In, Repository, type EntityManager } from 'typeorm';
 import { Label } from './label.entity.js';
 
 @Injectable()
@@ -16,7 +16,10 @@ export class LabelRepository {
     return this.labels.find({ where: { accountId }, order: { name: 'ASC' } });
   }
 
-  create(values: Pick<Label, 'id' | 'accountId' | 'name' | 'color'>): Label {
+  create(
+    values: Pick<Label, 'id' | 'accountId' | 'name' | 'color'> &
+      Partial<Pick<Label, 'createdAt'>>,
+  ): Label {
     return this.labels.create(values);
   }
 
@@ -36,6 +39,32 @@ export class LabelRepository {
 
   findByName(accountId: string, name: string): Promise<Label | null> {
     return this.labels.findOneBy({ accountId, name });
+  }
+
+  /** In the caller's transaction (a change with its audit event). */
+  async insertIn(manager: EntityManager, label: Label): Promise<void> {
+    await manager.insert(Label, label);
+  }
+
+  /** false when the account has no such label. */
+  async updateIn(
+    manager: EntityManager,
+    accountId: string,
+    id: string,
+    values: Pick<Label, 'name' | 'color'>,
+  ): Promise<boolean> {
+    return Boolean(
+      (await manager.update(Label, { id, accountId }, values)).affected,
+    );
+  }
+
+  /** false when the account has no such label. */
+  async deleteIn(
+    manager: EntityManager,
+    accountId: string,
+    id: string,
+  ): Promise<boolean> {
+    return Boolean((await manager.delete(Label, { id, accountId })).affected);
   }
 
   /** false when the account has no such label. */

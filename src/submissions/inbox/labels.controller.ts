@@ -50,7 +50,7 @@ export class LabelsController {
     @Principal() principal: ApiPrincipal,
     @Body() body: CreateLabelDto,
   ): Promise<LabelDto> {
-    return this.labels.create(principal.accountId, body);
+    return this.labels.create(principal.accountId, body, principal);
   }
 
   @Patch(':labelId')
@@ -61,7 +61,7 @@ export class LabelsController {
     @Param('labelId') labelId: string,
     @Body() body: UpdateLabelDto,
   ): Promise<LabelDto> {
-    return this.labels.update(principal.accountId, labelId, body);
+    return this.labels.update(principal.accountId, labelId, body, principal);
   }
 
   @Delete(':labelId')
@@ -72,6 +72,6 @@ export class LabelsController {
     @Principal() principal: ApiPrincipal,
     @Param('labelId') labelId: string,
   ): Promise<void> {
-    await this.labels.remove(principal.accountId, labelId);
+    await this.labels.remove(principal.accountId, labelId, principal);
   }
 }

@@ -1,19 +1,24 @@
-// An account's labels: listed by any role, made and changed with `submissions.work`.
+// An account's labels: listed by any role, made and changed with `submissions.work`, from the
+// API and the dashboard alike; each change is an audit event in the change's transaction.
 import {
   BadRequestException,
   ConflictException,
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
+import { SYSTEM_ACTOR, type AuditActor } from '../../audit/audit-actor.js';
+import type { AuditDetails } from '../../audit/audit-hash.js';
+import { AuditLog, type AuditRecord } from '../../audit/audit-log.service.js';
+import { LabelRepository } from './label.repository.js';
+import type { ApiPrincipal } from '../../auth/principal.js';
 import { isUniqueViolation } from '../../common/database/driver-errors.js';
 import { newUlid } from '../../common/values/ulid.js';
 import {
-  type Label,
+  Label,
   LABEL_COLORS,
   LABEL_NAME_MAX,
   type LabelColor,
 } from './label.entity.js';
-import { LabelRepository } from './label.repository.js';
 
 export interface LabelView {
   id: string;
@@ -21,6 +26,9 @@ export interface LabelView {
   color: LabelColor;
   createdAt: string;
 }
+
+/** Who changes a label: the request's key or member, else the service itself. */
+export type LabelActor = ApiPrincipal | AuditActor;
 
 export const LABEL_NOT_FOUND = 'Label not found';
 export const LABEL_TAKEN = 'A label with this name already exists';
@@ -47,44 +55,92 @@ export function labelColor(color: unknown): LabelColor {
 
 @Injectable()
 export class LabelsService {
-  constructor(private readonly labels: LabelRepository) {}
+  constructor(
+    private readonly labels: LabelRepository,
+    private readonly auditLog: AuditLog,
+  ) {}
 
   async list(accountId: string): Promise<LabelView[]> {
     const rows = await this.labels.listOf(accountId);
     return rows.map((row) => this.map(row));
   }
 
+  /** One of the account's labels (404 for none, or another account's). */
+  async find(accountId: string, labelId: string): Promise<LabelView> {
+    const label = await this.labels.find(accountId, labelId);
+    if (!label) throw new NotFoundException(LABEL_NOT_FOUND);
+    return this.map(label);
+  }
+
   async create(
     accountId: string,
     input: { name: unknown; color?: unknown },
+    by: LabelActor = SYSTEM_ACTOR,
   ): Promise<LabelView> {
     const label = this.labels.create({
       id: newUlid(),
       accountId,
       name: labelName(input.name),
       color: input.color === undefined ? 'gray' : labelColor(input.color),
+      createdAt: new Date(),
     });
-    await this.save(label);
+    await this.write(
+      event(label, by, 'label.created', {
+        name: label.name,
+        color: label.color,
+      }),
+      async (manager) => {
+        await this.labels.insertIn(manager, label);
+        return true;
+      },
+    );
     return this.map(label);
   }
 
+  /** Renames or recolours; a change that changes nothing is no event. */
   async update(
     accountId: string,
     labelId: string,
     input: { name?: unknown; color?: unknown },
+    by: LabelActor = SYSTEM_ACTOR,
   ): Promise<LabelView> {
     const label = await this.labels.find(accountId, labelId);
     if (!label) throw new NotFoundException(LABEL_NOT_FOUND);
-    if (input.name !== undefined) label.name = labelName(input.name);
-    if (input.color !== undefined) label.color = labelColor(input.color);
-    await this.save(label);
-    return this.map(label);
+    const name = input.name === undefined ? label.name : labelName(input.name);
+    const color =
+      input.color === undefined ? label.color : labelColor(input.color);
+    const details: AuditDetails = {};
+    if (name !== label.name) details.name = { before: label.name, after: name };
+    if (color !== label.color) {
+      details.color = { before: label.color, after: color };
+    }
+    if (Object.keys(details).length === 0) return this.map(label);
+    const updated = await this.write(
+      event(label, by, 'label.updated', details),
+      async (manager) =>
+        this.labels.updateIn(manager, accountId, labelId, { name, color }),
+    );
+    // Deleted meanwhile.
+    if (!updated) throw new NotFoundException(LABEL_NOT_FOUND);
+    return this.map(Object.assign(label, { name, color }));
   }
 
-  async remove(accountId: string, labelId: string): Promise<void> {
-    if (!(await this.labels.delete(accountId, labelId))) {
-      throw new NotFoundException(LABEL_NOT_FOUND);
-    }
+  /** Deletes the label; it comes off every submission that had it. */
+  async remove(
+    accountId: string,
+    labelId: string,
+    by: LabelActor = SYSTEM_ACTOR,
+  ): Promise<void> {
+    const label = await this.labels.find(accountId, labelId);
+    if (!label) throw new NotFoundException(LABEL_NOT_FOUND);
+    const removed = await this.auditLog.recordChange(
+      event(label, by, 'label.deleted', {
+        name: label.name,
+        color: label.color,
+      }),
+      async (manager) => this.labels.deleteIn(manager, accountId, labelId),
+    );
+    if (!removed) throw new NotFoundException(LABEL_NOT_FOUND);
   }
 
   /** The ids of the account's labels by these names; an unknown name → 400. */
@@ -108,9 +164,13 @@ export class LabelsService {
     return row?.id;
   }
 
-  private async save(label: Label): Promise<void> {
+  /** The change and its event in one transaction; a name the account has → 409. */
+  private async write(
+    record: AuditRecord,
+    change: Parameters<AuditLog['recordChange']>[1],
+  ): Promise<boolean> {
     try {
-      await this.labels.save(label);
+      return await this.auditLog.recordChange(record, change);
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictException(LABEL_TAKEN);
       throw error;
@@ -125,4 +185,19 @@ export class LabelsService {
       createdAt: new Date(row.createdAt).toISOString(),
     };
   }
+}
+
+function event(
+  label: Label,
+  actor: LabelActor,
+  action: 'label.created' | 'label.updated' | 'label.deleted',
+  details: AuditDetails,
+): AuditRecord {
+  return {
+    accountId: label.accountId,
+    actor,
+    action,
+    target: { type: 'label', id: label.id },
+    details,
+  };
 }

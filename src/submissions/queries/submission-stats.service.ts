@@ -7,19 +7,28 @@ import {
   type SubmissionFilterInput,
 } from './submission-filters.js';
 import { SubmissionRepository } from '../submission.repository.js';
+import { LabelsService } from '../inbox/labels.service.js';
+import {
+  SearchCountRepository,
+  type MatchCount,
+} from '../search/search-count.repository.js';
 
 export { utcDay, type DailyCount } from '../counters/form-counters.js';
+export type { MatchCount } from '../search/search-count.repository.js';
 
 /**
  * Counts over a form's submissions, for the dashboard. The form's totals, its status
  * tabs and its 30-day chart are read from its counters (FormCounterRepository), whatever the
- * form's size; only a count of a date range the owner asked for reads rows.
+ * form's size; only a count of a date range the owner asked for reads rows, and a
+ * search's count reads the full-text index (with a cap).
  */
 @Injectable()
 export class SubmissionStatsService {
   constructor(
     private readonly submissions: SubmissionRepository,
     private readonly counters: FormCounterRepository,
+    private readonly labels: LabelsService,
+    private readonly matches: SearchCountRepository,
   ) {}
 
   /**
@@ -45,12 +54,35 @@ export class SubmissionStatsService {
     return new Map([...counts].map(([id, count]) => [id, count.new]));
   }
 
-  /** How many of the form's submissions lie in [from, to) (400 for a bad range). */
+  /**
+   * How many of the form's submissions (of one status, when given) lie in [from, to)
+   * (400 for a bad range).
+   */
   async countInRange(
     form: Pick<Form, 'id'>,
-    range: Pick<SubmissionFilterInput, 'from' | 'to'> = {},
+    range: Pick<SubmissionFilterInput, 'from' | 'to' | 'status'> = {},
   ): Promise<number> {
-    const { from, to } = parseFilters({ from: range.from, to: range.to });
-    return this.submissions.countInRange(form.id, { from, to });
+    const { from, to, status } = parseFilters({
+      from: range.from,
+      to: range.to,
+      status: range.status,
+    });
+    return this.submissions.countInRange(form.id, { from, to, status });
+  }
+
+  /**
+   * How many of the form's submissions a search (`q`, with the list's other filters) finds
+   * in all, capped (docs/inbox.md); 400 for a bad filter.
+   */
+  async countMatches(
+    form: Pick<Form, 'id' | 'accountId'>,
+    input: SubmissionFilterInput,
+  ): Promise<MatchCount> {
+    const filters = parseFilters(input);
+    if (input.label !== undefined && input.label !== '') {
+      filters.labelId =
+        (await this.labels.findId(form.accountId, input.label)) ?? '-';
+    }
+    return this.matches.count(form.id, filters);
   }
 }

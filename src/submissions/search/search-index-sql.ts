@@ -84,6 +84,27 @@ export class SearchIndexSql {
     };
   }
 
+  /**
+   * SQLite: the next `limit` of the form's submissions whose text holds every word, in
+   * index order after the entry `afterSeq` — a search's count walks them a page at a time.
+   */
+  candidatePage(
+    formId: string,
+    match: string,
+    afterSeq: number,
+    limit: number,
+  ): SqlStatement {
+    return {
+      sql:
+        `SELECT "k"."seq" AS "seq", "s"."id" AS "id" FROM "submission_fts" ` +
+        `JOIN "submission_search" "k" ON "k"."seq" = "submission_fts"."rowid" ` +
+        `JOIN "submission" "s" ON "s"."id" = "k"."submissionId" ` +
+        `WHERE "submission_fts" MATCH ? AND "submission_fts"."rowid" > ? AND "s"."formId" = ? ` +
+        `ORDER BY "submission_fts"."rowid" LIMIT ${Math.trunc(limit)}`,
+      params: [match, afterSeq, formId],
+    };
+  }
+
   /** Empties the index (search:rebuild starts it over). */
   clear(): string[] {
     return this.dialect === 'sqlite'

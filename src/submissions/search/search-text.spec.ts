@@ -53,6 +53,7 @@ describe.each(['mysql', 'sqlite'] as const)(
       file.add('candidates', sql.candidates('f', 'q', 5001));
       file.add('clear', sql.clear());
       if (dialect === 'sqlite') {
+        file.add('candidatePage', sql.candidatePage('f', 'q', 42, 1000));
         file.add('sqliteKey', sql.sqliteKey());
         file.add('sqliteText', sql.sqliteText());
       } else {

@@ -72,8 +72,8 @@ describe('dashboard: where pages land (e2e)', () => {
       expect(list).toBeLessThan(html.indexOf('id="activity-title"'));
       expect(list).toBeLessThan(html.indexOf('class="stats"'));
       expect(html).not.toContain('id="connect-title"');
-      expect(textOf(html)).toContain(
-        'Showing submissions containing “a l”, newest first. 1 match.',
+      expect(html).toContain(
+        '<strong data-testid="match-count">1 submission matches</strong>. Showing new submissions containing “a l”, newest first.',
       );
 
       const day = new Date().toISOString().slice(0, 10);
@@ -85,7 +85,7 @@ describe('dashboard: where pages land (e2e)', () => {
         ).html,
       );
       expect(ranged).toMatch(
-        /Showing submissions received .*, newest first\. 3 submissions in all\./,
+        /Showing new submissions received .*, newest first\. 3 submissions in all\./,
       );
     });
   });

@@ -148,7 +148,7 @@ describe('dashboard: submissions (e2e)', () => {
         'May first',
       ]);
       expect(textOf(page.html)).toContain(
-        'Showing submissions received from 1 May 2026 to 31 May 2026, newest first.',
+        'Showing new submissions received from 1 May 2026 to 31 May 2026, newest first. 3 submissions in all.',
       );
       expect(page.html).toContain('value="2026-05-01"');
     });
@@ -157,7 +157,7 @@ describe('dashboard: submissions (e2e)', () => {
       const page = await client.get(`${base}?q=%C3%BCn%C3%AFCODE`);
       expect(listedNames(page.html)).toEqual(['Ünïcode Ådа']);
       expect(page.html).toContain(
-        `href="${base}/submissions.csv?q=%C3%BCn%C3%AFCODE"`,
+        `href="${base}/submissions.csv?status=new&amp;q=%C3%BCn%C3%AFCODE"`,
       );
       // No bulk delete by search: only by date.
       expect(page.html).not.toContain(`${base}/submissions/delete`);

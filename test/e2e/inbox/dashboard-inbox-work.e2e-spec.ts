@@ -63,7 +63,7 @@ describe('dashboard: working submissions in the inbox (e2e)', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { SUBMIT_RATE_LIMIT: '1000' } });
     owner = await createAccount(t);
     editor = await createMember(t, owner.account.id, 'editor');
     viewer = await createMember(t, owner.account.id, 'viewer');
@@ -91,6 +91,121 @@ describe('dashboard: working submissions in the inbox (e2e)', () => {
     expect(textOf(page.html)).toContain('Ada New');
     const list = await asEditor.get('/dashboard/forms');
     expect(list.html).toContain(`${counted + 1} new</a>`);
+  });
+
+  it('opens the form’s page on New with its count when no tab is chosen, and every link names its tab', async () => {
+    const fresh = await submit('Still New');
+    const seen = await submit('Seen Already');
+    await asEditor.get(`${base}/submissions/${seen}`);
+    expect((await stored(seen)).status).toBe('open');
+    const [{ n }] = await t.dataSource.query(
+      "SELECT COUNT(*) AS n FROM submission WHERE formId = ? AND status = 'new'",
+      [form.form.id],
+    );
+
+    // The forms list links the form's page itself: it opens on New.
+    const list = await asEditor.get('/dashboard/forms');
+    expect(list.html).toContain(`href="${base}"`);
+    const page = await asEditor.get(base);
+    expect(page.status).toBe(200);
+    expect(page.html).toMatch(/data-status-tab="new" aria-current="page"/);
+    expect(page.html).toContain(`data-testid="count-new">${Number(n)}<`);
+    expect(page.html).toContain(`data-submission="${fresh}"`);
+    expect(page.html).not.toContain(`data-submission="${seen}"`);
+    // The tab says its count: no line above the list repeats it.
+    expect(page.html).not.toContain('data-testid="results-count"');
+    // All is a tab of its own, with every status.
+    expect(page.html).toContain(
+      `href="${base}?status=all#submissions-title" data-status-tab="all"`,
+    );
+    const all = await asEditor.get(`${base}?status=all`);
+    expect(all.html).toMatch(/data-status-tab="all" aria-current="page"/);
+    expect(all.html).toContain(`data-submission="${fresh}"`);
+    expect(all.html).toContain(`data-submission="${seen}"`);
+    // A search keeps the tab it was typed on, and offers every status.
+    expect(page.html).toContain(
+      '<input type="hidden" name="status" value="new">',
+    );
+    const searched = await asEditor.get(`${base}?status=new&q=Seen`);
+    expect(searched.html).not.toContain(`data-submission="${seen}"`);
+    expect(searched.html).toContain(
+      `href="${base}?status=all&amp;q=Seen#submissions-title">Search every status</a>`,
+    );
+    // The assignment mail's link to "mine" shows every status.
+    const mailed = await asEditor.get(`${base}?tab=mine`);
+    expect(mailed.html).toMatch(/data-status-tab="all" aria-current="page"/);
+    // A CSV without a tab holds every status; the page's link names its tab.
+    const csv = await asEditor.get(`${base}/submissions.csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.html).toContain('Still New');
+    expect(csv.html).toContain('Seen Already');
+    expect(page.html).toContain(`href="${base}/submissions.csv?status=new"`);
+  });
+
+  it('takes a submission’s page back to the tab it was opened from, after a change and after deleting it', async () => {
+    const id = await submit('Round Trip');
+    await asEditor.post(
+      `${base}/submissions/${id}/work`,
+      { status: 'closed', back: '' },
+      { from: base },
+    );
+    const closed = await asEditor.get(`${base}?status=closed`);
+    const back = encodeURIComponent('?status=closed');
+    const link = `${base}/submissions/${id}?back=${back}`;
+    expect(closed.html).toContain(`href="${link}"`);
+    const detail = await asEditor.get(link);
+    expect(detail.html).toContain(
+      `href="${base}?status=closed#submissions-title" data-testid="back-to-submissions"`,
+    );
+    expect(detail.html).toContain(
+      `href="${base}/submissions/${id}/delete?back=${back}"`,
+    );
+    const saved = await asEditor.post(
+      `${base}/submissions/${id}/work`,
+      [
+        ['from', 'detail'],
+        ['back', '?status=closed'],
+        ['status', 'closed'],
+        ['assigneeId', ''],
+      ],
+      { from: link },
+    );
+    expect(saved.location).toBe(
+      `${base}/submissions/${id}?done=saved&back=${back}#work`,
+    );
+    const noted = await asEditor.post(
+      `${base}/submissions/${id}/notes`,
+      { text: 'Done', back: '?status=closed' },
+      { from: link },
+    );
+    expect(noted.location).toBe(
+      `${base}/submissions/${id}?done=note-added&back=${back}#notes`,
+    );
+    // Somewhere else than an inbox query is never a way back.
+    const elsewhere = await asEditor.get(
+      `${base}/submissions/${id}?back=${encodeURIComponent('//evil.example/')}`,
+    );
+    expect(elsewhere.html).toContain(
+      `href="${base}#submissions-title" data-testid="back-to-submissions"`,
+    );
+    const confirm = await asEditor.get(
+      `${base}/submissions/${id}/delete?back=${back}`,
+    );
+    expect(confirm.html).toContain(
+      '<input type="hidden" name="back" value="?status=closed">',
+    );
+    const deleted = await asEditor.post(
+      `${base}/submissions/${id}/delete`,
+      { back: '?status=closed' },
+      { csrf: csrfOf(confirm.html) },
+    );
+    expect(deleted.status).toBe(303);
+    expect(deleted.location).toBe(
+      `${base}?status=closed&done=submission-deleted`,
+    );
+    const after = await asEditor.get(deleted.location!);
+    expect(textOf(after.html)).toContain('The submission was deleted.');
+    expect(after.html).toMatch(/data-status-tab="closed" aria-current="page"/);
   });
 
   it('makes a new submission open when a member who works submissions opens it; a viewer’s reading changes nothing', async () => {
@@ -127,10 +242,13 @@ describe('dashboard: working submissions in the inbox (e2e)', () => {
     const closed = await asEditor.get(`${base}?status=closed`);
     expect(closed.html).toContain(`data-submission="${id}"`);
     expect(textOf(closed.html)).toContain(editor.email);
-    const mine = await asEditor.get(`${base}?mine=1`);
+    // "Assigned to me" keeps the tab: on New a closed one is not listed, on All it is.
+    const mineNew = await asEditor.get(`${base}?status=new&mine=1`);
+    expect(mineNew.html).not.toContain(`data-submission="${id}"`);
+    const mine = await asEditor.get(`${base}?status=all&mine=1`);
     expect(mine.html).toContain(`data-submission="${id}"`);
     expect(textOf(mine.html)).toContain('assigned to you');
-    const theirs = await asOwner.get(`${base}?mine=1`);
+    const theirs = await asOwner.get(`${base}?status=all&mine=1`);
     expect(theirs.html).not.toContain(`data-submission="${id}"`);
   });
 
@@ -206,7 +324,10 @@ describe('dashboard: working submissions in the inbox (e2e)', () => {
     );
     expect(saved.status).toBe(303);
     expect(saved.location).toBe(`${detail}?done=saved#work`);
-    const page = await asEditor.get(`${base}?label=Hot%20lead`);
+    // The chip keeps the tab: the tagged one is open, so it is on Open and All, not New.
+    const onNew = await asEditor.get(`${base}?status=new&label=Hot%20lead`);
+    expect(onNew.html).not.toContain(`data-submission="${tagged}"`);
+    const page = await asEditor.get(`${base}?status=all&label=Hot%20lead`);
     expect(page.status).toBe(200);
     expect(page.html).toContain(`data-submission="${tagged}"`);
     expect(page.html).not.toContain(`data-submission="${plain}"`);

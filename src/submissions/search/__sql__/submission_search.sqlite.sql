@@ -38,6 +38,18 @@ LIMIT 5001;
 -- SearchIndexSql.clear
 -- value: ["INSERT INTO \"submission_fts\" (\"submission_fts\") VALUES ('delete-all')","DELETE FROM \"submission_search\"","DELETE FROM \"search_index_state\""]
 
+-- SearchIndexSql.candidatePage
+SELECT "k"."seq" AS "seq", "s"."id" AS "id"
+FROM "submission_fts"
+JOIN "submission_search" "k" ON "k"."seq" = "submission_fts"."rowid"
+JOIN "submission" "s" ON "s"."id" = "k"."submissionId"
+WHERE "submission_fts" MATCH ?
+AND "submission_fts"."rowid" > ?
+AND "s"."formId" = ?
+ORDER BY "submission_fts"."rowid"
+LIMIT 1000;
+-- params: ["q",42,"f"]
+
 -- SearchIndexSql.sqliteKey
 INSERT INTO "submission_search" ("submissionId")
 VALUES (?)
