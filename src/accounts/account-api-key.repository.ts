@@ -1,5 +1,6 @@
 // Every statement on account_api_key: creating, listing and revoking an account's keys,
-// and the key guard's lookup with its mark of use (auth/key-use.ts).
+// the key guard's lookup with its mark of use (auth/key-use.ts), and a key's name (the
+// members feature says which key sent an invitation).
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository, type EntityManager } from 'typeorm';
@@ -55,6 +56,15 @@ export class AccountApiKeyRepository {
       select: { id: true, expiresAt: true },
     });
     return key?.expiresAt ?? null;
+  }
+
+  /** The key's name, or null when there is no such key. */
+  async nameOf(id: string): Promise<string | null> {
+    const key = await this.keys.findOne({
+      where: { id },
+      select: { id: true, name: true },
+    });
+    return key?.name ?? null;
   }
 
   /** The account's key when it is not revoked, with its expiry. */

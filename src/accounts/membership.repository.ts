@@ -1,12 +1,16 @@
-// The statements on membership that accounts/ runs: a sign-up's owner, a user's accounts,
-// putting and ending a membership, counting an account's members. (The last-owner rule's conditional statements are members/'s, in
-// members/membership-sql.ts.)
+// Every statement on the membership table: a sign-up's owner, a user's accounts, putting
+// and ending a membership, an account's members with their users, and the members
+// feature's changes — a role, a removal (each one conditional statement that keeps the
+// last owner, membership-sql.ts), a person joining — in the caller's transaction
+// (`in(manager)`), beside its audit event.
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager } from 'typeorm';
 import type { Role } from '../auth/permissions.js';
+import type { SqlStatement } from '../common/database/sql-statement.js';
 import { Account } from './account.entity.js';
 import { Membership } from './membership.entity.js';
+import { MembershipSql } from './membership-sql.js';
 
 /** One account a user belongs to, by name. */
 export interface AccountMembershipRow {
@@ -17,10 +21,18 @@ export interface AccountMembershipRow {
 
 @Injectable()
 export class MembershipRepository {
+  private readonly sql: MembershipSql;
+
   constructor(
     @InjectRepository(Membership)
     private readonly memberships: Repository<Membership>,
-  ) {}
+  ) {
+    this.sql = new MembershipSql(
+      memberships.manager.connection.options.type === 'better-sqlite3'
+        ? 'sqlite'
+        : 'mysql',
+    );
+  }
 
   /** This repository working in `manager`'s transaction. */
   in(manager: EntityManager): MembershipRepository {
@@ -96,5 +108,60 @@ export class MembershipRepository {
   async delete(accountId: string, userId: string): Promise<boolean> {
     const result = await this.memberships.delete({ accountId, userId });
     return (result.affected ?? 0) > 0;
+  }
+
+  // ---- the members feature -----------------------------------------------------------
+
+  /** Every member of the account with their user, who joined first first. */
+  listWithUsers(accountId: string): Promise<Membership[]> {
+    return this.memberships.find({
+      where: { accountId },
+      relations: { user: true },
+      order: { createdAt: 'ASC', userId: 'ASC' },
+    });
+  }
+
+  findWithUser(accountId: string, userId: string): Promise<Membership | null> {
+    return this.memberships.findOne({
+      where: { accountId, userId },
+      relations: { user: true },
+    });
+  }
+
+  exists(accountId: string, userId: string): Promise<boolean> {
+    return this.memberships.existsBy({ accountId, userId });
+  }
+
+  /** Whether the user belongs to any account. */
+  hasAny(userId: string): Promise<boolean> {
+    return this.memberships.existsBy({ userId });
+  }
+
+  /** Gives the member `role` unless that takes the last owner away; true when it changed. */
+  changeRole(
+    accountId: string,
+    userId: string,
+    role: Role,
+    now: Date,
+  ): Promise<boolean> {
+    return this.execute(this.sql.changeRole(accountId, userId, role, now));
+  }
+
+  /** Deletes the membership unless it is the last owner's; true when it went. */
+  remove(accountId: string, userId: string): Promise<boolean> {
+    return this.execute(this.sql.remove(accountId, userId));
+  }
+
+  /** Runs one of membership-sql.ts's statements; true when it changed a row. */
+  private async execute({ sql, params }: SqlStatement): Promise<boolean> {
+    const { manager } = this.memberships;
+    const runner =
+      manager.queryRunner ?? manager.connection.createQueryRunner();
+    try {
+      const result = await runner.query(sql, params, true);
+      return ((result as { affected?: number }).affected ?? 0) > 0;
+    } finally {
+      if (runner !== manager.queryRunner) await runner.release();
+    }
   }
 }

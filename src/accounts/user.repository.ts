@@ -1,6 +1,7 @@
 // Every statement on the user table: sign-up and sign-in (AccountsService), the address's
-// verification (notifications/email), the owners an alert goes to, and what a person sets
-// on their profile.
+// verification (notifications/email), the owners an alert goes to, what a person sets
+// on their profile, and the user an invitation link makes or proves the address of
+// (the members feature).
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import {
@@ -8,6 +9,7 @@ import {
   LessThanOrEqual,
   MoreThan,
   Repository,
+  type EntityManager,
   type FindOperator,
 } from 'typeorm';
 import { Membership } from './membership.entity.js';
@@ -27,6 +29,11 @@ export class UserRepository {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
   ) {}
+
+  /** This repository working in `manager`'s transaction. */
+  in(manager: EntityManager): UserRepository {
+    return new UserRepository(manager.getRepository(User));
+  }
 
   /** Builds a user (timestamps are stamped on insert when absent). */
   create(values: Partial<User>): User {
@@ -51,6 +58,15 @@ export class UserRepository {
 
   findById(id: string): Promise<User | null> {
     return this.users.findOneBy({ id });
+  }
+
+  /** The id of the user with this (lower-case) address, or null. */
+  async idByEmail(email: string): Promise<string | null> {
+    const user = await this.users.findOne({
+      where: { email },
+      select: { id: true },
+    });
+    return user?.id ?? null;
   }
 
   /** The user with this address and their password hash (a password sign-in). */
@@ -205,5 +221,29 @@ export class UserRepository {
       { emailVerifiedAt: now },
     );
     return Boolean(result.affected);
+  }
+
+  // ---- invitation links --------------------------------------------------------------
+
+  /** A new user, verified (an invitation link proved the address). */
+  async insertVerified(
+    user: { id: string; email: string; passwordHash: string },
+    now: Date,
+  ): Promise<void> {
+    await this.users.insert({
+      ...user,
+      emailVerifiedAt: now,
+      lastSignInAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  /** Counts the address as verified from `now` (an invitation link proved it), unless it already was. */
+  async markAddressProven(id: string, now: Date): Promise<void> {
+    await this.users.update(
+      { id, emailVerifiedAt: IsNull() },
+      { emailVerifiedAt: now },
+    );
   }
 }

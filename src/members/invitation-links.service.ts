@@ -20,10 +20,10 @@ import { ValidationFailedException } from '../common/errors/errors.js';
 import { newUlid } from '../common/values/ulid.js';
 import { hashToken } from '../notifications/email/email-recipients.service.js';
 import { MailQuotas } from '../notifications/email/mail-quotas.js';
-import { AccountRepository } from './account.repository.js';
+import { AccountRepository } from '../accounts/account.repository.js';
 import { InvitationRepository } from './invitation.repository.js';
-import { MembershipRepository } from './membership.repository.js';
-import { UserRepository } from './user.repository.js';
+import { MembershipRepository } from '../accounts/membership.repository.js';
+import { UserRepository } from '../accounts/user.repository.js';
 
 /** 32 random bytes in base64url, as every link token. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -139,11 +139,9 @@ export class InvitationLinksService {
     const passwordHash = await hashPassword(password);
     try {
       await this.auditLog.transaction(async (manager) => {
-        await this.users.insertVerified(
-          manager,
-          { id: userId, email: row.email, passwordHash },
-          now,
-        );
+        await this.users
+          .in(manager)
+          .insertVerified({ id: userId, email: row.email, passwordHash }, now);
         await this.join(manager, row, { id: userId, email: row.email }, now);
       });
     } catch (error) {
@@ -172,12 +170,15 @@ export class InvitationLinksService {
       throw new GoneException(INVITATION_GONE);
     }
     // Already a member (joined another way meanwhile): the role they have stays.
-    if (!(await this.memberships.existsIn(manager, row.accountId, userId))) {
-      await this.memberships.insert(
-        manager,
-        { accountId: row.accountId, userId, role: row.role },
-        now,
-      );
+    const memberships = this.memberships.in(manager);
+    if (!(await memberships.exists(row.accountId, userId))) {
+      await memberships.insert({
+        accountId: row.accountId,
+        userId,
+        role: row.role,
+        createdAt: now,
+        updatedAt: now,
+      });
       await this.auditLog.record(manager, {
         accountId: row.accountId,
         actor: memberActor(userId, user.email),
@@ -186,7 +187,7 @@ export class InvitationLinksService {
         details: { email: user.email, role: row.role, invitationId: row.id },
       });
     }
-    await this.users.markVerified(manager, userId, now);
+    await this.users.in(manager).markAddressProven(userId, now);
   }
 
   private async pendingByToken(token: string, now: Date): Promise<Invitation> {

@@ -28,7 +28,7 @@ import {
   addressRule,
 } from '../notifications/email/mail-quotas.js';
 import { Mailer } from '../notifications/email/mailer.js';
-import { AccountRepository } from './account.repository.js';
+import { AccountRepository } from '../accounts/account.repository.js';
 import { InvitationRepository } from './invitation.repository.js';
 import {
   auditOf,
@@ -36,8 +36,8 @@ import {
   checkMayManageInvitation,
   type MemberActor,
 } from './member-actor.js';
-import { MembershipRepository } from './membership.repository.js';
-import { UserRepository } from './user.repository.js';
+import { MembershipRepository } from '../accounts/membership.repository.js';
+import { UserRepository } from '../accounts/user.repository.js';
 
 export const INVITATION_VALID_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -247,7 +247,7 @@ export class InvitationsService implements BeforeApplicationShutdown {
   /** Members plus pending invitations: what MAX_MEMBERS_PER_ACCOUNT caps. */
   async memberCount(accountId: string, now = new Date()): Promise<number> {
     const [members, pending] = await Promise.all([
-      this.memberships.countInAccount(accountId),
+      this.memberships.countOf(accountId),
       this.invitations.countPending(accountId, now),
     ]);
     return members + pending;

@@ -1,7 +1,7 @@
 // The actor of a members API request: the account key that calls, with its role and name.
 import { Injectable } from '@nestjs/common';
 import type { ApiPrincipal } from '../auth/principal.js';
-import { AccountApiKeyRepository } from './account-api-key.repository.js';
+import { AccountApiKeyRepository } from '../accounts/account-api-key.repository.js';
 import type { MemberActor } from './member-actor.js';
 
 @Injectable()

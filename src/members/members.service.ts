@@ -24,8 +24,8 @@ import {
   auditOf,
   type MemberActor,
 } from './member-actor.js';
-import { AccountRepository } from './account.repository.js';
-import { MembershipRepository } from './membership.repository.js';
+import { AccountRepository } from '../accounts/account.repository.js';
+import { MembershipRepository } from '../accounts/membership.repository.js';
 
 export const MEMBER_NOT_FOUND = 'Member not found';
 export const LAST_OWNER =
@@ -91,13 +91,9 @@ export class MembersService {
           },
         },
         (manager) =>
-          this.memberships.changeRole(
-            manager,
-            actor.accountId,
-            userId,
-            role,
-            now,
-          ),
+          this.memberships
+            .in(manager)
+            .changeRole(actor.accountId, userId, role, now),
       );
       if (!changed) await this.refusedChange(actor.accountId, userId);
       this.changes.changed(actor.accountId, userId);
@@ -114,7 +110,7 @@ export class MembersService {
         ...auditOf(actor, 'member.removed', userId),
         details: { email: member.user?.email, role: member.role },
       },
-      (manager) => this.memberships.remove(manager, actor.accountId, userId),
+      (manager) => this.memberships.in(manager).remove(actor.accountId, userId),
     );
     if (!removed) await this.refusedChange(actor.accountId, userId);
     this.changes.changed(actor.accountId, userId);
@@ -135,7 +131,7 @@ export class MembersService {
         target: { type: 'member', id: userId },
         details: { email: member.user?.email, role: member.role },
       },
-      (manager) => this.memberships.remove(manager, accountId, userId),
+      (manager) => this.memberships.in(manager).remove(accountId, userId),
     );
     if (!removed) await this.refusedChange(accountId, userId);
     this.changes.changed(accountId, userId);
@@ -167,7 +163,7 @@ export class MembersService {
         details: { name: { before, after: trimmed } },
       },
       (manager) =>
-        this.accounts.rename(manager, accountId, trimmed, new Date()),
+        this.accounts.in(manager).rename(accountId, trimmed, new Date()),
     );
     // Every member's switcher and pages show the name.
     this.changes.changed(accountId);
