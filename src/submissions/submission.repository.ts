@@ -1,9 +1,8 @@
 // Every read of stored submissions, and their deletion with the counters (the submit path
-// writes them; submission-deletion.ts is the one path that deletes them). Bulk reads (list, search, export, bulk delete, erasure) are keyset
-// queries along the keyset index (submission.entity.ts), and a `q` search is confined to a fixed
-// window of rows. On SQLite, whose driver runs each statement on the event loop from start to
-// end, a search window is examined in small chunks that take turns with the rest of
-// the server (see common/runtime/event-loop-turns.ts). The SQL text comes from SubmissionSql.
+// writes them; deletion/submission-deletion.service.ts is the one path that deletes them).
+// Bulk reads (list, search, export, bulk delete, erasure) are keyset queries along the keyset
+// index (submission.entity.ts); a `q` search is confined to a fixed window of rows, examined
+// on SQLite in small chunks that take turns on the event loop (common/runtime/event-loop-turns.ts).
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
