@@ -67,7 +67,7 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
     import('./cli/cli.module.js'),
     import('./accounts/accounts.service.js'),
     import('./common/database/database-state.service.js'),
-    import('./audit/audit-verification.js'),
+    import('./audit/audit-chain-checker.js'),
   ]);
   // Quieter than the server: at the default level a command logs only warnings and errors.
   const level = config.logLevel === 'info' ? 'warn' : config.logLevel;
@@ -116,7 +116,7 @@ async function execute(command: Exclude<Command, { name: 'help' }>) {
     if (command.name === 'audit:verify') {
       return await runAuditVerify(
         command,
-        context.get(audit.AuditVerification),
+        context.get(audit.AuditChainChecker),
       );
     }
     return await runCommand(

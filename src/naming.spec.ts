@@ -7,13 +7,7 @@ import ts from 'typescript';
 const SRC = import.meta.dirname;
 
 /** Injectables still to be renamed, with the name each is to take; an entry goes once it is. */
-const PENDING: Record<string, string> = {
-  AuditLog: 'AuditLogService',
-  AuditRetention: 'AuditRetentionSweep',
-  AuditVerification: 'AuditChainChecker',
-  KeyActors: 'KeyActorResolver',
-  MailQuotas: 'MailQuotaLimiter',
-};
+const PENDING: Record<string, string> = {};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
-import { AuditLog } from '../audit/audit-log.service.js';
+import { AuditLogService } from '../audit/audit-log.service.js';
 import { generateApiKey } from '../auth/api-keys.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import {
@@ -87,7 +87,7 @@ export class AccountsService {
     private readonly keys: AccountApiKeyRepository,
     private readonly memberships: MembershipRepository,
     private readonly dataSource: DataSource,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   /**

@@ -34,7 +34,7 @@ export const AUDIT_ACTIONS = [
   'account.renamed',
   'sign_in.succeeded',
   'sign_in.failed',
-  // Recorded by features wired with the same call (AuditLog.record) as they arrive.
+  // Recorded by features wired with the same call (AuditLogService.record) as they arrive.
   'chat_channel.created',
   'chat_channel.updated',
   'chat_channel.deleted',

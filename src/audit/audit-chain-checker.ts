@@ -23,7 +23,7 @@ export interface VerificationReport {
 }
 
 @Injectable()
-export class AuditVerification {
+export class AuditChainChecker {
   constructor(
     private readonly events: AuditEventRepository,
     private readonly chainRows: AuditChainRepository,

@@ -1,7 +1,7 @@
 // The SQL of the audit chain's head (audit_chain), for both dialects, built without a
 // connection so that audit-chain-sql.spec.ts can snapshot it. Recording an event reads the
 // head with a row lock (MySQL/MariaDB: FOR UPDATE, held to the end of the change's
-// transaction; SQLite has one writer, and AuditLog runs its transactions one at a time), so
+// transaction; SQLite has one writer, and AuditLogService runs its transactions one at a time), so
 // two changes of one account at once chain one after the other and never fork.
 import type {
   SqlDialect,

@@ -1,4 +1,4 @@
-// Every statement on audit_event: an event written (AuditLog.record, in the transaction of
+// Every statement on audit_event: an event written (AuditLogService.record, in the transaction of
 // the change it records), the list and export (newest first, keyset paging on the id), the
 // chains' walk for verification, and the retention sweep's deletions.
 import { Injectable } from '@nestjs/common';

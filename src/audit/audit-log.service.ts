@@ -35,7 +35,7 @@ const MAX_USER_AGENT = 512;
 const MAX_LABEL = 254;
 
 @Injectable()
-export class AuditLog {
+export class AuditLogService {
   private readonly sqlite: boolean;
   /** Accounts whose chain row this process has seen exist. */
   private readonly chains = new Set<string>();

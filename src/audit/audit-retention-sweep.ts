@@ -12,20 +12,20 @@ import type { SweepCounts } from '../sweeps/sweep.js';
 import { SweepsService } from '../sweeps/sweeps.service.js';
 import { AuditChainRepository } from './audit-chain.repository.js';
 import { AuditEventRepository } from './audit-event.repository.js';
-import { AuditLog } from './audit-log.service.js';
+import { AuditLogService } from './audit-log.service.js';
 import { AuditOpenEventRepository } from './audit-open-event.repository.js';
 import { closeIdleRuns, RUN_IDLE_MS } from './audit-run.js';
 
 const DAY_MS = 86_400_000;
 
 @Injectable()
-export class AuditRetention implements OnModuleInit {
+export class AuditRetentionSweep implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly events: AuditEventRepository,
     private readonly chains: AuditChainRepository,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
     private readonly openEvents: AuditOpenEventRepository,
     private readonly sweeps: SweepsService,
   ) {}

@@ -12,7 +12,7 @@ import { newUlid } from '../common/values/ulid.js';
 import type { AuditAction } from './audit-actions.js';
 import type { AuditEvent } from './audit-event.entity.js';
 import { canonicalJson, type AuditDetails } from './audit-hash.js';
-import type { AuditLog, AuditRecord } from './audit-log.service.js';
+import type { AuditLogService, AuditRecord } from './audit-log.service.js';
 import { storedParts } from './audit-log.service.js';
 import type { AuditOpenEvent } from './audit-open-event.entity.js';
 import type { AuditOpenEventRepository } from './audit-open-event.repository.js';
@@ -33,7 +33,7 @@ export class AuditRun {
   private touchedAt = 0;
 
   constructor(
-    private readonly log: AuditLog,
+    private readonly log: AuditLogService,
     private readonly openEvents: AuditOpenEventRepository,
     private readonly record: AuditRecord,
   ) {}
@@ -135,7 +135,7 @@ function interruptedRecord(row: AuditOpenEvent): AuditRecord {
  * batch touched it since) and chains it as interrupted. true when it did.
  */
 export async function closeOpenEvent(
-  log: AuditLog,
+  log: AuditLogService,
   openEvents: AuditOpenEventRepository,
   manager: EntityManager,
   id: string,
@@ -151,7 +151,7 @@ export async function closeOpenEvent(
 
 /** The sweep's part: chains every open event idle since `cutoff`; answers how many. */
 export async function closeIdleRuns(
-  log: AuditLog,
+  log: AuditLogService,
   openEvents: AuditOpenEventRepository,
   cutoff: Date,
   signal?: AbortSignal,

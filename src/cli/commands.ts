@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { SecondFactorsService } from '../second-factors/second-factors.service.js';
 import { CLI_ACTOR } from '../audit/audit-actor.js';
-import type { AuditVerification } from '../audit/audit-verification.js';
+import type { AuditChainChecker } from '../audit/audit-chain-checker.js';
 import { parseExpiry } from '../accounts/key-expiry.js';
 import {
   isKeyRole,
@@ -265,7 +265,7 @@ export async function resetSecondFactors(
 /** audit:verify: the counts when every chain holds, else a CommandError naming the first bad event. */
 export async function runAuditVerify(
   command: Extract<Command, { name: 'audit:verify' }>,
-  verification: AuditVerification,
+  verification: AuditChainChecker,
 ): Promise<CommandOutput> {
   const report = await verification.verify(command.accountId);
   const failed = report.chains.find((chain) => chain.failure !== undefined);

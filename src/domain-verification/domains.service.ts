@@ -1,6 +1,9 @@
 import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
 import type { AuditAction } from '../audit/audit-actions.js';
-import { AuditLog, type AuditRecord } from '../audit/audit-log.service.js';
+import {
+  AuditLogService,
+  type AuditRecord,
+} from '../audit/audit-log.service.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import {
   ConflictException,
@@ -83,7 +86,7 @@ export class DomainsService {
     private readonly verification: DomainVerificationService,
     private readonly config: AppConfig,
     @Inject(RATE_LIMIT_STORAGE) private readonly limits: RateLimitStorage,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   /** The one place a domain row becomes what the API shows. */

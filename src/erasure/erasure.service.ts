@@ -7,7 +7,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
-import { AuditLog, type AuditRecord } from '../audit/audit-log.service.js';
+import {
+  AuditLogService,
+  type AuditRecord,
+} from '../audit/audit-log.service.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { AppConfig } from '../config/app-config.js';
 import { Readable } from 'node:stream';
@@ -73,7 +76,7 @@ export class ErasureService {
     private readonly forms: FormsService,
     private readonly submissions: SubmissionRepository,
     private readonly deletion: SubmissionDeletionService,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
     private readonly config: AppConfig,
   ) {}
 

@@ -11,7 +11,7 @@ import {
   outlives,
 } from '../accounts/key-expiry.js';
 import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
-import { AuditLog } from '../audit/audit-log.service.js';
+import { AuditLogService } from '../audit/audit-log.service.js';
 import { generateApiKey, generateFormId } from '../auth/api-keys.js';
 import { confinedToForm, type ApiPrincipal } from '../auth/principal.js';
 import { SecretBoxService } from '../auth/secret-box.service.js';
@@ -61,7 +61,7 @@ export class FormsService {
     private readonly config: AppConfig,
     @Inject(NOTIFY_EMAIL_CONFIRMATIONS)
     private readonly recipients: NotifyEmailConfirmations,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   /** toResponse plus the warning a single-form answer carries when the form needs attention. */

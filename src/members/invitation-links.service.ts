@@ -13,13 +13,13 @@ import type { Invitation } from '../accounts/invitation.entity.js';
 import { MembershipsService } from '../accounts/memberships.service.js';
 import { hashPassword, passwordProblems } from '../accounts/password.js';
 import { memberActor } from '../audit/audit-actor.js';
-import { AuditLog } from '../audit/audit-log.service.js';
+import { AuditLogService } from '../audit/audit-log.service.js';
 import type { Role } from '../auth/permissions.js';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
 import { ValidationFailedException } from '../common/errors/errors.js';
 import { newUlid } from '../common/values/ulid.js';
 import { hashToken } from '../notifications/email/email-recipients.service.js';
-import { MailQuotas } from '../notifications/email/mail-quotas.js';
+import { MailQuotaLimiter } from '../notifications/email/mail-quota-limiter.js';
 import { AccountRepository } from '../accounts/account.repository.js';
 import { InvitationRepository } from './invitation.repository.js';
 import { MembershipRepository } from '../accounts/membership.repository.js';
@@ -63,9 +63,9 @@ export class InvitationLinksService {
     private readonly accounts: AccountRepository,
     private readonly users: UserRepository,
     private readonly memberships: MembershipRepository,
-    private readonly quotas: MailQuotas,
+    private readonly quotas: MailQuotaLimiter,
     private readonly changes: MembershipsService,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   /** What a link stands for, changing nothing (opening it is what mail scanners do). */

@@ -27,7 +27,7 @@ import {
   InvitationsService,
   type InvitationView,
 } from './invitations.service.js';
-import { KeyActors } from './key-actor.js';
+import { KeyActorResolver } from './key-actor-resolver.js';
 
 /** Invitations to join the key's account (docs/teams.md). */
 @ApiTags('members')
@@ -37,7 +37,7 @@ import { KeyActors } from './key-actor.js';
 export class InvitationsController {
   constructor(
     private readonly invitations: InvitationsService,
-    private readonly actors: KeyActors,
+    private readonly actors: KeyActorResolver,
   ) {}
 
   @Get()

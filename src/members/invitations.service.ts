@@ -18,15 +18,15 @@ import {
   ValidationFailedException,
 } from '../common/errors/errors.js';
 import { newUlid } from '../common/values/ulid.js';
-import { AuditLog } from '../audit/audit-log.service.js';
+import { AuditLogService } from '../audit/audit-log.service.js';
 import { AppConfig } from '../config/app-config.js';
 import { hashToken } from '../notifications/email/email-recipients.service.js';
 import { composeInvitationMail } from '../notifications/email/invitation-mail.js';
 import {
-  MailQuotas,
+  MailQuotaLimiter,
   accountRule,
   addressRule,
-} from '../notifications/email/mail-quotas.js';
+} from '../notifications/email/mail-quota-limiter.js';
 import { Mailer } from '../notifications/email/mailer.js';
 import { AccountRepository } from '../accounts/account.repository.js';
 import { InvitationRepository } from './invitation.repository.js';
@@ -86,9 +86,9 @@ export class InvitationsService implements BeforeApplicationShutdown {
     private readonly users: UserRepository,
     private readonly accounts: AccountRepository,
     private readonly mailer: Mailer,
-    private readonly quotas: MailQuotas,
+    private readonly quotas: MailQuotaLimiter,
     private readonly config: AppConfig,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   /** true when invitations can be mailed at all. */

@@ -5,7 +5,7 @@ import { AccountApiKeyRepository } from '../accounts/account-api-key.repository.
 import type { MemberActor } from './member-actor.js';
 
 @Injectable()
-export class KeyActors {
+export class KeyActorResolver {
   constructor(private readonly keys: AccountApiKeyRepository) {}
 
   /** The actor for `principal` (an account key: the routes accept no other). */

@@ -18,7 +18,7 @@ import {
   MemberResponseDto,
 } from './dto/member-response.dto.js';
 import { UpdateMemberDto } from './dto/update-member.dto.js';
-import { KeyActors } from './key-actor.js';
+import { KeyActorResolver } from './key-actor-resolver.js';
 import {
   ListMembersDocs,
   RemoveMemberDocs,
@@ -34,7 +34,7 @@ import { MembersService, type MemberView } from './members.service.js';
 export class MembersController {
   constructor(
     private readonly members: MembersService,
-    private readonly actors: KeyActors,
+    private readonly actors: KeyActorResolver,
   ) {}
 
   @Get()

@@ -8,14 +8,14 @@ import { InvitationLinksService } from './invitation-links.service.js';
 import { InvitationsController } from './invitations.controller.js';
 import { InvitationsService } from './invitations.service.js';
 import { InvitationRepository } from './invitation.repository.js';
-import { KeyActors } from './key-actor.js';
+import { KeyActorResolver } from './key-actor-resolver.js';
 import { MembersController } from './members.controller.js';
 import { MembersService } from './members.service.js';
 
 /**
  * An account's members and invitations: the API under /api/v1/account, and the services
  * the dashboard's Members and invitation pages use. Mail comes from the email
- * notifications' global module (Mailer, MailQuotas). The account, membership, user and
+ * notifications' global module (Mailer, MailQuotaLimiter). The account, membership, user and
  * key tables are read and changed through accounts/'s repositories.
  */
 @Module({
@@ -30,7 +30,7 @@ import { MembersService } from './members.service.js';
     MembersService,
     InvitationsService,
     InvitationLinksService,
-    KeyActors,
+    KeyActorResolver,
     InvitationRepository,
   ],
   exports: [MembersService, InvitationsService, InvitationLinksService],

@@ -12,7 +12,7 @@ import {
   SYSTEM_ACTOR,
   type AuditActor,
 } from '../audit/audit-actor.js';
-import { AuditLog } from '../audit/audit-log.service.js';
+import { AuditLogService } from '../audit/audit-log.service.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import type { Membership } from '../accounts/membership.entity.js';
 import { MembershipsService } from '../accounts/memberships.service.js';
@@ -51,7 +51,7 @@ export class MembersService {
     private readonly accounts: AccountRepository,
     private readonly changes: MembershipsService,
     private readonly factors: SecondFactorsService,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   /** Every member of the account, who joined first first. */

@@ -5,7 +5,7 @@ import type { EntityManager } from 'typeorm';
 import { MembershipRepository } from '../accounts/membership.repository.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import type { AuditDetails } from '../audit/audit-hash.js';
-import { AuditLog } from '../audit/audit-log.service.js';
+import { AuditLogService } from '../audit/audit-log.service.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 
 export type FactorKind = 'totp' | 'passkey';
@@ -14,7 +14,7 @@ export type FactorActor = ApiPrincipal | AuditActor;
 @Injectable()
 export class FactorAuditRecorder {
   constructor(
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
     private readonly memberships: MembershipRepository,
   ) {}
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
-import { AuditLog } from '../audit/audit-log.service.js';
+import { AuditLogService } from '../audit/audit-log.service.js';
 import { AccountSecurityPolicyRepository } from './account-security-policy.repository.js';
 import type { FactorActor } from './factor-audit-recorder.js';
 
@@ -9,7 +9,7 @@ import type { FactorActor } from './factor-audit-recorder.js';
 export class SecurityPolicyService {
   constructor(
     private readonly policies: AccountSecurityPolicyRepository,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   async requiresSecondFactor(accountId: string): Promise<boolean> {

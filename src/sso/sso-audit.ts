@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { CHANGED, changesOf } from '../audit/audit-details.js';
 import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
 import type { AuditDetails } from '../audit/audit-hash.js';
-import type { AuditLog } from '../audit/audit-log.service.js';
+import type { AuditLogService } from '../audit/audit-log.service.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import { issuerUrlProblem } from './oidc-client.js';
 import type { SsoSettings } from './sso-settings.entity.js';
@@ -36,7 +36,7 @@ export function savedDetails(
  * answers (null or empty: nothing changed, no event).
  */
 export function auditedSsoChange(
-  auditLog: AuditLog,
+  auditLog: AuditLogService,
   accountId: string,
   actor: SsoActor | undefined,
   change: (manager: EntityManager) => Promise<AuditDetails | null>,

@@ -7,7 +7,7 @@ import { withoutTrailingSlashes } from '../common/values/trailing-slashes.js';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { AuditDetails } from '../audit/audit-hash.js';
-import { AuditLog } from '../audit/audit-log.service.js';
+import { AuditLogService } from '../audit/audit-log.service.js';
 import type { Role } from '../auth/permissions.js';
 import { SecretBoxService } from '../auth/secret-box.service.js';
 import { isUniqueViolation } from '../common/database/driver-errors.js';
@@ -55,7 +55,7 @@ export class SsoSettingsService {
     private readonly domains: SsoDomainRepository,
     private readonly box: SecretBoxService,
     private readonly config: AppConfig,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   /** Per account: the verified SSO domains that require SSO (empty when it is not required). */

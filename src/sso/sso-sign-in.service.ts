@@ -6,7 +6,7 @@ import {
 } from '../accounts/accounts.service.js';
 import { MembershipsService } from '../accounts/memberships.service.js';
 import { memberActor } from '../audit/audit-actor.js';
-import { AuditLog } from '../audit/audit-log.service.js';
+import { AuditLogService } from '../audit/audit-log.service.js';
 import type { User } from '../accounts/user.entity.js';
 import { SecretBoxService } from '../auth/secret-box.service.js';
 import { isEmailAddress } from '../common/values/email-address.js';
@@ -68,7 +68,7 @@ export class SsoSignInService {
     private readonly accounts: AccountsService,
     private readonly memberships: MembershipsService,
     private readonly config: AppConfig,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   /** Finds the account for the address and starts an authorization at its provider. */

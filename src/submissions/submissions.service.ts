@@ -1,5 +1,5 @@
 import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
-import { AuditLog } from '../audit/audit-log.service.js';
+import { AuditLogService } from '../audit/audit-log.service.js';
 import type { AuditRun } from '../audit/audit-run.js';
 import type { ApiPrincipal } from '../auth/principal.js';
 import {
@@ -107,7 +107,7 @@ export class SubmissionsService {
     private readonly inbox: InboxService,
     private readonly labels: LabelsService,
     private readonly counters: FormCounterRepository,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
     /** Absent where notifications are not loaded: moving out of spam then only moves. */
     @Optional()
     @Inject(SPAM_RELEASE)

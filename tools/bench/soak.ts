@@ -343,7 +343,9 @@ try {
     `BENCH_JSON ${JSON.stringify({ ...outcome, statuses, mailsBefore, intervalMs: INTERVAL_MS, ownerListFailures: listed.failures, missed, samples })}`,
   );
   for (const r of results.filter((r) => r.status !== 200).slice(0, 10)) {
-    log(`not acknowledged: planned at ${(r.at / 1000).toFixed(3)} s, ${r.error ?? r.status}`);
+    log(
+      `not acknowledged: planned at ${(r.at / 1000).toFixed(3)} s, ${r.error ?? r.status}`,
+    );
   }
   for (const miss of missed) log(`missed: ${miss}`);
   if (env.BENCH_SOAK_WRITE !== '0' && existsSync(PERFORMANCE_MD)) {

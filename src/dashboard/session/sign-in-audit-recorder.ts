@@ -6,14 +6,14 @@ import { AccountsService } from '../../accounts/accounts.service.js';
 import { MembershipsService } from '../../accounts/memberships.service.js';
 import type { AuditAction } from '../../audit/audit-actions.js';
 import { memberActor } from '../../audit/audit-actor.js';
-import { AuditLog } from '../../audit/audit-log.service.js';
+import { AuditLogService } from '../../audit/audit-log.service.js';
 
 @Injectable()
 export class SignInAuditRecorder {
   constructor(
     private readonly accounts: AccountsService,
     private readonly memberships: MembershipsService,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   async succeeded(

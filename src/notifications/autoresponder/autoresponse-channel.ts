@@ -5,7 +5,7 @@
 // — and spam, the honeypot and a replayed Idempotency-Key never reach the outbox at all.
 // At send time it is checked again, and the caps are reserved: 3 a day per address
 // across accounts, AUTORESPONSE_DAILY_LIMIT a day per account (one conditional UPDATE
-// each, MailQuotas). A submission released from the spam folder gets none: it never
+// each, MailQuotaLimiter). A submission released from the spam folder gets none: it never
 // passed as a person's.
 import { Injectable } from '@nestjs/common';
 import { isEmailAddress } from '../../common/values/email-address.js';
@@ -17,7 +17,7 @@ import {
 } from '../../forms/form.repository.js';
 import { storedCaptcha } from '../../forms/settings/spam-settings.js';
 import { Mailer } from '../email/mailer.js';
-import { MailQuotas } from '../email/mail-quotas.js';
+import { MailQuotaLimiter } from '../email/mail-quota-limiter.js';
 import type { QuotaRule } from '../email/mail-quota-sql.js';
 import type {
   AttemptOutcome,
@@ -59,7 +59,7 @@ export class AutoresponseChannel implements NotificationChannel {
   constructor(
     private readonly formRows: FormRepository,
     private readonly mailer: Mailer,
-    private readonly quotas: MailQuotas,
+    private readonly quotas: MailQuotaLimiter,
     private readonly unsubscribes: AutoresponseUnsubscribeService,
     private readonly config: AppConfig,
   ) {}

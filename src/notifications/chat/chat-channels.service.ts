@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { SYSTEM_ACTOR } from '../../audit/audit-actor.js';
 import type { AuditDetails } from '../../audit/audit-hash.js';
-import { AuditLog } from '../../audit/audit-log.service.js';
+import { AuditLogService } from '../../audit/audit-log.service.js';
 import { SecretBoxService } from '../../auth/secret-box.service.js';
 import { ValidationFailedException } from '../../common/errors/errors.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -72,7 +72,7 @@ export class ChatChannelsService {
     private readonly signal: CommitNotifier,
     private readonly cleanup: DeliveryCleanupSweep,
     private readonly limits: NotificationLimiter,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
     private readonly deliveries: DeliveryRepository,
   ) {}
 

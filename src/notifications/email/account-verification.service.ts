@@ -1,6 +1,6 @@
 // A user's own address is verified by a link mailed at sign-up: until they open it and
 // select Verify, the service mails that address nothing else (no owner alert).
-// Each link is reserved from the same caps as a recipient's confirmation link (MailQuotas:
+// Each link is reserved from the same caps as a recipient's confirmation link (MailQuotaLimiter:
 // per account, and per address across every account), and asking again is allowed once a
 // minute, so signing up or resending cannot be used to flood a stranger.
 import {
@@ -19,7 +19,11 @@ import {
   CONFIRMATION_VALID_DAYS,
   hashToken,
 } from './email-recipients.service.js';
-import { MailQuotas, accountRule, addressRule } from './mail-quotas.js';
+import {
+  MailQuotaLimiter,
+  accountRule,
+  addressRule,
+} from './mail-quota-limiter.js';
 import { Mailer } from './mailer.js';
 import { composeVerificationMail } from './verification-mail.js';
 
@@ -50,7 +54,7 @@ export class AccountVerificationService implements BeforeApplicationShutdown {
   constructor(
     private readonly users: UserRepository,
     private readonly mailer: Mailer,
-    private readonly quotas: MailQuotas,
+    private readonly quotas: MailQuotaLimiter,
     private readonly config: AppConfig,
   ) {}
 

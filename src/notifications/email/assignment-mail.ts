@@ -18,7 +18,11 @@ import type {
 import { composeLinkMail } from './link-mail.js';
 import { oneLine } from './mail-text.js';
 import { Mailer } from './mailer.js';
-import { accountRule, addressRule, MailQuotas } from './mail-quotas.js';
+import {
+  accountRule,
+  addressRule,
+  MailQuotaLimiter,
+} from './mail-quota-limiter.js';
 
 export const ASSIGNMENT_SUBJECT =
   'A submission was assigned to you on Formgate';
@@ -34,7 +38,7 @@ export class AssignmentMailer
     private readonly users: UserRepository,
     private readonly forms: FormRepository,
     private readonly mailer: Mailer,
-    private readonly quotas: MailQuotas,
+    private readonly quotas: MailQuotaLimiter,
     private readonly config: AppConfig,
   ) {}
 

@@ -13,7 +13,7 @@ import { EmailRecipient } from './email-recipient.entity.js';
 import { EmailRecipientRepository } from './email-recipient.repository.js';
 import { EmailRecipientsService } from './email-recipients.service.js';
 import { Mailer } from './mailer.js';
-import { MailQuotas } from './mail-quotas.js';
+import { MailQuotaLimiter } from './mail-quota-limiter.js';
 import { MailQuotaRepository } from './mail-quota.repository.js';
 import { MailQuotaSweep } from './mail-quota-sweep.js';
 import { OwnerAlertMailer } from './owner-alert-mailer.js';
@@ -37,7 +37,7 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
   providers: [
     Mailer,
     MailQuotaRepository,
-    MailQuotas,
+    MailQuotaLimiter,
     EmailRecipientRepository,
     MailQuotaSweep,
     EmailRecipientsService,
@@ -61,7 +61,7 @@ import { RecipientsSectionBuilder } from './recipients-section.js';
     OWNER_ALERTS,
     OwnerAlertMailer,
     Mailer,
-    MailQuotas,
+    MailQuotaLimiter,
     AccountVerificationService,
     AssignmentMailer,
     ASSIGNMENT_MAIL,

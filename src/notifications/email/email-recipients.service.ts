@@ -2,7 +2,7 @@
 // sent one confirmation link; until its owner confirms, it receives nothing else. At most
 // one link goes to an address per account per week (a new one only once the last has
 // expired), so saving a form again and again mails no one. Every link is first reserved
-// from the caps (MailQuotas): 30 a day per account, and per address across all accounts
+// from the caps (MailQuotaLimiter): 30 a day per account, and per address across all accounts
 // 3 a day and none for 30 days after 3 went unanswered.
 import {
   Injectable,
@@ -26,10 +26,10 @@ import { EmailRecipientRepository } from './email-recipient.repository.js';
 import { Mailer } from './mailer.js';
 import {
   MAX_CONFIRMATIONS_PER_DAY,
-  MailQuotas,
+  MailQuotaLimiter,
   accountRule,
   addressRule,
-} from './mail-quotas.js';
+} from './mail-quota-limiter.js';
 import { isUniqueViolation } from '../../common/database/driver-errors.js';
 import { newUlid } from '../../common/values/ulid.js';
 
@@ -59,7 +59,7 @@ export class EmailRecipientsService
     private readonly mailer: Mailer,
     private readonly changes: FormChangesService,
     private readonly config: AppConfig,
-    private readonly quotas: MailQuotas,
+    private readonly quotas: MailQuotaLimiter,
   ) {}
 
   /** The state of each address for this account: confirmed, or pending (also when unknown). */

@@ -42,7 +42,7 @@ export function addressRule(address: string): QuotaRule {
 export type Reservation = { ok: true } | { ok: false; refusedBy: QuotaRule };
 
 @Injectable()
-export class MailQuotas {
+export class MailQuotaLimiter {
   constructor(private readonly quotas: MailQuotaRepository) {}
 
   /** Takes one mail of every rule, in order, or of none. */

@@ -6,7 +6,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { inBatches } from '../../sweeps/batches.js';
 import type { SweepCounts } from '../../sweeps/sweep.js';
 import { SweepsService } from '../../sweeps/sweeps.service.js';
-import { QUIET_DAYS } from './mail-quotas.js';
+import { QUIET_DAYS } from './mail-quota-limiter.js';
 import { MailQuotaRepository } from './mail-quota.repository.js';
 
 const DAY_MS = 86_400_000;

@@ -5,7 +5,7 @@ import { TimestampColumn } from '../../common/database/columns.js';
  * A cap on the confirmation mail the service sends, per account (`account:<id>`) or per
  * address across every account (`address:<lower-case address>`): how many went out on
  * `day` (UTC, YYYY-MM-DD), and how many in a row went unanswered. A mail is reserved by
- * one conditional UPDATE of this row (MailQuotas), so concurrent requests never overshoot.
+ * one conditional UPDATE of this row (MailQuotaLimiter), so concurrent requests never overshoot.
  */
 @Entity('mail_quota')
 export class MailQuota {

@@ -6,7 +6,7 @@
 // target) keeps single — a submission notified before gets nothing new.
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AuditLog } from '../../audit/audit-log.service.js';
+import { AuditLogService } from '../../audit/audit-log.service.js';
 import { SubmissionRepository } from '../../submissions/submission.repository.js';
 import type { SpamRelease } from '../../submissions/spam-release.js';
 import { DeliveryRepository } from '../deliveries/delivery.repository.js';
@@ -18,7 +18,7 @@ export class SpamReleaseNotifier implements SpamRelease {
     private readonly submissions: SubmissionRepository,
     private readonly outbox: DeliveryRepository,
     private readonly signal: CommitNotifier,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   async release(

@@ -4,7 +4,7 @@
 import { CHANGED, changesOf } from '../../audit/audit-details.js';
 import { SYSTEM_ACTOR, type AuditActor } from '../../audit/audit-actor.js';
 import type { AuditDetails } from '../../audit/audit-hash.js';
-import { AuditLog } from '../../audit/audit-log.service.js';
+import { AuditLogService } from '../../audit/audit-log.service.js';
 import type { ApiPrincipal } from '../../auth/principal.js';
 import {
   ConflictException,
@@ -72,7 +72,7 @@ export class WebhooksService {
     private readonly signal: CommitNotifier,
     private readonly cleanup: DeliveryCleanupSweep,
     private readonly limits: NotificationLimiter,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   /** The one place a webhook row becomes what the API shows. */

@@ -5,7 +5,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuditDetails } from '../../audit/audit-hash.js';
-import { AuditLog } from '../../audit/audit-log.service.js';
+import { AuditLogService } from '../../audit/audit-log.service.js';
 import type { AuditRun } from '../../audit/audit-run.js';
 import { SubmissionRepository } from '../submission.repository.js';
 
@@ -71,7 +71,7 @@ export class SubmissionDeletionService {
 
   constructor(
     private readonly submissions: SubmissionRepository,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   register(dependent: SubmissionDependent): void {

@@ -8,7 +8,10 @@ import {
 } from '@nestjs/common';
 import { SYSTEM_ACTOR, type AuditActor } from '../../audit/audit-actor.js';
 import type { AuditDetails } from '../../audit/audit-hash.js';
-import { AuditLog, type AuditRecord } from '../../audit/audit-log.service.js';
+import {
+  AuditLogService,
+  type AuditRecord,
+} from '../../audit/audit-log.service.js';
 import { LabelRepository } from './label.repository.js';
 import type { ApiPrincipal } from '../../auth/principal.js';
 import { isUniqueViolation } from '../../common/database/driver-errors.js';
@@ -57,7 +60,7 @@ export function labelColor(color: unknown): LabelColor {
 export class LabelsService {
   constructor(
     private readonly labels: LabelRepository,
-    private readonly auditLog: AuditLog,
+    private readonly auditLog: AuditLogService,
   ) {}
 
   async list(accountId: string): Promise<LabelView[]> {
@@ -167,7 +170,7 @@ export class LabelsService {
   /** The change and its event in one transaction; a name the account has → 409. */
   private async write(
     record: AuditRecord,
-    change: Parameters<AuditLog['recordChange']>[1],
+    change: Parameters<AuditLogService['recordChange']>[1],
   ): Promise<boolean> {
     try {
       return await this.auditLog.recordChange(record, change);

@@ -53,6 +53,11 @@ export class SearchIndexSql {
     return `INSERT INTO "submission_search" ("submissionId") VALUES (?) ON CONFLICT DO NOTHING`;
   }
 
+  /** SQLite: whether the submission is still there (one deleted meanwhile is not indexed). */
+  sqliteExists(): string {
+    return `SELECT 1 FROM "submission" WHERE "id" = ?`;
+  }
+
   sqliteText(): string {
     return `INSERT INTO "submission_fts" ("rowid", "body") VALUES (?, ?)`;
   }

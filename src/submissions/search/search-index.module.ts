@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { SearchIndexRepository } from './search-index.repository.js';
 import { SearchIndexer } from './search-indexer.js';
 
 /**
@@ -7,7 +8,7 @@ import { SearchIndexer } from './search-indexer.js';
  */
 @Global()
 @Module({
-  providers: [SearchIndexer],
+  providers: [SearchIndexer, SearchIndexRepository],
   exports: [SearchIndexer],
 })
 export class SearchIndexModule {}

@@ -55,6 +55,7 @@ describe.each(['mysql', 'sqlite'] as const)(
       if (dialect === 'sqlite') {
         file.add('candidatePage', sql.candidatePage('f', 'q', 42, 1000));
         file.add('sqliteKey', sql.sqliteKey());
+        file.add('sqliteExists', sql.sqliteExists());
         file.add('sqliteText', sql.sqliteText());
       } else {
         file.add('mysqlText', sql.mysqlText(2));

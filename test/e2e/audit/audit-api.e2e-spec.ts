@@ -8,8 +8,8 @@ import {
   type TestAccount,
 } from '../../factories/accounts.js';
 import { createForm, type TestForm } from '../../factories/forms.js';
-import { AuditRetention } from '../../../src/audit/audit-retention.js';
-import { AuditVerification } from '../../../src/audit/audit-verification.js';
+import { AuditRetentionSweep } from '../../../src/audit/audit-retention-sweep.js';
+import { AuditChainChecker } from '../../../src/audit/audit-chain-checker.js';
 import { request, type HttpResponse } from '../../support/http.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
 import { storedEvents } from './audit-support.js';
@@ -197,7 +197,7 @@ describe('audit events API (e2e)', () => {
     expect(events.map((event) => event.seq)).toEqual(
       events.map((_, i) => i + 1),
     );
-    const report = await t.app.get(AuditVerification).verify(owner.account.id);
+    const report = await t.app.get(AuditChainChecker).verify(owner.account.id);
     expect(report).toMatchObject({
       ok: true,
       chains: [{ events: events.length }],
@@ -205,7 +205,7 @@ describe('audit events API (e2e)', () => {
   });
 
   it('names the event whose row was edited, or the one after a deleted row', async () => {
-    const verification = t.app.get(AuditVerification);
+    const verification = t.app.get(AuditChainChecker);
     expect((await verification.verify()).ok).toBe(true);
     const events = await storedEvents(t, owner.account.id);
     const middle = events[Math.floor(events.length / 2)];
@@ -262,7 +262,7 @@ describe('audit events API (e2e)', () => {
         ),
     );
     const result = await t.app
-      .get(AuditRetention)
+      .get(AuditRetentionSweep)
       .sweepOnce(boundary + t.config.auditRetentionDays * DAY_MS);
     expect(result.events).toBeGreaterThanOrEqual(old.length);
     const after = await storedEvents(t, account.account.id);
@@ -272,7 +272,7 @@ describe('audit events API (e2e)', () => {
       })),
     );
     const report = await t.app
-      .get(AuditVerification)
+      .get(AuditChainChecker)
       .verify(account.account.id);
     expect(report).toMatchObject({ ok: true, chains: [{ events: 3 }] });
     const [chain] = await t.dataSource.query(

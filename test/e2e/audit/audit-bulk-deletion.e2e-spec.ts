@@ -3,9 +3,9 @@
 // the count. A refused bulk delete is none; one that fails partway keeps one event saying
 // what its committed batches deleted; and an event left open by a process that died is
 // chained by the audit sweep once it has been idle (docs/audit.md#changes-in-batches).
-import { AuditVerification } from '../../../src/audit/audit-verification.js';
-import { AuditLog } from '../../../src/audit/audit-log.service.js';
-import { AuditRetention } from '../../../src/audit/audit-retention.js';
+import { AuditChainChecker } from '../../../src/audit/audit-chain-checker.js';
+import { AuditLogService } from '../../../src/audit/audit-log.service.js';
+import { AuditRetentionSweep } from '../../../src/audit/audit-retention-sweep.js';
 import { RUN_IDLE_MS } from '../../../src/audit/audit-run.js';
 import { memberActor } from '../../../src/audit/audit-actor.js';
 import { SubmissionDeletionService } from '../../../src/submissions/deletion/submission-deletion.service.js';
@@ -113,7 +113,7 @@ describe('audit events of bulk deletes (e2e)', () => {
     expect(events[0].details).not.toHaveProperty('interrupted');
     expect(await left(made.form.id)).toBe(0);
     expect(await openEvents()).toBe(0);
-    expect((await t.app.get(AuditVerification).verify()).ok).toBe(true);
+    expect((await t.app.get(AuditChainChecker).verify()).ok).toBe(true);
   });
 
   it('makes one event for a range deleted in the dashboard, its actor the member', async () => {
@@ -243,11 +243,11 @@ describe('audit events of bulk deletes (e2e)', () => {
     } finally {
       failBatch = 0;
     }
-    expect((await t.app.get(AuditVerification).verify()).ok).toBe(true);
+    expect((await t.app.get(AuditChainChecker).verify()).ok).toBe(true);
   });
 
   it('chains an event its process left open once it has been idle, with what was committed', async () => {
-    const auditLog = t.app.get(AuditLog);
+    const auditLog = t.app.get(AuditLogService);
     const run = auditLog.openRun({
       accountId: owner.account.id,
       actor: memberActor(owner.user.id, owner.user.email),
@@ -259,7 +259,7 @@ describe('audit events of bulk deletes (e2e)', () => {
       await auditLog.transaction((manager) => run.step(manager, { count }));
     }
     expect(await openEvents()).toBe(1);
-    const sweep = t.app.get(AuditRetention);
+    const sweep = t.app.get(AuditRetentionSweep);
     const early = await eventsOf(() => sweep.sweepOnce(Date.now()));
     expect(early).toEqual([]);
     const later = Date.now() + RUN_IDLE_MS + 1000;
@@ -279,6 +279,6 @@ describe('audit events of bulk deletes (e2e)', () => {
     );
     expect(await openEvents()).toBe(0);
     expect(await sweep.sweepOnce(later)).toMatchObject({ interrupted: 0 });
-    expect((await t.app.get(AuditVerification).verify()).ok).toBe(true);
+    expect((await t.app.get(AuditChainChecker).verify()).ok).toBe(true);
   });
 });
