@@ -55,6 +55,11 @@ INSERT INTO "submission_search" ("submissionId")
 VALUES (?)
 ON CONFLICT DO NOTHING;
 
+-- SearchIndexSql.sqliteExists
+SELECT 1
+FROM "submission"
+WHERE "id" = ?;
+
 -- SearchIndexSql.sqliteText
 INSERT INTO "submission_fts" ("rowid", "body")
 VALUES (?, ?);
