@@ -78,6 +78,9 @@ export class SearchIndexRepository {
     const save = this.sql.saveState(lastId);
     if (this.sql.dialect === 'sqlite') {
       const statements = this.sqliteStatements();
+      // As before the read: an open TypeORM transaction (or a commit batch) ends first, so
+      // this batch never becomes a savepoint inside someone else's transaction.
+      while (statements.db.inTransaction) await takeTurn();
       statements.db
         .transaction(() => {
           for (const entry of entries) {
